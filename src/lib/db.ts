@@ -1,0 +1,84 @@
+/**
+ * The database: embedded PGlite by default, PostgreSQL when DATABASE_URL is set. One Prisma schema and one
+ * migrations folder serve both. Migrations are applied here at start (and by `npm run db:migrate`).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaClient } from '../generated/prisma/client.ts';
+import { applyMigrations, type SqlRunner } from './migrations.ts';
+
+export type Db = PrismaClient;
+
+export interface Database {
+  prisma: PrismaClient;
+  kind: 'pglite' | 'postgres';
+  /** Statements sent to the database since start (for query-count tests and the benchmark). */
+  queryCount(): number;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl: string | null;
+  /** Folder for PGlite's files; ':memory:' keeps everything in memory (tests). */
+  dataDir: string;
+  migrate?: boolean;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  let queries = 0;
+  if (options.databaseUrl) {
+    const runner = pgRunner(options.databaseUrl);
+    if (options.migrate !== false) await applyMigrations(runner);
+    await runner.close();
+    const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: options.databaseUrl, max: 10 }), log: [{ emit: 'event', level: 'query' }] });
+    prisma.$on('query' as never, () => { queries += 1; });
+    await prisma.$connect();
+    return { prisma, kind: 'postgres', queryCount: () => queries, close: () => prisma.$disconnect() };
+  }
+  let pglite: PGlite;
+  if (options.dataDir === ':memory:') pglite = new PGlite();
+  else {
+    const dir = path.join(options.dataDir, 'pglite');
+    mkdirSync(dir, { recursive: true });
+    pglite = new PGlite(dir);
+  }
+  await pglite.waitReady;
+  if (options.migrate !== false) {
+    await applyMigrations({
+      exec: async (sql) => { await pglite.exec(sql); },
+      query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[],
+      transaction: async (fn) => pglite.transaction(async (tx) => fn({
+        exec: async (sql) => { await tx.exec(sql); },
+        query: async (sql, params) => (await tx.query(sql, params)).rows as Record<string, unknown>[],
+      })),
+      close: async () => {},
+    });
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query' as never, () => { queries += 1; });
+  return {
+    prisma,
+    kind: 'pglite',
+    queryCount: () => queries,
+    close: async () => { await prisma.$disconnect(); await pglite.close(); },
+  };
+}
+
+function pgRunner(connectionString: string): SqlRunner & { close(): Promise<void> } {
+  const client = new pg.Client({ connectionString });
+  const ready = client.connect();
+  const run: SqlRunner = {
+    exec: async (sql) => { await ready; await client.query(sql); },
+    query: async (sql, params) => { await ready; return (await client.query(sql, params as unknown[])).rows; },
+    transaction: async (fn) => {
+      await ready;
+      await client.query('BEGIN');
+      try { const r = await fn(run); await client.query('COMMIT'); return r; } catch (e) { await client.query('ROLLBACK'); throw e; }
+    },
+  };
+  return { ...run, close: async () => { await ready; await client.end(); } };
+}

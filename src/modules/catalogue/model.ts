@@ -1,0 +1,169 @@
+/**
+ * Plain catalogue records the engines read: the spec's field names, numbers already parsed.
+ * Services build these from Prisma rows (see catalogue/snapshot.ts); engines never see Prisma.
+ */
+
+export type DocLevel = 'low_doc' | 'lite_doc' | 'full_doc';
+/** Least onerous first: results sort on this index. */
+export const DOC_LEVELS: readonly DocLevel[] = ['low_doc', 'lite_doc', 'full_doc'];
+
+export type TransactionType = 'purchase' | 'refinance' | 'sale_hire_back' | 'capital_raise';
+export type AssetState = 'none' | 'new' | 'used' | 'demo';
+export type TriState = 'yes' | 'no' | 'both';
+export type CompoundingFrequency = 'w' | 'm' | 'q' | 'y';
+export type CardType = 'commercial' | 'consumer';
+export type RepaymentFrequency = 'yearly' | 'quarterly' | 'monthly' | 'weekly' | 'daily' | 'none';
+export type AdvanceArrears = 'none' | 'advance' | 'arrears';
+
+export interface AssetNode {
+  id: number;
+  name: string;
+  alias: string | null;
+  parent_id: number | null;
+  is_asset: boolean;
+  is_deleted: boolean;
+}
+
+export interface Organisation {
+  id: number;
+  name: string;
+  type: 'f' | 'b' | 'u';
+}
+
+export interface Product {
+  id: number;
+  product_name: string;
+  organisation_id: number | null;
+  min_range: number | null; max_range: number | null; // term, months
+  min_amount: number | null; max_amount: number | null; // amount financed, dollars
+  min_abn_age: number | null; max_abn_age: number | null;
+  min_asset_age: number | null; max_asset_age: number | null;
+  min_gst_age: number | null; max_gst_age: number | null;
+  min_asset_age_plus_term: number | null; max_asset_age_plus_term: number | null;
+  min_credit_score: number | null; max_credit_score: number | null;
+  monthly_fee: number | null;
+  documentation_fee: number | null;
+  brokerage_cap: number | null; // max brokerage, percent
+  maximum_brokerage_limit: number | null; // max brokerage, dollars
+  compounding_frequency: CompoundingFrequency | null; // null = monthly
+  brokerage_loading_treatment: number | null; // null/0 = funded; L > 0 = rate-loaded
+  max_origination_fee_limit: number | null;
+  doc_fee_financed: TriState | null;
+  private_sale: TriState | null;
+  sale_hire_back: TriState | null;
+  home_owner: TriState | null;
+}
+
+/** One rate card line ("rate bracket"). */
+export interface RateBracket {
+  id: number;
+  name: string;
+  organisation_id: number;
+  product_id: number;
+  type: CardType; // commercial unless stated
+  min_term: number | null; max_term: number | null; // months
+  min_amount: number | null; max_amount: number | null; // amount financed
+  min_asset_age: number | null; max_asset_age: number | null; // months
+  base_min: number; base_max: number; // annual %, e.g. 8.45
+  max_lvr: number | null; // %
+}
+
+/** Maps an asset (or category) to a whole product's brackets (rate_bracket_id null) or to one bracket. */
+export interface AssetRateBracketRelation {
+  id: number;
+  asset_id: number;
+  organisation_id: number;
+  product_id: number | null;
+  rate_bracket_id: number | null;
+}
+
+export interface Approval {
+  id: number;
+  name: string;
+  doc_level: DocLevel;
+  organisation_id: number;
+  priority: number;
+  min_deposit_percentage: number | null;
+  min_deposit_amount: number | null;
+  max_term: number | null; min_term: number | null;
+  min_abn_age: number | null; max_abn_age: number | null;
+  min_gst_age: number | null; max_gst_age: number | null;
+  min_asset_age: number | null; max_asset_age: number | null;
+  min_asset_cost: number | null; max_asset_cost: number | null; // GST-inclusive dollars
+  min_borrower_age: number | null; max_borrower_age: number | null;
+  min_file_age: number | null; max_file_age: number | null;
+  min_credit_score: number | null; max_credit_score: number | null;
+  home_owner: boolean | null; private_sale: boolean | null; sale_hire_back: boolean | null;
+  asset_state: AssetState | null; // null or 'none' = not checked
+  transaction_types: TransactionType[]; // empty = all
+  industries: string[]; // empty = all
+  asset_ids: number[]; // empty = all; a member covers itself and its descendants
+  rate_bracket_ids: number[];
+}
+
+/**
+ * A deal as both engines read it, after request validation and normalisation (pricing/deal.ts).
+ * `null` = the broker did not answer. Amounts are dollars, rates percent.
+ */
+export interface Deal {
+  type: CardType;
+  asset_value: number; // asset id
+  term: number | null; // months; required for pricing
+  advance_arrears: AdvanceArrears;
+  repayment_frequency: RepaymentFrequency;
+  cost: number; // as entered
+  cost_gst: boolean;
+  /** GST-inclusive cost (`cost * 1.1` when cost_gst is false). */
+  cost_inc: number;
+  /** Deposit in dollars (percentage resolved per the GST rule); null when the request did not carry one. */
+  deposit: number | null;
+  balloon_amount: number; // dollars, resolved
+  brokerage: number; brokerage_gst: boolean; brokerage_percentage: boolean;
+  origination_fee: number; origination_fee_gst: boolean;
+  doc_fee_financed: 'yes' | 'no' | null;
+  lvr: number | null;
+  abn_age: number | null; gst_age: number | null;
+  asset_age: number | null; // months (from year_model when only that was sent)
+  asset_age_plus_term: number | null;
+  borrower_age_youngest: number | null; borrower_age_oldest: number | null;
+  file_age: number | null;
+  credit_score: number | null;
+  industry: string | null;
+  asset_state: AssetState | null;
+  transaction_type: TransactionType | null;
+  home_owner: boolean | null; private_sale: boolean | null; sale_hire_back: boolean | null;
+  preferred_financier: number[] | null; // null/empty = every financier
+}
+
+/** One rate bracket priced for one deal (pricing engine output; full precision, formatted at the edge). */
+export interface PricedBracket {
+  rate_bracket_id: number;
+  rate_bracket_name: string;
+  organisation_id: number;
+  product_id: number;
+  product_name: string;
+  base_min: number; base_max: number; // annual % from the card
+  rate_min: number; rate_max: number; // priced nominal annual % (base + brokerage loading when rate-loaded)
+  e_min: number; e_max: number; // effective annual %
+  repayment_min: number; repayment_max: number; // per instalment, incl. monthly fee share
+  balloon: number; // dollars
+  commission: number; // brokerage paid, dollars, after caps and GST
+  amount_financed: number; // P incl. funded brokerage
+  instalments: number; // n
+  instalments_per_year: number; // m
+  compounding_per_year: number; // c
+  advance: boolean;
+  monthly_fee_per_instalment: number;
+}
+
+export type EvaluationStatus = 'confirmed' | 'possible';
+
+/** One approval not ruled out (criteria engine output). */
+export interface ApprovalOutcome {
+  approval: Approval;
+  status: EvaluationStatus;
+  missing_fields: string[]; // request field names, sorted, unique
+  deposit_percentage: number | null;
+  deposit_amount: number | null;
+  deposit_required: number | null; // dollars
+}

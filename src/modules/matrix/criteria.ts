@@ -1,0 +1,439 @@
+/**
+ * Approval criteria engine (api-v1.md, "Approval evaluation outcome").
+ *
+ * Pure: no I/O. Evaluates one deal against every approval and returns the approvals not ruled out:
+ * - a criterion left blank on the approval is never checked;
+ * - a checked criterion the deal did not answer is not a violation: its request field goes into
+ *   `missing_fields` and the outcome is `possible`;
+ * - a supplied answer that violates a checked criterion drops the approval;
+ * - `confirmed` = every checked criterion was answered and satisfied.
+ *
+ * Hot path: thousands of approvals per request. Per-deal work (asset ancestry, industry normalisation,
+ * borrower-age pair) is done once in `prepareDeal`; per approval the evaluator only reads fields,
+ * collects missing answers in a bit mask and allocates nothing unless the approval survives.
+ * See docs/matrix.md for the field mapping table and the decisions behind the edge cases.
+ */
+import { DOC_LEVELS } from '../catalogue/model.ts';
+import type {
+  Approval,
+  ApprovalOutcome,
+  AssetNode,
+  AssetState,
+  Deal,
+  DocLevel,
+  TransactionType,
+} from '../catalogue/model.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Asset tree
+// ---------------------------------------------------------------------------------------------
+
+/** For an asset id, the asset itself plus every ancestor category: the ids an approval's `asset_ids` may name to cover it. */
+export interface AssetAncestry {
+  /** The asset and all its ancestors. An id not in the tree answers just itself. */
+  selfAndAncestors(assetId: number): ReadonlySet<number>;
+  /** True when a member of `memberIds` is the asset or one of its ancestors (empty = every asset). */
+  covers(memberIds: readonly number[], assetId: number): boolean;
+}
+
+/**
+ * Indexes the asset tree by parent. Ancestor lines are walked on first request and memoised, so building is
+ * O(assets) and a deal costs O(depth). Cycle-safe: the walk stops at the first id it has already seen, so a
+ * corrupt `parent_id` loop cannot hang a request (OWASP API4). Deleted nodes still link the tree: whether a
+ * deleted asset may be quoted is request validation's decision, not coverage's.
+ */
+export function buildAssetAncestry(assets: readonly AssetNode[]): AssetAncestry {
+  const parentOf = new Map<number, number | null>();
+  for (const node of assets) parentOf.set(node.id, node.parent_id);
+  const memo = new Map<number, ReadonlySet<number>>();
+
+  const selfAndAncestors = (assetId: number): ReadonlySet<number> => {
+    let line = memo.get(assetId);
+    if (line === undefined) {
+      const walked = new Set<number>();
+      let id: number | null | undefined = assetId;
+      // A parent id missing from the tree is still an ancestor an approval may name; the walk ends there.
+      while (id !== null && id !== undefined && !walked.has(id)) {
+        walked.add(id);
+        id = parentOf.get(id);
+      }
+      line = walked;
+      memo.set(assetId, line);
+    }
+    return line;
+  };
+
+  return {
+    selfAndAncestors,
+    covers(memberIds, assetId) {
+      if (memberIds.length === 0) return true;
+      const line = selfAndAncestors(assetId);
+      for (let i = 0; i < memberIds.length; i++) if (line.has(memberIds[i])) return true;
+      return false;
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Missing fields: one bit per request field, bits in sorted-name order, so the mask converts to a
+// sorted, duplicate-free `missing_fields` with no sort and no Set.
+// ---------------------------------------------------------------------------------------------
+
+/** Every request field name an outcome can list in `missing_fields`, sorted. `cost` and `asset_value` are always supplied. */
+export const MISSING_FIELD_NAMES = [
+  'abn_age',
+  'asset_age', // also answered by `year_model`, from which the request layer derives asset_age
+  'asset_state',
+  'borrower_age_oldest', // also answered by `borrower_age`
+  'borrower_age_youngest', // also answered by `borrower_age`
+  'credit_score',
+  'deposit',
+  'file_age',
+  'gst_age',
+  'home_owner', // also answered by `asset_owner`
+  'industry',
+  'private_sale',
+  'sale_hire_back',
+  'term',
+  'transaction_type',
+] as const;
+export type MissingField = (typeof MISSING_FIELD_NAMES)[number];
+
+const ABN_AGE = 1 << 0;
+const ASSET_AGE = 1 << 1;
+const ASSET_STATE = 1 << 2;
+const BORROWER_AGE_OLDEST = 1 << 3;
+const BORROWER_AGE_YOUNGEST = 1 << 4;
+const CREDIT_SCORE = 1 << 5;
+const DEPOSIT = 1 << 6;
+const FILE_AGE = 1 << 7;
+const GST_AGE = 1 << 8;
+const HOME_OWNER = 1 << 9;
+const INDUSTRY = 1 << 10;
+const PRIVATE_SALE = 1 << 11;
+const SALE_HIRE_BACK = 1 << 12;
+const TERM = 1 << 13;
+const TRANSACTION_TYPE = 1 << 14;
+
+function missingFieldsOf(mask: number): string[] {
+  const fields: string[] = [];
+  for (let bit = 0; mask !== 0; bit++, mask >>>= 1) if (mask & 1) fields.push(MISSING_FIELD_NAMES[bit]);
+  return fields;
+}
+
+/** Sentinel from the range checks: a supplied answer violates the criterion. */
+const DROPPED = -1;
+
+/**
+ * Dollar comparisons allow a millionth of a dollar: `cost_inc` is `cost * 1.1` in binary floating point
+ * (50,000 x 1.1 = 55,000.000000000007), and an asset costing exactly the approval's maximum must not drop.
+ */
+export const MONEY_TOLERANCE = 1e-6;
+
+/**
+ * An integer range criterion (months, years, score). Inclusive bounds.
+ * Returns 0 (not checked or satisfied), `bit` (checked, unanswered) or DROPPED.
+ * A minimum of 0 or less cannot be failed by any valid answer (the request rejects negatives), so on its own it
+ * does not make the answer missing: asking for it could never change the outcome.
+ */
+function checkRange(min: number | null, max: number | null, value: number | null, bit: number): number {
+  if (min === null && max === null) return 0;
+  if (value === null) return max !== null || (min as number) > 0 ? bit : 0;
+  if ((min !== null && value < min) || (max !== null && value > max)) return DROPPED;
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Evaluation
+// ---------------------------------------------------------------------------------------------
+
+/** The deal with everything that does not depend on the approval worked out once. */
+interface PreparedDeal {
+  readonly deal: Deal;
+  /** The deal's asset and its ancestors, as a short array (the usual case) ... */
+  readonly assetLine: readonly number[];
+  /** ... and as a set, used instead when the tree is deep. */
+  readonly assetLineSet: ReadonlySet<number>;
+  /** Trimmed, lower-cased; null when unanswered or blank. */
+  readonly industry: string | null;
+  /** The pair read as min and max, so a swapped pair is still judged by its real youngest and oldest. */
+  readonly borrowerYoungest: number | null;
+  readonly borrowerOldest: number | null;
+  /** Request `asset_state: none` reads as unanswered, as `none` on an approval reads as unchecked. */
+  readonly assetState: AssetState | null;
+}
+
+/** Beyond this depth a Set lookup beats scanning the ancestor line. */
+const SHORT_ASSET_LINE = 8;
+
+function prepareDeal(deal: Deal, ancestry: AssetAncestry): PreparedDeal {
+  const assetLineSet = ancestry.selfAndAncestors(deal.asset_value);
+  const industry = deal.industry === null ? '' : deal.industry.trim().toLowerCase();
+  let young = deal.borrower_age_youngest;
+  let old = deal.borrower_age_oldest;
+  if (young !== null && old !== null && young > old) [young, old] = [old, young];
+  return {
+    deal,
+    assetLine: Array.from(assetLineSet),
+    assetLineSet,
+    industry: industry === '' ? null : industry,
+    borrowerYoungest: young,
+    borrowerOldest: old,
+    assetState: deal.asset_state === 'none' ? null : deal.asset_state,
+  };
+}
+
+function coversDealAsset(memberIds: readonly number[], p: PreparedDeal): boolean {
+  const line = p.assetLine;
+  if (line.length <= SHORT_ASSET_LINE) {
+    for (let i = 0; i < memberIds.length; i++) {
+      const id = memberIds[i];
+      for (let j = 0; j < line.length; j++) if (line[j] === id) return true;
+    }
+    return false;
+  }
+  for (let i = 0; i < memberIds.length; i++) if (p.assetLineSet.has(memberIds[i])) return true;
+  return false;
+}
+
+/** Case-insensitive match of the deal's ANZSIC division against the approval's list, as stored. */
+function industryListed(industries: readonly string[], wanted: string): boolean {
+  for (let i = 0; i < industries.length; i++) {
+    const listed = industries[i];
+    // Equal length first: most entries differ in length, and then no lower-cased copy is made.
+    if (listed.length === wanted.length && listed.toLowerCase() === wanted) return true;
+  }
+  for (let i = 0; i < industries.length; i++) {
+    const listed = industries[i];
+    if (listed.length !== wanted.length && listed.trim().toLowerCase() === wanted) return true;
+  }
+  return false;
+}
+
+const TRANSACTION_TYPES: readonly TransactionType[] = ['purchase', 'refinance', 'sale_hire_back', 'capital_raise'];
+
+/** A list naming every transaction type cannot be failed, so it does not make `transaction_type` missing. */
+function namesEveryTransactionType(types: readonly TransactionType[]): boolean {
+  if (types.length < TRANSACTION_TYPES.length) return false;
+  for (const t of TRANSACTION_TYPES) if (!types.includes(t)) return false;
+  return true;
+}
+
+/** The core: null = dropped. Criteria are checked cheapest-and-most-selective first; any order gives the same answer. */
+function evaluatePrepared(a: Approval, p: PreparedDeal): ApprovalOutcome | null {
+  const d = p.deal;
+  let missing = 0;
+  let r: number;
+
+  // asset_ids vs asset_value (always supplied): a member covers itself and everything beneath it.
+  if (a.asset_ids.length > 0 && !coversDealAsset(a.asset_ids, p)) return null;
+
+  // min/max_asset_cost vs the GST-inclusive cost (always supplied).
+  if (a.min_asset_cost !== null && d.cost_inc + MONEY_TOLERANCE < a.min_asset_cost) return null;
+  if (a.max_asset_cost !== null && d.cost_inc - MONEY_TOLERANCE > a.max_asset_cost) return null;
+
+  r = checkRange(a.min_term, a.max_term, d.term, TERM);
+  if (r === DROPPED) return null;
+  missing |= r;
+  r = checkRange(a.min_abn_age, a.max_abn_age, d.abn_age, ABN_AGE);
+  if (r === DROPPED) return null;
+  missing |= r;
+  r = checkRange(a.min_gst_age, a.max_gst_age, d.gst_age, GST_AGE);
+  if (r === DROPPED) return null;
+  missing |= r;
+  r = checkRange(a.min_asset_age, a.max_asset_age, d.asset_age, ASSET_AGE);
+  if (r === DROPPED) return null;
+  missing |= r;
+  r = checkRange(a.min_file_age, a.max_file_age, d.file_age, FILE_AGE);
+  if (r === DROPPED) return null;
+  missing |= r;
+  r = checkRange(a.min_credit_score, a.max_credit_score, d.credit_score, CREDIT_SCORE);
+  if (r === DROPPED) return null;
+  missing |= r;
+
+  // Borrower age: the minimum is tested against the youngest borrower, the maximum against the oldest.
+  // The other end of the pair still settles a bound it cannot pass: youngest <= oldest, so an oldest below
+  // the minimum (or a youngest above the maximum) already fails, and `possible` would promise what no answer gives.
+  const minAge = a.min_borrower_age;
+  if (minAge !== null) {
+    if (p.borrowerYoungest !== null) {
+      if (p.borrowerYoungest < minAge) return null;
+    } else if (p.borrowerOldest !== null && p.borrowerOldest < minAge) return null;
+    else if (minAge > 0) missing |= BORROWER_AGE_YOUNGEST;
+  }
+  const maxAge = a.max_borrower_age;
+  if (maxAge !== null) {
+    if (p.borrowerOldest !== null) {
+      if (p.borrowerOldest > maxAge) return null;
+    } else if (p.borrowerYoungest !== null && p.borrowerYoungest > maxAge) return null;
+    else missing |= BORROWER_AGE_OLDEST;
+  }
+
+  // Tri-state flags: null on the approval = not checked; true/false must equal the answer.
+  if (a.home_owner !== null) {
+    if (d.home_owner === null) missing |= HOME_OWNER;
+    else if (d.home_owner !== a.home_owner) return null;
+  }
+  if (a.private_sale !== null) {
+    if (d.private_sale === null) missing |= PRIVATE_SALE;
+    else if (d.private_sale !== a.private_sale) return null;
+  }
+  if (a.sale_hire_back !== null) {
+    if (d.sale_hire_back === null) missing |= SALE_HIRE_BACK;
+    else if (d.sale_hire_back !== a.sale_hire_back) return null;
+  }
+
+  if (a.asset_state !== null && a.asset_state !== 'none') {
+    if (p.assetState === null) missing |= ASSET_STATE;
+    else if (p.assetState !== a.asset_state) return null;
+  }
+
+  const types = a.transaction_types;
+  if (types.length > 0) {
+    if (d.transaction_type === null) {
+      if (!namesEveryTransactionType(types)) missing |= TRANSACTION_TYPE;
+    } else if (!types.includes(d.transaction_type)) return null;
+  }
+
+  if (a.industries.length > 0) {
+    if (p.industry === null) missing |= INDUSTRY;
+    else if (!industryListed(a.industries, p.industry)) return null;
+  }
+
+  // Deposit: the larger of the two minimums, in dollars; the percentage is of the GST-inclusive cost.
+  const pct = a.min_deposit_percentage;
+  const amount = a.min_deposit_amount;
+  let required: number | null = pct === null ? null : (pct * d.cost_inc) / 100;
+  if (amount !== null && (required === null || amount > required)) required = amount;
+  if (required !== null) {
+    if (d.deposit === null) {
+      if (required > 0) missing |= DEPOSIT;
+    } else if (d.deposit + MONEY_TOLERANCE < required) return null;
+  }
+
+  return {
+    approval: a,
+    status: missing === 0 ? 'confirmed' : 'possible',
+    missing_fields: missing === 0 ? [] : missingFieldsOf(missing),
+    deposit_percentage: pct,
+    deposit_amount: amount,
+    deposit_required: required,
+  };
+}
+
+/** Evaluates one approval against one deal: the outcome, or null when a supplied answer violates a criterion (dropped). */
+export function evaluateApproval(approval: Approval, deal: Deal, ancestry: AssetAncestry): ApprovalOutcome | null {
+  return evaluatePrepared(approval, prepareDeal(deal, ancestry));
+}
+
+export interface EvaluateApprovalsOptions {
+  /**
+   * Organisations whose approvals are evaluated; null = every organisation. When given it replaces
+   * `deal.preferred_financier`: the service resolves that list together with what the caller may see
+   * (a lender sees only its own organisation). When omitted, `deal.preferred_financier` applies (null/empty = all).
+   */
+  organisationIds?: ReadonlySet<number> | null;
+}
+
+/** Evaluates every approval against one deal; returns the outcomes not dropped, in input order. */
+export function evaluateApprovals(
+  approvals: readonly Approval[],
+  deal: Deal,
+  ancestry: AssetAncestry,
+  options: EvaluateApprovalsOptions = {},
+): ApprovalOutcome[] {
+  const p = prepareDeal(deal, ancestry);
+  const organisations =
+    options.organisationIds !== undefined
+      ? options.organisationIds
+      : deal.preferred_financier !== null && deal.preferred_financier.length > 0
+        ? new Set(deal.preferred_financier)
+        : null;
+  const outcomes: ApprovalOutcome[] = [];
+  for (let i = 0; i < approvals.length; i++) {
+    const approval = approvals[i];
+    if (organisations !== null && !organisations.has(approval.organisation_id)) continue;
+    const outcome = evaluatePrepared(approval, p);
+    if (outcome !== null) outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordering and grouping (Matrix result shapes)
+// ---------------------------------------------------------------------------------------------
+
+/** Position in DOC_LEVELS: 0 = least onerous. An unknown level sorts after every known one. */
+export function docLevelRank(level: DocLevel): number {
+  const rank = DOC_LEVELS.indexOf(level);
+  return rank < 0 ? DOC_LEVELS.length : rank;
+}
+
+const NAME_COLLATOR = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
+
+/**
+ * Name order as a broker reads a list: case- and accent-insensitive, digits by value ("Tier 2" before "Tier 10");
+ * names equal that way fall back to code-unit order so the result never depends on input order.
+ */
+export function compareNames(a: string, b: string): number {
+  const c = NAME_COLLATOR.compare(a, b);
+  if (c !== 0) return c;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Ascending numeric order with NaN last, so a bad figure can never scramble a sort. */
+export function compareNumbers(a: number, b: number): number {
+  if (a < b) return -1;
+  if (a > b) return 1;
+  if (a === b) return 0;
+  return Number.isNaN(a) ? (Number.isNaN(b) ? 0 : 1) : -1;
+}
+
+/** Within a financier: least-onerous doc level, then higher `priority` (the headline row), then approval name, then id. */
+export function compareWithinFinancier(a: ApprovalOutcome, b: ApprovalOutcome): number {
+  return (
+    docLevelRank(a.approval.doc_level) - docLevelRank(b.approval.doc_level) ||
+    compareNumbers(b.approval.priority, a.approval.priority) ||
+    compareNames(a.approval.name, b.approval.name) ||
+    a.approval.id - b.approval.id
+  );
+}
+
+/** A sorted copy; the input is not mutated. */
+export function sortApprovalsWithinFinancier(outcomes: readonly ApprovalOutcome[]): ApprovalOutcome[] {
+  return [...outcomes].sort(compareWithinFinancier);
+}
+
+/** An organisation missing from the names map (a catalogue inconsistency) is named '' rather than failing the run. */
+export function organisationNameOf(organisationNames: ReadonlyMap<number, string>, organisationId: number): string {
+  return organisationNames.get(organisationId) ?? '';
+}
+
+/** MatrixFinancierGroup, before formatting. */
+export interface FinancierGroup {
+  organisation_id: number;
+  organisation_name: string;
+  approvals: ApprovalOutcome[];
+}
+
+/** Groups outcomes by the approval's organisation: groups by organisation name then id, approvals within each by `compareWithinFinancier`. */
+export function groupByFinancier(
+  outcomes: readonly ApprovalOutcome[],
+  organisationNames: ReadonlyMap<number, string>,
+): FinancierGroup[] {
+  const byOrganisation = new Map<number, FinancierGroup>();
+  for (const outcome of outcomes) {
+    const id = outcome.approval.organisation_id;
+    let group = byOrganisation.get(id);
+    if (group === undefined) {
+      group = { organisation_id: id, organisation_name: organisationNameOf(organisationNames, id), approvals: [] };
+      byOrganisation.set(id, group);
+    }
+    group.approvals.push(outcome);
+  }
+  const groups = [...byOrganisation.values()];
+  for (const group of groups) group.approvals.sort(compareWithinFinancier);
+  return groups.sort(
+    (a, b) => compareNames(a.organisation_name, b.organisation_name) || a.organisation_id - b.organisation_id,
+  );
+}
