@@ -48,15 +48,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   await pglite.waitReady;
   if (options.migrate !== false) {
-    await applyMigrations({
+    const runner: SqlRunner = {
       exec: async (sql) => { await pglite.exec(sql); },
       query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[],
       transaction: async (fn) => pglite.transaction(async (tx) => fn({
         exec: async (sql) => { await tx.exec(sql); },
         query: async (sql, params) => (await tx.query(sql, params)).rows as Record<string, unknown>[],
       })),
-      close: async () => {},
-    });
+    };
+    await applyMigrations(runner);
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
   prisma.$on('query' as never, () => { queries += 1; });

@@ -196,16 +196,15 @@ function coversDealAsset(memberIds: readonly number[], p: PreparedDeal): boolean
   return false;
 }
 
-/** Case-insensitive match of the deal's ANZSIC division against the approval's list, as stored. */
+/**
+ * Case-insensitive match of the deal's ANZSIC division (already trimmed and lower-cased) against the approval's
+ * list as stored: both come from the same `GET /approvals/options` values, so no code-to-name mapping is attempted.
+ */
 function industryListed(industries: readonly string[], wanted: string): boolean {
   for (let i = 0; i < industries.length; i++) {
     const listed = industries[i];
     // Equal length first: most entries differ in length, and then no lower-cased copy is made.
     if (listed.length === wanted.length && listed.toLowerCase() === wanted) return true;
-  }
-  for (let i = 0; i < industries.length; i++) {
-    const listed = industries[i];
-    if (listed.length !== wanted.length && listed.trim().toLowerCase() === wanted) return true;
   }
   return false;
 }

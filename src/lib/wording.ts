@@ -1,0 +1,65 @@
+/**
+ * Every sentence the service returns, in one catalogue. `web` keeps the existing wording (it may name plans and
+ * pages); `mobile` serves ios, android and any unrecognised X-Service-Client and states a fact only: no plan, no
+ * price, no link (app-store rules). test/lib/wording.test.ts enforces that for every entry.
+ */
+export type ClientKind = 'web' | 'mobile';
+
+/** Absent means web; ios/android and anything unrecognised read as mobile (spec Authentication 11). */
+export function clientKind(header: string | undefined | null): ClientKind {
+  if (header === undefined || header === null || header === '' || header.toLowerCase() === 'web') return 'web';
+  return 'mobile';
+}
+
+type Params = Record<string, string | number>;
+interface Entry { web: (p: Params) => string; mobile: (p: Params) => string }
+
+const metricNoun = (p: Params) => (p.metric === 'matrix' ? 'Matrix' : 'calculator');
+
+export const WORDING = {
+  cap_hit_detail: {
+    web: (p) => `You have used all ${p.limit} of today's ${metricNoun(p)} runs.`,
+    mobile: (p) => `You have used all ${p.limit} of today's ${metricNoun(p)} runs.`,
+  },
+  cap_hit_message: {
+    web: (p) => `You've used all ${p.limit} ${metricNoun(p)} runs for today. Upgrade your plan for a higher daily allowance at /settings/billing, or try again tomorrow.`,
+    mobile: (p) => `You have used all ${p.limit} of today's ${metricNoun(p)} runs. The allowance resets at midnight.`,
+  },
+  entitlement_required_detail: {
+    web: () => 'The Matrix is not included in this account.',
+    mobile: () => 'The Matrix is not available on this account.',
+  },
+  entitlement_required_message: {
+    web: () => 'The Matrix is included with Pro and above. Upgrade at /settings/billing to see which financiers will approve this deal.',
+    mobile: () => 'The Matrix is not available on this account.',
+  },
+  feature_disabled_detail: {
+    web: () => 'This feature is switched off for now. Please try again later.',
+    mobile: () => 'This feature is switched off for now.',
+  },
+  seat_limit_reached: {
+    web: (p) => `Your organisation is using ${p.used} of ${p.limit} seats. Upgrade your plan at /settings/billing or deactivate another user first.`,
+    mobile: (p) => `Your organisation is using ${p.used} of ${p.limit} seats.`,
+  },
+  scenario_over_limit: {
+    web: (p) => `You can keep ${p.limit} saved scenarios on your plan. Delete one, or upgrade at /settings/billing to keep more.`,
+    mobile: (p) => `You already keep ${p.limit} saved scenarios, the most allowed.`,
+  },
+  resend_verification: {
+    web: () => 'If an account exists for that address and is not yet verified, we have sent a new verification email.',
+    mobile: () => 'If an account exists for that address and is not yet verified, we have sent a new verification email.',
+  },
+  forgot_password: {
+    web: () => 'If an account exists for that address, we have sent instructions to reset the password.',
+    mobile: () => 'If an account exists for that address, we have sent instructions to reset the password.',
+  },
+  product_created: { web: () => 'Product created.', mobile: () => 'Product created.' },
+  product_updated: { web: () => 'Product updated.', mobile: () => 'Product updated.' },
+  asset_updated: { web: () => 'Asset updated.', mobile: () => 'Asset updated.' },
+} satisfies Record<string, Entry>;
+
+export type WordingKey = keyof typeof WORDING;
+
+export function say(key: WordingKey, client: ClientKind, params: Params = {}): string {
+  return WORDING[key][client](params);
+}

@@ -1,0 +1,14 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { ApiTokenRef } from './auth.types.ts';
+import { listApiTokens } from './service.ts';
+
+builder.queryField('apiTokens', (t) =>
+  t.field({
+    type: [ApiTokenRef],
+    description: "The caller's API tokens (metadata only)",
+    authScopes: { signedIn: true },
+    errors: {},
+    resolve: (_root, _args, ctx) => listApiTokens(ctx, callerOf(ctx)),
+  }),
+);

@@ -1,0 +1,118 @@
+/**
+ * Who is calling: resolved once per request from the bearer token, in one database query.
+ * Both surfaces build their context through this, so every rule below applies to GraphQL and REST alike.
+ */
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Config } from '../../config.ts';
+import { effectiveTerms, type PlanName, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
+import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken } from './tokens.ts';
+
+export interface CallerOrganisation {
+  id: number;
+  name: string;
+  type: 'f' | 'b' | 'u';
+  plan: PlanName;
+  is_bid_broker: boolean;
+  terms: PlanTerms;
+}
+
+export interface Caller {
+  userId: number;
+  email: string;
+  isAdmin: boolean;
+  organisation: CallerOrganisation | null;
+  permissions: ReadonlySet<string>;
+  via: 'session' | 'api_token';
+  /** API tokens only: `read` allows reads and the five computation endpoints; `read_write` also mutations. */
+  scope: 'read' | 'read_write' | null;
+  origin: 'ui' | 'mcp' | null;
+  sessionId: string | null;
+  apiTokenId: number | null;
+}
+
+/** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */
+export type Authentication = { kind: 'anonymous' } | { kind: 'caller'; caller: Caller } | { kind: 'invalid' };
+
+interface CallerRow {
+  id: number; email: string; is_admin: boolean; is_active: boolean; organisation_id: number | null;
+  org_name: string | null; org_type: 'f' | 'b' | 'u' | null; org_plan: PlanName | null; org_overrides: PlanOverrides | null;
+  org_bid: boolean | null; permissions: string[];
+  session_revoked_at: Date | null; session_user_id: number | null;
+  token_pk: number | null; token_hash: string | null; token_scope: 'read' | 'read_write' | null; token_env: string | null;
+  token_origin: 'ui' | 'mcp' | null; token_expires_at: Date | null; token_revoked_at: Date | null; token_last_used_at: Date | null;
+}
+
+// One statement: the user, their organisation, their permissions through groups, and the session or API token.
+const CALLER_SQL = `
+SELECT u.id, u.email, u.is_admin, u.is_active, u.organisation_id,
+       o.name AS org_name, o.type::text AS org_type, o.plan::text AS org_plan, o.plan_overrides AS org_overrides, o.is_bid_broker AS org_bid,
+       ARRAY(SELECT DISTINCT p.codename FROM "_UserGroups" ug
+               JOIN "_GroupPermissions" gp ON gp."A" = ug."A"
+               JOIN permissions p ON p.id = gp."B"
+              WHERE ug."B" = u.id) AS permissions,
+       s.revoked_at AS session_revoked_at, s.user_id AS session_user_id,
+       t.id AS token_pk, t.secret_hash AS token_hash, t.scope::text AS token_scope, t.environment::text AS token_env,
+       t.origin::text AS token_origin, t.expires_at AS token_expires_at, t.revoked_at AS token_revoked_at,
+       t.last_used_at AS token_last_used_at
+  FROM users u
+  LEFT JOIN organisations o ON o.id = u.organisation_id
+  LEFT JOIN sessions s ON s.id = $2::text
+  LEFT JOIN api_tokens t ON t.token_id = $3::text
+ WHERE u.id = COALESCE($1::int, t.user_id)`;
+
+function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null): Caller {
+  return {
+    userId: row.id,
+    email: row.email,
+    isAdmin: row.is_admin,
+    organisation: row.organisation_id === null ? null : {
+      id: row.organisation_id,
+      name: row.org_name!,
+      type: row.org_type!,
+      plan: row.org_plan!,
+      is_bid_broker: row.org_bid!,
+      terms: effectiveTerms(row.org_plan!, row.org_overrides),
+    },
+    permissions: new Set(row.permissions),
+    via,
+    scope: via === 'api_token' ? row.token_scope : null,
+    origin: via === 'api_token' ? row.token_origin : null,
+    sessionId,
+    apiTokenId: via === 'api_token' ? row.token_pk : null,
+  };
+}
+
+export async function authenticate(
+  prisma: PrismaClient, config: Config, now: Date, authorization: string | undefined | null,
+): Promise<Authentication> {
+  if (!authorization) return { kind: 'anonymous' };
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (!match) return { kind: 'invalid' };
+  const token = match[1];
+
+  if (token.startsWith(API_TOKEN_PREFIX)) {
+    const parts = parseApiToken(token);
+    if (!parts) return { kind: 'invalid' };
+    const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, null, null, parts.tokenId);
+    const row = rows[0];
+    if (!row || row.token_pk === null || !row.token_hash) return { kind: 'invalid' };
+    if (!sameDigest(sha256(parts.secret), row.token_hash)) return { kind: 'invalid' };
+    // A token works only in the environment that issued it, and never after expiry or revocation.
+    if (row.token_env !== config.environment || row.token_revoked_at || !row.is_active) return { kind: 'invalid' };
+    if (row.token_expires_at && row.token_expires_at.getTime() <= now.getTime()) return { kind: 'invalid' };
+    if (!row.token_last_used_at || now.getTime() - row.token_last_used_at.getTime() > 60_000) {
+      // Metadata only, at most once a minute per token, and never worth failing the request over.
+      prisma.apiToken.update({ where: { id: row.token_pk }, data: { last_used_at: now } }).catch(() => {});
+    }
+    return { kind: 'caller', caller: toCaller(row, 'api_token', null) };
+  }
+
+  const claims = verifyAccessToken(config.jwtSecret, token, now);
+  const userId = claims ? Number(claims.sub) : NaN;
+  if (!claims || !Number.isInteger(userId)) return { kind: 'invalid' };
+  const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, userId, claims.sid, null);
+  const row = rows[0];
+  // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
+  if (!row || !row.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
+  return { kind: 'caller', caller: toCaller(row, 'session', claims.sid) };
+}

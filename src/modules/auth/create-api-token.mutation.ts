@@ -1,0 +1,20 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { ApiTokenScopeEnum, CreatedApiTokenRef } from './auth.types.ts';
+import { createApiToken } from './service.ts';
+
+builder.mutationField('createApiToken', (t) =>
+  t.field({
+    type: CreatedApiTokenRef,
+    description: 'Mint an API token; the secret is in this answer only',
+    authScopes: { write: true },
+    args: {
+      name: t.arg.string({ required: true }),
+      scope: t.arg({ type: ApiTokenScopeEnum, required: true }),
+      expires_at: t.arg({ type: 'DateTime' }),
+    },
+    errors: { types: [ValidationError], directResult: true },
+    resolve: (_root, args, ctx) => createApiToken(ctx, callerOf(ctx), { name: args.name, scope: args.scope, expires_at: args.expires_at }),
+  }),
+);

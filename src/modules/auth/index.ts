@@ -1,0 +1,9 @@
+import './auth.types.ts';
+import './login.mutation.ts';
+import './refresh.mutation.ts';
+import './logout.mutation.ts';
+import './resend-verification.mutation.ts';
+import './forgot-password.mutation.ts';
+import './api-tokens.query.ts';
+import './create-api-token.mutation.ts';
+import './revoke-api-token.mutation.ts';

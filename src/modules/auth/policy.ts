@@ -1,0 +1,51 @@
+/**
+ * Authorization rules, in one place (spec Authentication 5, 7, 10). GraphQL's scope-auth scopes call these, and the
+ * REST bridge answers with whatever they decide, so the two surfaces cannot drift apart.
+ */
+import { ForbiddenError, UnauthenticatedError } from '../../lib/errors.ts';
+import type { Authentication, Caller } from './caller.ts';
+import type { PermissionCodename } from './permissions.ts';
+
+/**
+ * What an operation needs from the caller's credentials:
+ * - `any`: any signed-in caller, including a `read` API token (every read, and the five computation endpoints).
+ * - `write`: a session, or an API token with `read_write` (changes data another request reads back).
+ * - `session`: a session only; every API token is refused (reports, notification settings, devices, MCP
+ *   disconnect, billing reactivate).
+ */
+export type Access = 'any' | 'write' | 'session';
+
+export function requireCaller(auth: Authentication): Caller {
+  if (auth.kind !== 'caller') throw new UnauthenticatedError();
+  return auth.caller;
+}
+
+export function accessFailure(auth: Authentication, access: Access): UnauthenticatedError | ForbiddenError | null {
+  if (auth.kind !== 'caller') return new UnauthenticatedError();
+  const caller = auth.caller;
+  if (access === 'session' && caller.via !== 'session') return new ForbiddenError('This action needs a signed-in session; API tokens cannot perform it.');
+  if (access === 'write' && caller.via === 'api_token' && caller.scope !== 'read_write') {
+    return new ForbiddenError('This API token has read scope; a read_write token is needed to change data.');
+  }
+  // An MCP token is accepted only at POST /mcp.
+  if (caller.via === 'api_token' && caller.origin === 'mcp') return new ForbiddenError('This token can only be used by its AI assistant.');
+  return null;
+}
+
+/** Organisation admins hold every permission within their organisation; others through their groups. */
+export function hasPermission(caller: Caller, codename: PermissionCodename): boolean {
+  return caller.isAdmin || caller.permissions.has(codename);
+}
+
+export function isFinancier(caller: Caller): boolean {
+  return caller.organisation?.type === 'f';
+}
+
+export function isBrokerAdmin(caller: Caller): boolean {
+  return caller.isAdmin && caller.organisation?.type === 'b';
+}
+
+/** A caller reaches an organisation's private objects only when it is their own. */
+export function ownsOrganisation(caller: Caller, organisationId: number | null | undefined): boolean {
+  return organisationId !== null && organisationId !== undefined && caller.organisation?.id === organisationId;
+}

@@ -1,0 +1,14 @@
+import { builder } from '../../lib/builder.ts';
+import { RateLimitedError } from '../../lib/errors.ts';
+import { TokenPairRef } from './auth.types.ts';
+import { refresh } from './service.ts';
+
+builder.mutationField('refresh', (t) =>
+  t.field({
+    type: TokenPairRef,
+    description: 'Spend a refresh token for a successor pair; repeats inside the 30-second grace window get the same successor',
+    args: { refresh: t.arg.string({ required: true }) },
+    errors: { types: [RateLimitedError], directResult: true },
+    resolve: (_root, args, ctx) => refresh(ctx, args.refresh),
+  }),
+);

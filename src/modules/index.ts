@@ -1,0 +1,2 @@
+/** Every module's GraphQL registrations. */
+import './auth/index.ts';

@@ -1,0 +1,672 @@
+/**
+ * The pricing engine: prices one Deal against every eligible rate bracket of a catalogue snapshot
+ * (pricing-conventions Rules 6-9, 11, 13) and re-prices one edited row (POST /calculator/recalculate).
+ *
+ * Pure: no I/O. `buildPricingIndex` does all catalogue work once per snapshot; `priceDeal` then touches only the
+ * brackets reachable from the deal's asset, evaluates each product's deal-dependent figures once per call, and
+ * allocates nothing per bracket except the result row. Full precision throughout; formatting is the caller's.
+ * See docs/pricing.md for every convention settled here.
+ */
+import type {
+  AssetNode,
+  AssetRateBracketRelation,
+  CardType,
+  Deal,
+  PricedBracket,
+  Product,
+  RateBracket,
+  RepaymentFrequency,
+  TriState,
+} from '../catalogue/model.ts';
+import { withGst, withoutGst } from './deal.ts';
+import {
+  compoundingPerYear,
+  effectiveAnnualRate,
+  instalmentCount,
+  instalmentsPerYear,
+  pmt,
+  ratePerInstalment,
+  roundMoney,
+  roundRate,
+} from './finance.ts';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Index
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface PricingCatalogue {
+  assets: AssetNode[];
+  products: Product[];
+  brackets: RateBracket[];
+  relations: AssetRateBracketRelation[];
+}
+
+declare const pricingIndexBrand: unique symbol;
+/** Opaque, immutable-by-contract index of one catalogue snapshot. Build once, price many deals. */
+export interface PricingIndex {
+  readonly [pricingIndexBrand]: true;
+}
+
+interface IndexData {
+  /** Priceable brackets (their product exists), addressed by position. */
+  brackets: RateBracket[];
+  /** Position in `products` of each bracket's product. */
+  bracketProduct: Int32Array;
+  products: Product[];
+  productPositionById: Map<number, number>;
+  bracketPositionById: Map<number, number>;
+  /**
+   * Per live asset id: the bracket positions mapped to the asset and to each ancestor category, one segment per
+   * mapped node, nearest first. Segments are shared between assets (a child with no mapping of its own reuses its
+   * parent's list), so memory is O(relations + assets x depth), not O(assets x brackets).
+   */
+  reachable: Map<number, readonly Int32Array[]>;
+  /** Scratch, reused by every call (priceDeal is synchronous, so never shared by two calls at once). */
+  scratch: {
+    generation: number;
+    /** bracket position -> generation that last visited it (de-duplicates brackets mapped twice in a chain). */
+    bracketSeen: Uint32Array;
+    /** product position -> generation whose quote is cached in `productQuotes`. */
+    productSeen: Uint32Array;
+    productQuotes: (ProductQuote | null)[];
+  };
+}
+
+const NO_SEGMENTS: readonly Int32Array[] = Object.freeze([]);
+
+/**
+ * Precomputes, once per catalogue snapshot, everything pricing needs:
+ * - products by id; brackets whose product is missing cannot be priced (no product name, fees or bounds) and
+ *   are left out;
+ * - each relation's brackets: `rate_bracket_id` set maps that bracket; null maps every bracket of `product_id`;
+ *   both null maps nothing. Only brackets of the relation's own `organisation_id` are mapped: a product can be
+ *   shared (its `organisation_id` is nullable), and one financier's mapping must never surface another's card;
+ * - for every live asset, the brackets mapped to it directly or through any ancestor category. A deleted asset
+ *   maps nothing: a deal on it prices nothing, and a deleted category contributes none of its own mappings (its
+ *   live ancestors still do, as the parent links are intact). An unknown parent ends the chain, and so does a
+ *   cycle, at the node where it closes.
+ */
+export function buildPricingIndex(catalogue: PricingCatalogue): PricingIndex {
+  const products: Product[] = [];
+  const productPositionById = new Map<number, number>();
+  for (const product of catalogue.products ?? []) {
+    if (productPositionById.has(product.id)) continue; // first record of an id wins
+    productPositionById.set(product.id, products.length);
+    products.push(product);
+  }
+
+  const brackets: RateBracket[] = [];
+  const bracketProductList: number[] = [];
+  const bracketPositionById = new Map<number, number>();
+  /** product id -> bracket positions, for product-wide relations. */
+  const bracketsOfProduct = new Map<number, number[]>();
+  for (const bracket of catalogue.brackets ?? []) {
+    const productPosition = productPositionById.get(bracket.product_id);
+    if (productPosition === undefined || bracketPositionById.has(bracket.id)) continue;
+    const position = brackets.length;
+    bracketPositionById.set(bracket.id, position);
+    brackets.push(bracket);
+    bracketProductList.push(productPosition);
+    const list = bracketsOfProduct.get(bracket.product_id);
+    if (list) list.push(position);
+    else bracketsOfProduct.set(bracket.product_id, [position]);
+  }
+
+  // Direct mappings per asset id (sets: the same bracket may be mapped twice, directly and via its product).
+  const direct = new Map<number, Set<number>>();
+  const mapTo = (assetId: number, position: number) => {
+    const set = direct.get(assetId);
+    if (set) set.add(position);
+    else direct.set(assetId, new Set([position]));
+  };
+  for (const relation of catalogue.relations ?? []) {
+    if (relation.rate_bracket_id !== null && relation.rate_bracket_id !== undefined) {
+      const position = bracketPositionById.get(relation.rate_bracket_id);
+      if (position !== undefined && brackets[position].organisation_id === relation.organisation_id) {
+        mapTo(relation.asset_id, position);
+      }
+    } else if (relation.product_id !== null && relation.product_id !== undefined) {
+      for (const position of bracketsOfProduct.get(relation.product_id) ?? []) {
+        if (brackets[position].organisation_id === relation.organisation_id) mapTo(relation.asset_id, position);
+      }
+    }
+  }
+  const ownSegment = new Map<number, Int32Array>();
+  for (const [assetId, set] of direct) ownSegment.set(assetId, Int32Array.from([...set].sort((a, b) => a - b)));
+
+  const assets = new Map<number, AssetNode>();
+  for (const asset of catalogue.assets ?? []) if (!assets.has(asset.id)) assets.set(asset.id, asset);
+
+  // Chain segments per asset, memoised so the whole tree is walked once: O(assets x depth).
+  const chain = new Map<number, readonly Int32Array[]>();
+  const chainOf = (start: number): readonly Int32Array[] => {
+    const path: AssetNode[] = [];
+    const onPath = new Set<number>();
+    let above: readonly Int32Array[] = NO_SEGMENTS;
+    for (let id: number | null = start; id !== null && id !== undefined; ) {
+      const known = chain.get(id);
+      if (known) {
+        above = known;
+        break;
+      }
+      const node = assets.get(id);
+      if (!node || onPath.has(id)) break; // unknown parent or a cycle: the chain ends here
+      path.push(node);
+      onPath.add(id);
+      id = node.parent_id;
+    }
+    for (let k = path.length - 1; k >= 0; k--) {
+      const node = path[k];
+      const own = node.is_deleted ? undefined : ownSegment.get(node.id);
+      above = own ? [own, ...above] : above;
+      chain.set(node.id, above);
+    }
+    return chain.get(start) ?? NO_SEGMENTS;
+  };
+  const reachable = new Map<number, readonly Int32Array[]>();
+  for (const asset of assets.values()) {
+    const segments = chainOf(asset.id);
+    if (!asset.is_deleted && segments.length > 0) reachable.set(asset.id, segments);
+  }
+
+  const data: IndexData = {
+    brackets,
+    bracketProduct: Int32Array.from(bracketProductList),
+    products,
+    productPositionById,
+    bracketPositionById,
+    reachable,
+    scratch: {
+      generation: 0,
+      bracketSeen: new Uint32Array(brackets.length),
+      productSeen: new Uint32Array(products.length),
+      productQuotes: new Array<ProductQuote | null>(products.length).fill(null),
+    },
+  };
+  return data as unknown as PricingIndex;
+}
+
+function unwrap(index: PricingIndex): IndexData {
+  return index as unknown as IndexData;
+}
+
+/** Number of distinct brackets a deal on this asset would examine (for benchmarks and diagnostics). */
+export function reachableBracketCount(index: PricingIndex, assetId: number): number {
+  const data = unwrap(index);
+  const seen = new Set<number>();
+  for (const segment of data.reachable.get(assetId) ?? NO_SEGMENTS) for (const position of segment) seen.add(position);
+  return seen.size;
+}
+
+/** The product of a bracket in this snapshot, or null. */
+export function productOfBracket(index: PricingIndex, rateBracketId: number): Product | null {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  return position === undefined ? null : data.products[data.bracketProduct[position]];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Pricing one deal
+// ---------------------------------------------------------------------------------------------------------------
+
+export interface PriceDealOptions {
+  /** Only these financiers (e.g. the caller's entitlement); null/absent = every financier. */
+  organisationIds?: Set<number> | null;
+  /** Only these brackets (e.g. an approval's rate_bracket_ids); null/absent = every bracket. */
+  bracketIds?: Set<number> | null;
+  /** Card type to price; defaults to deal.type. */
+  type?: CardType;
+}
+
+/** Deal figures shared by every bracket of one call. */
+interface DealTerms {
+  term: number;
+  m: number;
+  n: number;
+  advance: boolean;
+  /** Rule 8's money advanced for the asset: cost_inc - deposit. */
+  amountAdvanced: number;
+  balloon: number;
+  /** Rule 5: the origination fee including GST, as financed. */
+  originationFee: number;
+  /** Brokerage as entered, split into ex- and inc-GST (percent or dollars per `brokeragePercentage`). */
+  brokerageExGst: number;
+  brokerageIncGst: number;
+  brokeragePercentage: boolean;
+  preferred: readonly number[] | null;
+  /** Effective rate by instalment: e depends on nothing else within one deal. */
+  effectiveByInstalment: Map<number, number>;
+}
+
+/** A product's deal-dependent figures, evaluated once per call. */
+interface ProductQuote {
+  product: Product;
+  c: number;
+  /** P, including funded brokerage. */
+  amountFinanced: number;
+  /** P to the cent, as amount bounds are compared. */
+  amountFinancedCents: number;
+  /** Brokerage paid, after caps and GST. */
+  commission: number;
+  /** Percentage points added to the card's base rate (rate-loaded brokerage), else 0. */
+  rateLoading: number;
+  monthlyFeePerInstalment: number;
+}
+
+/**
+ * Prices `deal` against every eligible bracket (Rule 11) and returns the rows cheapest first (Rule 13).
+ * A deal without a term, with an unknown or deleted asset, or whose figures are not finite prices nothing.
+ */
+export function priceDeal(index: PricingIndex, deal: Deal, options: PriceDealOptions = {}): PricedBracket[] {
+  const data = unwrap(index);
+  const segments = data.reachable.get(deal.asset_value);
+  if (!segments) return [];
+  const terms = dealTerms(deal);
+  if (!terms) return [];
+  const generation = nextGeneration(data);
+  const { bracketSeen } = data.scratch;
+  const type = options.type ?? deal.type;
+  const organisationIds = options.organisationIds ?? null;
+  const bracketIds = options.bracketIds ?? null;
+
+  const rows: PricedBracket[] = [];
+  for (const segment of segments) {
+    for (let k = 0; k < segment.length; k++) {
+      const position = segment[k];
+      if (bracketSeen[position] === generation) continue;
+      bracketSeen[position] = generation;
+      const bracket = data.brackets[position];
+      if ((bracket.type ?? 'commercial') !== type) continue;
+      if (organisationIds !== null && !organisationIds.has(bracket.organisation_id)) continue;
+      if (bracketIds !== null && !bracketIds.has(bracket.id)) continue;
+      if (!bracketAccepts(bracket, deal, terms)) continue;
+      const quote = productQuote(data, data.bracketProduct[position], deal, terms, generation);
+      if (quote === null || !within(quote.amountFinancedCents, bracket.min_amount, bracket.max_amount)) continue;
+      const row = priceBracket(bracket, quote, terms);
+      if (row !== null) rows.push(row);
+    }
+  }
+  return sortCheapestFirst(rows);
+}
+
+function nextGeneration(data: IndexData): number {
+  const scratch = data.scratch;
+  if (scratch.generation >= 0xfffffffe) {
+    scratch.generation = 0;
+    scratch.bracketSeen.fill(0);
+    scratch.productSeen.fill(0);
+  }
+  return ++scratch.generation;
+}
+
+function dealTerms(deal: Deal): DealTerms | null {
+  const term = deal.term;
+  if (term === null || !Number.isFinite(term) || term <= 0) return null;
+  const m = instalmentsPerYear(deal.repayment_frequency);
+  const n = instalmentCount(term, m);
+  if (!(n >= 1)) return null;
+  const amountAdvanced = deal.cost_inc - (deal.deposit ?? 0);
+  const balloon = deal.balloon_amount;
+  const originationFee = Math.max(0, deal.origination_fee_gst ? deal.origination_fee : withGst(deal.origination_fee));
+  const brokerage = Math.max(0, deal.brokerage);
+  const figures = [amountAdvanced, balloon, originationFee, brokerage];
+  if (!figures.every(Number.isFinite)) return null;
+  return {
+    term,
+    m,
+    n,
+    advance: deal.advance_arrears === 'advance', // Rule 4: 'none' prices in arrears
+    amountAdvanced,
+    balloon,
+    originationFee,
+    brokerageExGst: deal.brokerage_gst ? withoutGst(brokerage) : brokerage,
+    brokerageIncGst: deal.brokerage_gst ? brokerage : withGst(brokerage),
+    brokeragePercentage: deal.brokerage_percentage,
+    preferred: deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null,
+    effectiveByInstalment: new Map(),
+  };
+}
+
+/** Rule 11, the bracket's own bounds (amount financed is checked once the product's P is known). */
+function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boolean {
+  return (
+    (terms.preferred === null || terms.preferred.includes(bracket.organisation_id)) &&
+    within(terms.term, bracket.min_term, bracket.max_term) &&
+    answeredWithin(deal.asset_age, bracket.min_asset_age, bracket.max_asset_age) &&
+    (deal.lvr === null || bracket.max_lvr === null || bracket.max_lvr === undefined || deal.lvr <= bracket.max_lvr)
+  );
+}
+
+function productQuote(
+  data: IndexData,
+  productPosition: number,
+  deal: Deal,
+  terms: DealTerms,
+  generation: number,
+): ProductQuote | null {
+  const scratch = data.scratch;
+  if (scratch.productSeen[productPosition] === generation) return scratch.productQuotes[productPosition];
+  const quote = quoteProduct(data.products[productPosition], deal, terms);
+  scratch.productSeen[productPosition] = generation;
+  scratch.productQuotes[productPosition] = quote;
+  return quote;
+}
+
+/**
+ * Rule 11 product bounds, then Rules 5-7 and 9 for one product: null when the product cannot price this deal.
+ *
+ * Documentation fee (Rule 6): paying a fee up front is always possible, financing it needs the lender's consent.
+ * - request 'no': not financed, whatever the product says;
+ * - request 'yes': financed; a product 'no' (the lender does not finance its doc fee) EXCLUDES the product, as
+ *   pricing it with the fee silently moved up front would not be the deal the broker asked for (no exclusion when
+ *   the product has no doc fee: there is nothing to finance);
+ * - not answered: the product's default: 'no' = not financed; 'yes', 'both' or null = financed (the common
+ *   Australian default, and the one that shows the fee in the effective rate).
+ *
+ * Brokerage (Rule 7), caps before GST: the product's `brokerage_cap` (% of P before brokerage) and
+ * `maximum_brokerage_limit` ($) cap the GST-EXCLUSIVE brokerage, then GST is added. Lenders state caps ex GST
+ * ("up to 6% + GST") because GST depends on the broker's registration, not on the lender's policy; capping the
+ * inc-GST figure would pay a registered broker less than the policy allows. `commission` is the GST-inclusive
+ * figure paid. When no cap binds, the inc-GST figure is the one entered, exactly.
+ * - Funded (`brokerage_loading_treatment` null or 0): P includes the commission, priced at the base rate.
+ * - Rate-loaded (L > 0): P excludes it and the rate is base + L * brokerage%, where brokerage% is the capped
+ *   ex-GST brokerage as a percentage of P (lenders' loading tables are in ex-GST brokerage points).
+ *
+ * Origination fee: financed including GST (Rule 5); a product's `max_origination_fee_limit` is a bound on that
+ * GST-inclusive fee and EXCLUDES the product when exceeded (unlike brokerage, no rule lets us cap a fee the
+ * customer is charged, and no row field would show that it had been).
+ *
+ * Amount bounds (`min_amount` / `max_amount`) test P including funded brokerage, to the cent.
+ */
+function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQuote | null {
+  if (
+    !within(terms.term, product.min_range, product.max_range) ||
+    !answeredWithin(deal.abn_age, product.min_abn_age, product.max_abn_age) ||
+    !answeredWithin(deal.gst_age, product.min_gst_age, product.max_gst_age) ||
+    !answeredWithin(deal.asset_age, product.min_asset_age, product.max_asset_age) ||
+    !answeredWithin(deal.credit_score, product.min_credit_score, product.max_credit_score) ||
+    !answeredWithin(deal.asset_age_plus_term, product.min_asset_age_plus_term, product.max_asset_age_plus_term) ||
+    !triStateAccepts(product.home_owner, deal.home_owner) ||
+    !triStateAccepts(product.private_sale, deal.private_sale) ||
+    !triStateAccepts(product.sale_hire_back, deal.sale_hire_back)
+  ) {
+    return null;
+  }
+  const limit = product.max_origination_fee_limit;
+  if (limit !== null && limit !== undefined && terms.originationFee > limit) return null;
+
+  const documentationFee = Math.max(0, product.documentation_fee ?? 0);
+  let docFeeFinanced: boolean;
+  if (deal.doc_fee_financed === 'no') docFeeFinanced = false;
+  else if (deal.doc_fee_financed === 'yes') {
+    if (product.doc_fee_financed === 'no' && documentationFee > 0) return null;
+    docFeeFinanced = true;
+  } else docFeeFinanced = product.doc_fee_financed !== 'no';
+
+  const beforeBrokerage = terms.amountAdvanced + terms.originationFee + (docFeeFinanced ? documentationFee : 0);
+  if (!(beforeBrokerage > 0) || !Number.isFinite(beforeBrokerage)) return null;
+
+  let brokerageExGst = terms.brokeragePercentage ? (beforeBrokerage * terms.brokerageExGst) / 100 : terms.brokerageExGst;
+  let commission = terms.brokeragePercentage ? (beforeBrokerage * terms.brokerageIncGst) / 100 : terms.brokerageIncGst;
+  let cap = Infinity;
+  if (product.brokerage_cap !== null && product.brokerage_cap !== undefined) {
+    cap = Math.min(cap, (beforeBrokerage * product.brokerage_cap) / 100);
+  }
+  if (product.maximum_brokerage_limit !== null && product.maximum_brokerage_limit !== undefined) {
+    cap = Math.min(cap, product.maximum_brokerage_limit);
+  }
+  if (brokerageExGst > cap) {
+    brokerageExGst = Math.max(0, cap);
+    commission = withGst(brokerageExGst);
+  }
+
+  const loading = product.brokerage_loading_treatment;
+  const rateLoaded = loading !== null && loading !== undefined && loading > 0;
+  const amountFinanced = rateLoaded ? beforeBrokerage : beforeBrokerage + commission;
+  const amountFinancedCents = roundMoney(amountFinanced);
+  if (!within(amountFinancedCents, product.min_amount, product.max_amount)) return null;
+
+  return {
+    product,
+    c: compoundingPerYear(product.compounding_frequency),
+    amountFinanced,
+    amountFinancedCents,
+    commission,
+    rateLoading: rateLoaded ? loading * ((brokerageExGst / beforeBrokerage) * 100) : 0,
+    // Rule 9: a monthly fee, spread over the instalments of a year; not financed, not in e.
+    monthlyFeePerInstalment: (Math.max(0, product.monthly_fee ?? 0) * 12) / terms.m,
+  };
+}
+
+/** Rules 2, 4, 8, 9 for one bracket; null when a figure is not finite (the bracket cannot be priced). */
+function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerms): PricedBracket | null {
+  const rateMin = bracket.base_min + quote.rateLoading;
+  const rateMax = bracket.base_max + quote.rateLoading;
+  const iMin = ratePerInstalment(rateMin / 100, quote.c, terms.m);
+  const iMax = ratePerInstalment(rateMax / 100, quote.c, terms.m);
+  const instalmentMin = pmt(iMin, terms.n, quote.amountFinanced, terms.balloon, terms.advance);
+  const instalmentMax = pmt(iMax, terms.n, quote.amountFinanced, terms.balloon, terms.advance);
+  const eMin = effectiveRate(instalmentMin, iMin, quote, terms);
+  const eMax = effectiveRate(instalmentMax, iMax, quote, terms);
+  const repaymentMin = instalmentMin + quote.monthlyFeePerInstalment;
+  const repaymentMax = instalmentMax + quote.monthlyFeePerInstalment;
+  if (
+    !Number.isFinite(repaymentMin) ||
+    !Number.isFinite(repaymentMax) ||
+    !Number.isFinite(eMin) ||
+    !Number.isFinite(eMax)
+  ) {
+    return null;
+  }
+  return {
+    rate_bracket_id: bracket.id,
+    rate_bracket_name: bracket.name,
+    organisation_id: bracket.organisation_id,
+    product_id: quote.product.id,
+    product_name: quote.product.product_name,
+    base_min: bracket.base_min,
+    base_max: bracket.base_max,
+    rate_min: rateMin,
+    rate_max: rateMax,
+    e_min: eMin,
+    e_max: eMax,
+    repayment_min: repaymentMin,
+    repayment_max: repaymentMax,
+    balloon: terms.balloon,
+    commission: quote.commission,
+    amount_financed: quote.amountFinanced,
+    instalments: terms.n,
+    instalments_per_year: terms.m,
+    compounding_per_year: quote.c,
+    advance: terms.advance,
+    monthly_fee_per_instalment: quote.monthlyFeePerInstalment,
+  };
+}
+
+/**
+ * Rule 8 on the money advanced for the asset. When nothing was added to it (P equals cost_inc - deposit: no
+ * financed fee, no funded brokerage) the root of RATE is the priced rate per instalment itself, so it is returned
+ * exactly instead of solved; otherwise solved once per distinct instalment in the call.
+ */
+function effectiveRate(instalment: number, i: number, quote: ProductQuote, terms: DealTerms): number {
+  if (quote.amountFinanced === terms.amountAdvanced) return terms.m * i * 100;
+  const cached = terms.effectiveByInstalment.get(instalment);
+  if (cached !== undefined) return cached;
+  const e = effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m);
+  terms.effectiveByInstalment.set(instalment, e);
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rule 13 Cheapest
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Rule 13: lowest `e_min`, then lowest `repayment_min`, then lowest id, comparing the figures as the row shows
+ * them (e to 4 dp, repayment to the cent): two rows a broker sees as equal fall through to the next key instead
+ * of being ordered by floating-point noise.
+ */
+export function compareCheapest(a: PricedBracket, b: PricedBracket): number {
+  return (
+    roundRate(a.e_min) - roundRate(b.e_min) ||
+    roundMoney(a.repayment_min) - roundMoney(b.repayment_min) ||
+    a.rate_bracket_id - b.rate_bracket_id
+  );
+}
+
+/** Sorts with keys rounded once per row (not per comparison). Returns a new array. */
+export function sortCheapestFirst(rows: readonly PricedBracket[]): PricedBracket[] {
+  const count = rows.length;
+  const e = new Float64Array(count);
+  const repayment = new Float64Array(count);
+  const order = new Array<number>(count);
+  for (let k = 0; k < count; k++) {
+    e[k] = roundRate(rows[k].e_min);
+    repayment[k] = roundMoney(rows[k].repayment_min);
+    order[k] = k;
+  }
+  order.sort((a, b) => e[a] - e[b] || repayment[a] - repayment[b] || rows[a].rate_bracket_id - rows[b].rate_bracket_id);
+  return order.map((k) => rows[k]);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Rule 11 helpers
+// ---------------------------------------------------------------------------------------------------------------
+
+/** Inclusive bounds; a null bound is not checked. */
+function within(x: number, min: number | null | undefined, max: number | null | undefined): boolean {
+  return (min === null || min === undefined || x >= min) && (max === null || max === undefined || x <= max);
+}
+
+/** An unanswered deal field never excludes. */
+function answeredWithin(x: number | null, min: number | null | undefined, max: number | null | undefined): boolean {
+  return x === null || within(x, min, max);
+}
+
+/** Product tri-state vs a deal flag: 'both'/null accept either; 'yes' needs true; 'no' needs false; unanswered passes. */
+function triStateAccepts(product: TriState | null | undefined, answer: boolean | null): boolean {
+  if (answer === null || product === null || product === undefined || product === 'both') return true;
+  return product === 'yes' ? answer : !answer;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// POST /api/v1/calculator/recalculate
+// ---------------------------------------------------------------------------------------------------------------
+
+/** The recalculation body (api-v1.md), numbers already parsed. */
+export interface RecalculateInput {
+  rate_bracket_id: number;
+  /** Edited annual rates, percent. */
+  base_min: number;
+  base_max: number;
+  /** `c`, compounding periods per year. */
+  compounding_freq_value: number;
+  /** `P`, amount financed. */
+  pv: number;
+  balloon: number;
+  /** Rule 8 here uses cost and deposit as given. */
+  cost: number;
+  deposit: number;
+  /** `n` for the min and max figures. */
+  noi_min: number;
+  noi_max: number;
+  /** 'advance' prices in advance; anything else (null included) in arrears. */
+  billing_type: string | null;
+  repayment_frequency: RepaymentFrequency | null;
+}
+
+export interface RecalculateResult {
+  rate_bracket_id: number;
+  /** Rate per instalment `i`, percent, full precision. */
+  r_min: number;
+  r_max: number;
+  /** Dollars, rounded to the cent (includes the product's monthly fee share when an index is given). */
+  repayment_min: number;
+  repayment_max: number;
+  /** Effective annual rate, percent, rounded to 4 dp. */
+  e_min: number;
+  e_max: number;
+}
+
+export type RecalculateFailureReason =
+  | 'invalid_rate' // base_min/base_max not finite, or j/c <= -1
+  | 'invalid_compounding' // c not a positive finite number
+  | 'invalid_instalments' // n not a positive finite number
+  | 'invalid_amount' // pv, balloon, cost or deposit not finite
+  | 'not_finite'; // a repayment or effective rate came out non-finite (e.g. no rate solves Rule 8)
+
+export type RecalculateOutcome =
+  | { ok: true; value: RecalculateResult }
+  | { ok: false; reason: RecalculateFailureReason; detail: string };
+
+/**
+ * Re-prices one edited row. The REST answer carries doubles, not the strings of a result row, so this is where
+ * Rule 10's formatting precision is applied: repayments to the cent and e to 4 dp, as the row showed them;
+ * `r_min` / `r_max` stay full precision because a rate per instalment to 4 dp of a percent would lose most of a
+ * weekly rate's digits and clients may re-use it.
+ *
+ * The body carries no monthly fee: pass the snapshot's index to add the bracket's product monthly fee share
+ * (Rule 9) so the edited card shows the same kind of repayment it showed before; without an index (or for an
+ * unknown bracket) the repayment excludes it. `noi_*` are used as given (Excel accepts a fractional count).
+ * Never throws: a row that cannot be re-priced is `{ ok: false, reason }` (the API answers 500).
+ */
+export function recalculate(input: RecalculateInput, index?: PricingIndex | null): RecalculateOutcome {
+  const fail = (reason: RecalculateFailureReason, detail: string): RecalculateOutcome => ({ ok: false, reason, detail });
+  const { base_min, base_max, compounding_freq_value: c, pv, balloon, cost, deposit, noi_min, noi_max } = input;
+  if (!Number.isFinite(base_min) || !Number.isFinite(base_max)) return fail('invalid_rate', 'base rate is not a number');
+  if (!Number.isFinite(c) || c <= 0) return fail('invalid_compounding', 'compounding_freq_value must be positive');
+  if (!Number.isFinite(noi_min) || !Number.isFinite(noi_max) || noi_min <= 0 || noi_max <= 0) {
+    return fail('invalid_instalments', 'noi_min and noi_max must be positive');
+  }
+  if (![pv, balloon, cost, deposit].every(Number.isFinite)) return fail('invalid_amount', 'an amount is not a number');
+
+  const m = instalmentsPerYear(input.repayment_frequency);
+  const advance = input.billing_type === 'advance';
+  const amountAdvanced = cost - deposit;
+  const product = index ? productOfBracket(index, input.rate_bracket_id) : null;
+  const monthlyFeePerInstalment = (Math.max(0, product?.monthly_fee ?? 0) * 12) / m;
+
+  const side = (annualPercent: number, n: number) => {
+    const i = ratePerInstalment(annualPercent / 100, c, m);
+    const instalment = pmt(i, n, pv, balloon, advance);
+    const e = effectiveAnnualRate(n, instalment, amountAdvanced, balloon, advance, m);
+    return { i, repayment: instalment + monthlyFeePerInstalment, e };
+  };
+  const low = side(base_min, noi_min);
+  const high = side(base_max, noi_max);
+  if (!Number.isFinite(low.i) || !Number.isFinite(high.i)) return fail('invalid_rate', 'rate per instalment undefined');
+  const figures = [low.repayment, high.repayment, low.e, high.e];
+  if (!figures.every(Number.isFinite)) return fail('not_finite', 'the row cannot be re-priced with these figures');
+  return {
+    ok: true,
+    value: {
+      rate_bracket_id: input.rate_bracket_id,
+      r_min: low.i * 100,
+      r_max: high.i * 100,
+      repayment_min: roundMoney(low.repayment),
+      repayment_max: roundMoney(high.repayment),
+      e_min: roundRate(low.e),
+      e_max: roundRate(high.e),
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Benchmark hook (not a test: timing belongs to a benchmark, not to CI)
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * Prices each deal `rounds` times and reports the work done, for a benchmark harness to time (e.g. with
+ * `performance.now()` around it). Returns the number of rows produced so the work cannot be optimised away.
+ */
+export function pricingWorkload(index: PricingIndex, deals: readonly Deal[], rounds = 1): { calls: number; rows: number } {
+  let rows = 0;
+  let calls = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (const deal of deals) {
+      rows += priceDeal(index, deal).length;
+      calls++;
+    }
+  }
+  return { calls, rows };
+}

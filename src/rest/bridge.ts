@@ -1,0 +1,120 @@
+/**
+ * Runs a route's GraphQL operation in-process. Documents are parsed and validated against the schema once, at
+ * start: a drifted document stops the boot, not a request. Variables are coerced with GraphQL's own input rules,
+ * and every coercion failure becomes the spec's general error body, naming the field.
+ */
+import {
+  GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isInputObjectType, isListType,
+  isNonNullType, parse, typeFromAST, validate, type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
+} from 'graphql';
+import type { Context } from '../lib/context.ts';
+import type { FieldError } from '../lib/errors.ts';
+import type { RestReply, Result, RouteDefinition } from './define-route.ts';
+
+export const ERROR_FIELDS_FRAGMENT = `
+fragment ErrorFields on Error {
+  __typename message code
+  ... on ValidationError { errors { field messages } }
+  ... on RateLimitedError { retry_after }
+}`;
+
+export interface CompiledRoute extends RouteDefinition {
+  compiled: DocumentNode;
+  operation: OperationDefinitionNode;
+  rootField: string;
+  variableTypes: { name: string; type: GraphQLInputType }[];
+}
+
+export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): CompiledRoute {
+  const source = route.document.includes('...ErrorFields') ? route.document + ERROR_FIELDS_FRAGMENT : route.document;
+  const compiled = parse(source);
+  const problems = validate(schema, compiled);
+  if (problems.length) throw new Error(`REST ${route.method.toUpperCase()} ${route.path}: ${problems.map((p) => p.message).join('; ')}`);
+  const operation = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const roots = operation.selectionSet.selections;
+  if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`REST ${route.path}: the operation must select exactly one root field`);
+  const rootField = roots[0].alias?.value ?? roots[0].name.value;
+  const variableTypes = (operation.variableDefinitions ?? []).map((def) => ({
+    name: def.variable.name.value,
+    type: typeFromAST(schema, def.type as never) as GraphQLInputType,
+  }));
+  return { ...route, compiled, operation, rootField, variableTypes };
+}
+
+/** Lenient reader: keys an input type does not define are dropped, never stored (mass assignment stays impossible). */
+function pruneUnknown(value: unknown, type: GraphQLInputType): unknown {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  if (value === null || value === undefined) return value;
+  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => pruneUnknown(v, inner.ofType)) : value;
+  if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = inner.getFields();
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) if (key in fields) out[key] = pruneUnknown(v, fields[key].type);
+    return out;
+  }
+  return value;
+}
+
+function describe(error: GraphQLError, type: GraphQLInputType): string {
+  const named = getNamedType(type);
+  if (/non-null|required|Expected non-nullable/i.test(error.message)) return 'This field is required.';
+  if (named.name === 'Int') return 'A valid integer is required.';
+  if (named.name === 'Float' || named.name === 'Decimal') return 'A valid number is required.';
+  if (named.name === 'Boolean') return 'Must be a valid boolean.';
+  if (named.name === 'String') return 'Not a valid string.';
+  if ('getValues' in named) return `Must be one of: ${(named as any).getValues().map((v: any) => v.name).join(', ')}.`;
+  return error.message;
+}
+
+export function coerceVariables(route: CompiledRoute, raw: Record<string, unknown>): { values: Record<string, unknown> } | { errors: FieldError[] } {
+  const errors: FieldError[] = [];
+  const values: Record<string, unknown> = {};
+  for (const { name, type } of route.variableTypes) {
+    const input = pruneUnknown(raw[name], type);
+    if (input === undefined && !isNonNullType(type)) continue;
+    values[name] = coerceInputValue(input === undefined ? null : input, type, (path, _invalid, error) => {
+      // `input.cost` reads as `cost`: clients know their body's fields, not our variable names.
+      const parts = (name === 'input' ? path : [name, ...path]).map(String);
+      let fieldType: GraphQLInputType = type;
+      let walk: GraphQLInputType = type;
+      for (const p of path) {
+        const t = isNonNullType(walk) ? walk.ofType : walk;
+        if (isListType(t)) walk = t.ofType;
+        else if (isInputObjectType(t) && t.getFields()[p as string]) walk = t.getFields()[p as string].type;
+      }
+      fieldType = walk;
+      const field = parts.length ? parts.join('.') : name;
+      const message = describe(error, fieldType);
+      const existing = errors.find((e) => e.field === field);
+      if (existing) existing.messages.push(message);
+      else errors.push({ field, messages: [message] });
+    });
+  }
+  return errors.length ? { errors } : { values };
+}
+
+/** Executes and returns the root field's typed result, or null when GraphQL reported errors (a bug on this path). */
+export async function run(schema: GraphQLSchema, route: CompiledRoute, ctx: Context, variables: Record<string, unknown>):
+  Promise<{ result: Result } | { bug: readonly GraphQLError[] }> {
+  const out = await execute({ schema, document: route.compiled, variableValues: variables, contextValue: ctx });
+  if (out.errors?.length || !out.data) return { bug: out.errors ?? [] };
+  return { result: out.data[route.rootField] as Result };
+}
+
+export function fieldErrorBody(errors: FieldError[], message = 'Invalid request.'): Record<string, unknown> {
+  return { error: message, errors: Object.fromEntries(errors.map((e) => [e.field, e.messages])) };
+}
+
+/** The shared error types, mapped once for every route. */
+export function sharedReply(result: Result): RestReply | undefined {
+  switch (result.__typename) {
+    case 'UnauthenticatedError': return [401, { error: result.message }];
+    case 'ForbiddenError': return [403, { error: result.message }];
+    case 'NotFoundError': return [404, { error: result.message }];
+    case 'ValidationError': return [400, fieldErrorBody(result.errors, result.message)];
+    case 'RateLimitedError': return [429, { error: result.message }, { 'Retry-After': String(result.retry_after) }];
+    case 'UpstreamUnavailableError': return [502, { error: result.message }];
+    case 'NotConfiguredError': return [503, { error: result.message }];
+    default: return undefined;
+  }
+}

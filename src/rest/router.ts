@@ -1,0 +1,57 @@
+/**
+ * Mounts the route table under /api/v1. Everything a client can get wrong (malformed JSON, wrong types, unknown
+ * routes) answers with the spec's general error body; nothing here answers HTML or a stack trace.
+ */
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { buildContext, type AppDeps } from '../lib/context.ts';
+import { logger } from '../lib/logger.ts';
+import type { RestReply } from './define-route.ts';
+import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
+import { routes } from './routes/index.ts';
+
+function send(res: Response, [status, body, headers]: RestReply): void {
+  if (headers) res.set(headers);
+  if (status === 204 || body === undefined) res.status(status).end();
+  else res.status(status).json(body);
+}
+
+export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
+  const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
+  const router = express.Router();
+  router.use(express.json({ limit: '256kb', strict: false }));
+
+  for (const route of compiled) {
+    router[route.method](route.path, async (req: Request, res: Response) => {
+      const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client') });
+      const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
+      if ('errors' in coerced) {
+        // Credentials are judged before the body: an anonymous caller learns nothing about the endpoint's fields.
+        if (!route.public && ctx.auth.kind !== 'caller') return send(res, [401, { error: 'Authentication credentials were not provided or are invalid.' }]);
+        return send(res, [400, fieldErrorBody(coerced.errors)]);
+      }
+      const outcome = await run(schema, route, ctx, coerced.values);
+      if ('bug' in outcome) {
+        logger.error('rest.graphql_errors', { route: `${route.method.toUpperCase()} ${route.path}`, errors: outcome.bug.map((e) => ({ message: e.message, path: e.path, stack: (e.originalError as Error | undefined)?.stack })) });
+        return send(res, [500, { error: 'Internal server error.' }]);
+      }
+      const reply = route.respond(outcome.result, ctx) ?? sharedReply(outcome.result);
+      if (!reply) {
+        logger.error('rest.unmapped_result', { route: route.path, typename: outcome.result.__typename });
+        return send(res, [500, { error: 'Internal server error.' }]);
+      }
+      send(res, reply);
+    });
+  }
+
+  router.use((_req: Request, res: Response) => send(res, [404, { error: 'Not found.' }]));
+  // Body-parser failures (malformed JSON, too large) and anything unexpected end here, as JSON.
+  router.use((err: any, _req: Request, res: Response, _next: NextFunction) => {
+    if (err?.type === 'entity.parse.failed') return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
+    if (err?.type === 'entity.too.large') return send(res, [413 as never, { error: 'Request body is too large.' }]);
+    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
+    logger.error('rest.unhandled', { message: err?.message, stack: err?.stack });
+    send(res, [500, { error: 'Internal server error.' }]);
+  });
+  return router;
+}

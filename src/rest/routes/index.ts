@@ -1,0 +1,15 @@
+/** The route table: every /api/v1 endpoint, one file each, grouped by domain. */
+import type { RouteDefinition } from '../define-route.ts';
+import login from './auth/login.route.ts';
+import refresh from './auth/refresh.route.ts';
+import logout from './auth/logout.route.ts';
+import resendVerification from './auth/resend-verification.route.ts';
+import forgotPassword from './auth/forgot-password.route.ts';
+import listApiTokens from './api-tokens/list.route.ts';
+import createApiToken from './api-tokens/create.route.ts';
+import revokeApiToken from './api-tokens/revoke.route.ts';
+
+export const routes: RouteDefinition[] = [
+  login, refresh, logout, resendVerification, forgotPassword,
+  listApiTokens, createApiToken, revokeApiToken,
+];

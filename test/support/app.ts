@@ -1,0 +1,127 @@
+/**
+ * Starts the real app on a real database and real HTTP, one per test file:
+ * in-memory PGlite by default; a fresh PostgreSQL database per file when TEST_DATABASE_URL is set (CI's second pass).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import pg from 'pg';
+import { GraphQLClient } from 'graphql-request';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { openDatabase, type Database } from '../../src/lib/db.ts';
+import { createApp, type App } from '../../src/app.ts';
+import { ManualClock, systemClock, type Clock } from '../../src/lib/clock.ts';
+
+export const DEMO_PASSWORD = 'demo-password-1';
+export const DEMO_CATALOGUE_PATH = path.resolve(import.meta.dirname, '../../prisma/seed/demo-catalogue.json');
+
+export interface TestApp {
+  baseUrl: string;
+  app: App;
+  database: Database;
+  config: Config;
+  clock: Clock;
+  /** REST call: JSON in, { status, body, headers } out. */
+  rest(method: string, url: string, options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  graphql(token?: string | null, headers?: Record<string, string>): GraphQLClient;
+  login(email: string, password?: string): Promise<{ access: string; refresh: string }>;
+  close(): Promise<void>;
+}
+
+export interface TestAppOptions {
+  clock?: Clock;
+  seed?: 'demo' | 'none';
+  config?: Partial<Config>;
+  /** Open a second app (another "process") on the same database. */
+  shareDatabaseWith?: TestApp;
+}
+
+async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: baseUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const clock = options.clock ?? systemClock;
+  let database: Database;
+  let drop = async () => {};
+  let databaseUrl: string | null = null;
+  if (options.shareDatabaseWith) {
+    databaseUrl = options.shareDatabaseWith.config.databaseUrl;
+    database = databaseUrl
+      ? await openDatabase({ databaseUrl, dataDir: ':memory:', migrate: false })
+      : options.shareDatabaseWith.database; // PGlite has one connection: share it (still two app instances)
+  } else if (process.env.TEST_DATABASE_URL) {
+    const fresh = await freshPostgres(process.env.TEST_DATABASE_URL);
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+    database = await openDatabase({ databaseUrl, dataDir: ':memory:' });
+  } else {
+    database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+  }
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: '0' }, {
+    dataDir: ':memory:',
+    jwtSecret: options.shareDatabaseWith?.config.jwtSecret ?? randomBytes(32).toString('hex'),
+    ...options.config,
+  });
+  if (!options.shareDatabaseWith && (options.seed ?? 'demo') === 'demo') {
+    const { parseCatalogueFile } = await import('../../src/modules/catalogue/catalogue-file.ts');
+    const { loadCatalogue } = await import('../../src/modules/catalogue/load-catalogue.ts');
+    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
+    if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
+    await loadCatalogue(database.prisma, parsed.value, { reset: false });
+  }
+  const app = createApp({ config, database, clock });
+  const server: Server = await new Promise((resolve) => { const s = app.express.listen(0, '127.0.0.1', () => resolve(s)); });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const rest: TestApp['rest'] = async (method, url, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+    if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+    let payload: string | undefined;
+    if (opts.raw !== undefined) { payload = opts.raw; headers['content-type'] ??= 'application/json'; }
+    else if (opts.body !== undefined) { payload = JSON.stringify(opts.body); headers['content-type'] = 'application/json'; }
+    const res = await fetch(`${baseUrl}${url}`, { method, headers, body: payload });
+    const text = await res.text();
+    let parsed: unknown = text;
+    try { parsed = text ? JSON.parse(text) : null; } catch { /* keep text */ }
+    return { status: res.status, body: parsed, headers: res.headers };
+  };
+
+  const testApp: TestApp = {
+    baseUrl, app, database, config, clock, rest,
+    graphql: (token, headers = {}) => new GraphQLClient(`${baseUrl}/graphql`, {
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+    }),
+    login: async (email, password = DEMO_PASSWORD) => {
+      const res = await rest('POST', '/api/v1/auth/login', { body: { email, password } });
+      if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body;
+    },
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      if (!options.shareDatabaseWith || databaseUrl) await database.close();
+      await drop();
+    },
+  };
+  return testApp;
+}
+
+export { ManualClock };
