@@ -1,2 +1,5 @@
 /** Every module's GraphQL registrations. */
 import './auth/index.ts';
+import './billing/index.ts';
+import './organisations/index.ts';
+import './users/index.ts';

@@ -7,7 +7,8 @@ builder.mutationField('refresh', (t) =>
   t.field({
     type: TokenPairRef,
     description: 'Spend a refresh token for a successor pair; repeats inside the 30-second grace window get the same successor',
-    args: { refresh: t.arg.string({ required: true }) },
+    // Optional here on purpose: a missing token is one more unusable token, answered 401 like the rest.
+    args: { refresh: t.arg.string() },
     errors: { types: [RateLimitedError], directResult: true },
     resolve: (_root, args, ctx) => refresh(ctx, args.refresh),
   }),

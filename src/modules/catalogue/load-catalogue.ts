@@ -97,11 +97,10 @@ const money = (v: number | string | null | undefined) => (v === undefined || v =
  * either way nothing is written.
  */
 export async function loadCatalogue(prisma: PrismaClient, file: CatalogueFile, { reset }: LoadOptions): Promise<CatalogueCounts> {
-  // bcrypt is slow on purpose: hash before the transaction opens, so it holds no lock meanwhile.
-  const hashes = new Map<string, string>();
-  for (const u of file.users ?? []) {
-    if (typeof u.password === 'string' && !hashes.has(u.password)) hashes.set(u.password, await hashPassword(u.password));
-  }
+  // bcrypt is slow on purpose: hash before the transaction opens, so it holds no lock meanwhile. One salt per user,
+  // so users who share a password do not share a hash.
+  const hashes: string[] = [];
+  for (const u of file.users ?? []) hashes.push(typeof u.password === 'string' ? await hashPassword(u.password) : '');
 
   return prisma.$transaction(async (tx) => {
     if (reset) {
@@ -127,10 +126,7 @@ export async function loadCatalogue(prisma: PrismaClient, file: CatalogueFile, {
 
     if (f.users.length) {
       await tx.user.createMany({
-        data: f.users.map((u) => ({
-          ...omit(u, 'password', 'groups'),
-          password_hash: hashes.get(u.password) as string,
-        })),
+        data: f.users.map((u, i) => ({ ...omit(u, 'password', 'groups'), password_hash: hashes[i] })),
       });
     }
     const members = new Map<string, number[]>();

@@ -234,8 +234,6 @@ interface DealTerms {
   brokerageIncGst: number;
   brokeragePercentage: boolean;
   preferred: readonly number[] | null;
-  /** Effective rate by instalment: e depends on nothing else within one deal. */
-  effectiveByInstalment: Map<number, number>;
 }
 
 /** A product's deal-dependent figures, evaluated once per call. */
@@ -323,7 +321,6 @@ function dealTerms(deal: Deal): DealTerms | null {
     brokerageIncGst: deal.brokerage_gst ? brokerage : withGst(brokerage),
     brokeragePercentage: deal.brokerage_percentage,
     preferred: deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null,
-    effectiveByInstalment: new Map(),
   };
 }
 
@@ -486,15 +483,11 @@ function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerm
 /**
  * Rule 8 on the money advanced for the asset. When nothing was added to it (P equals cost_inc - deposit: no
  * financed fee, no funded brokerage) the root of RATE is the priced rate per instalment itself, so it is returned
- * exactly instead of solved; otherwise solved once per distinct instalment in the call.
+ * exactly instead of solved; otherwise solved, starting from the priced rate (e is usually just above it).
  */
 function effectiveRate(instalment: number, i: number, quote: ProductQuote, terms: DealTerms): number {
   if (quote.amountFinanced === terms.amountAdvanced) return terms.m * i * 100;
-  const cached = terms.effectiveByInstalment.get(instalment);
-  if (cached !== undefined) return cached;
-  const e = effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m);
-  terms.effectiveByInstalment.set(instalment, e);
-  return e;
+  return effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m, i);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -629,7 +622,7 @@ export function recalculate(input: RecalculateInput, index?: PricingIndex | null
   const side = (annualPercent: number, n: number) => {
     const i = ratePerInstalment(annualPercent / 100, c, m);
     const instalment = pmt(i, n, pv, balloon, advance);
-    const e = effectiveAnnualRate(n, instalment, amountAdvanced, balloon, advance, m);
+    const e = effectiveAnnualRate(n, instalment, amountAdvanced, balloon, advance, m, i);
     return { i, repayment: instalment + monthlyFeePerInstalment, e };
   };
   const low = side(base_min, noi_min);

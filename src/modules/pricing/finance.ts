@@ -94,11 +94,21 @@ export function pmt(i: number, n: number, P: number, B: number, advance: boolean
  * minus the amount advanced `pv`. The rate we want is the root. For a positive instalment and non-negative
  * balloon this is strictly decreasing in `i` on (-1, inf): +inf as i -> -1, `instalment*t - pv` as i -> inf.
  */
-function presentValueGap(i: number, n: number, instalment: number, pv: number, B: number, advance: boolean): number {
-  if (i === 0) return instalment * n + B - pv;
+function presentValueGap(i: number, flows: CashFlows): number {
+  const { n, instalment, pv, balloon, advance } = flows;
+  if (i === 0) return instalment * n + balloon - pv;
   const logDiscount = -n * Math.log1p(i);
   const annuity = -Math.expm1(logDiscount) / i; // (1 - (1+i)^-n)/i, accurate near 0
-  return instalment * (advance ? 1 + i : 1) * annuity + B * Math.exp(logDiscount) - pv;
+  return instalment * (advance ? 1 + i : 1) * annuity + balloon * Math.exp(logDiscount) - pv;
+}
+
+/** The cash flows of one RATE problem (a plain record rather than a closure: no allocation per evaluation). */
+interface CashFlows {
+  n: number;
+  instalment: number;
+  pv: number;
+  balloon: number;
+  advance: boolean;
 }
 
 /** Absolute tolerance on the rate per instalment. */
@@ -112,52 +122,61 @@ const MAX_SOLVER_ITERATIONS = 200;
  * and a balloon `B` at time n repay `pv`; Excel `RATE(n, -instalment, pv, -B, t)`.
  *
  * Bracketed, never a bare Newton step (formulajs RATE issues #20, #183, #184 are Newton diverging or landing on the
- * wrong root): the gap is evaluated at 0, which settles the zero-rate case exactly and tells on which side of 0 the
- * root lies; the bracket then expands geometrically away from 0 (up to MAX_RATE, or down towards -1 for negative
- * rates) until the gap changes sign, and Brent's method (inverse quadratic interpolation with a bisection fallback,
- * so it can never leave the bracket) converges to ~1e-15. If the gap does not change sign on the expected side
- * (possible only for unusual signs, e.g. a negative balloon) the other side is searched too.
+ * wrong root). The gap is evaluated at the starting point (`guess`, default 0; at 0 a zero-rate deal is settled
+ * exactly), its sign tells on which side the root lies, the bracket expands geometrically on that side (up to
+ * MAX_RATE, or down towards -1 for negative rates, halving the distance to -1 without ever reaching it) until the
+ * gap changes sign, and Brent's method (inverse quadratic interpolation with a bisection fallback, so it never
+ * leaves the bracket) converges to ~1e-15. If the gap does not change sign on the expected side (possible only
+ * for unusual signs, e.g. a negative balloon) the other side is searched too. `guess` only saves iterations: the
+ * engine passes the priced rate, which the effective rate is usually close to.
  *
- * Zero is returned exactly when the payments add up to `pv`; negative rates come out naturally when they add up to
- * less. Returns NaN when no rate in (-1, MAX_RATE] repays `pv` (e.g. instalment and balloon both zero, or an advance
+ * Returns NaN when no rate in (-1, MAX_RATE] repays `pv` (e.g. instalment and balloon both zero, or an advance
  * first instalment that alone covers `pv`) or an input is not finite; the caller decides what NaN means.
  */
-export function solveRate(n: number, instalment: number, pv: number, balloon: number, advance: boolean): number {
+export function solveRate(
+  n: number,
+  instalment: number,
+  pv: number,
+  balloon: number,
+  advance: boolean,
+  guess = 0,
+): number {
   if (!(n > 0) || !Number.isFinite(n) || !Number.isFinite(instalment) || !Number.isFinite(pv) || !Number.isFinite(balloon)) {
     return NaN;
   }
-  const gap = (i: number) => presentValueGap(i, n, instalment, pv, balloon, advance);
-  const atZero = gap(0);
-  if (atZero === 0) return 0;
-  const upwards = atZero > 0; // a decreasing gap that is positive at 0 has its root above 0
+  const origin = Number.isFinite(guess) && guess > -1 && guess <= MAX_RATE ? guess : 0;
+  const flows: CashFlows = { n, instalment, pv, balloon, advance };
+  const atOrigin = presentValueGap(origin, flows);
+  if (atOrigin === 0) return origin;
+  if (Number.isNaN(atOrigin)) return NaN;
+  const upwards = atOrigin > 0; // a decreasing gap that is positive here has its root above
   return (
-    searchAndSolve(gap, atZero, upwards) ??
-    searchAndSolve(gap, atZero, !upwards) ?? // non-monotone cash flows only
+    searchAndSolve(flows, origin, atOrigin, upwards) ??
+    searchAndSolve(flows, origin, atOrigin, !upwards) ?? // non-monotone cash flows only
     NaN
   );
 }
 
-/** Expands a bracket from 0 in one direction and solves in it; null when the gap never changes sign there. */
-function searchAndSolve(gap: (i: number) => number, atZero: number, upwards: boolean): number | null {
-  let near = 0;
-  let fNear = atZero;
-  if (upwards) {
-    for (let far = 0.01; far <= MAX_RATE; far *= 2) {
-      const fFar = gap(far);
-      if (fFar === 0) return far;
-      if (fFar < 0 !== fNear < 0) return brent(gap, near, far, fNear, fFar);
-      near = far;
-      fNear = fFar;
+/** Expands a bracket from `origin` in one direction and solves in it; null when the gap never changes sign there. */
+function searchAndSolve(flows: CashFlows, origin: number, atOrigin: number, upwards: boolean): number | null {
+  let near = origin;
+  let fNear = atOrigin;
+  // First step: 1/8 of the rate, at least 0.001 per instalment; doubling from there.
+  let step = Math.max(Math.abs(origin) / 8, 1e-3);
+  for (let attempt = 0; attempt < 200; attempt++, step *= 2) {
+    let far: number;
+    if (upwards) {
+      far = near + step;
+      if (far > MAX_RATE) return null;
+    } else {
+      far = near - step;
+      if (!(far > -1)) far = -1 + (1 + near) / 2; // approach -1, never reach it
+      if (far === near || 1 + far < 1e-15) return null;
     }
-    return null;
-  }
-  // Downwards: -0.01, -0.02, ... then halve the distance to -1 until it is below double precision.
-  for (let step = 0.01; step < 1 - 1e-15; step = step < 0.5 ? step * 2 : 1 - (1 - step) / 2) {
-    const far = -step;
-    const fFar = gap(far);
+    const fFar = presentValueGap(far, flows);
     if (fFar === 0) return far;
     if (Number.isNaN(fFar)) return null;
-    if (fFar < 0 !== fNear < 0) return brent(gap, far, near, fFar, fNear);
+    if (fFar < 0 !== fNear < 0) return upwards ? brent(flows, near, far, fNear, fFar) : brent(flows, far, near, fFar, fNear);
     near = far;
     fNear = fFar;
   }
@@ -169,7 +188,7 @@ function searchAndSolve(gap: (i: number) => number, atZero: number, upwards: boo
  * Interpolation steps are only taken when every value involved is finite; otherwise it bisects, so an overflowing
  * gap near i = -1 cannot stall it.
  */
-function brent(f: (x: number) => number, a: number, b: number, fa: number, fb: number): number {
+function brent(flows: CashFlows, a: number, b: number, fa: number, fb: number): number {
   let c = b;
   let fc = fb;
   let d = b - a;
@@ -221,7 +240,7 @@ function brent(f: (x: number) => number, a: number, b: number, fa: number, fb: n
     a = b;
     fa = fb;
     b += Math.abs(d) > tol ? d : half > 0 ? tol : -tol;
-    fb = f(b);
+    fb = presentValueGap(b, flows);
   }
   return b;
 }
@@ -229,7 +248,7 @@ function brent(f: (x: number) => number, a: number, b: number, fa: number, fb: n
 /**
  * Rule 8: effective annual rate as a percentage, `m * RATE(n, -instalment, amount, -B, t) * 100`, where `amount` is
  * the money advanced for the asset (`cost_inc - deposit`) and `instalment` the repayment before any monthly fee.
- * NaN when no rate solves.
+ * NaN when no rate solves. `guess` (a rate per instalment) only speeds the solver up.
  */
 export function effectiveAnnualRate(
   n: number,
@@ -238,8 +257,9 @@ export function effectiveAnnualRate(
   balloon: number,
   advance: boolean,
   m: number,
+  guess = 0,
 ): number {
-  return m * solveRate(n, instalment, amount, balloon, advance) * 100;
+  return m * solveRate(n, instalment, amount, balloon, advance, guess) * 100;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -262,6 +282,8 @@ export function roundHalfUp(x: number, dp: number): number {
   if (magnitude >= 1e15) return x;
   const scale = POWERS_OF_TEN[dp] ?? 10 ** dp;
   const scaled = magnitude * scale;
+  // 15 or more digits kept: the decimal places reach the noise itself; the string definition settles it exactly.
+  if (scaled >= 1e14) return roundHalfUpByString(x, dp);
   let whole = Math.floor(scaled);
   // Half a unit of the 15th significant digit of x, in units of the last kept decimal: a fraction within it of
   // one half is a half disguised by representation noise.
@@ -272,6 +294,12 @@ export function roundHalfUp(x: number, dp: number): number {
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
+
+function roundHalfUpByString(x: number, dp: number): number {
+  const [mantissa, exponent = '0'] = Math.abs(x).toPrecision(15).split('e');
+  const rounded = Number(`${Math.round(Number(`${mantissa}e${Number(exponent) + dp}`))}e${-dp}`);
+  return rounded === 0 ? 0 : x < 0 ? -rounded : rounded;
+}
 
 /** Rule 10: money, half-up to cents (1.005 -> 1.01). */
 export function roundMoney(x: number): number {

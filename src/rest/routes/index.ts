@@ -8,8 +8,13 @@ import forgotPassword from './auth/forgot-password.route.ts';
 import listApiTokens from './api-tokens/list.route.ts';
 import createApiToken from './api-tokens/create.route.ts';
 import revokeApiToken from './api-tokens/revoke.route.ts';
+import getOrganisation from './organisations/get.route.ts';
+import updateUser from './users/update.route.ts';
+import getSubscription from './billing/subscription.route.ts';
+import getFeatureFlags from './feature-flags/get.route.ts';
 
 export const routes: RouteDefinition[] = [
   login, refresh, logout, resendVerification, forgotPassword,
   listApiTokens, createApiToken, revokeApiToken,
+  getOrganisation, updateUser, getSubscription, getFeatureFlags,
 ];

@@ -1,0 +1,35 @@
+import { builder } from '../../lib/builder.ts';
+import { SURFACES } from '../../config.ts';
+
+export const SubscriptionRef = builder.prismaObject('Subscription', {
+  fields: (t) => ({
+    plan: t.exposeString('plan'),
+    plan_name: t.exposeString('plan_name'),
+    status: t.exposeString('status'),
+    seats: t.exposeInt('seats'),
+    trial_end: t.expose('trial_end', { type: 'DateTime', nullable: true }),
+    current_period_end: t.expose('current_period_end', { type: 'DateTime', nullable: true }),
+    cancel_at_period_end: t.exposeBoolean('cancel_at_period_end'),
+    card_brand: t.exposeString('card_brand', { nullable: true }),
+    card_last4: t.exposeString('card_last4', { nullable: true }),
+  }),
+});
+
+export const SubscriptionEnvelopeRef = builder.objectRef<{ subscription: any | null }>('SubscriptionEnvelope').implement({
+  fields: (t) => ({ subscription: t.field({ type: SubscriptionRef, nullable: true, resolve: (r) => r.subscription }) }),
+});
+
+export type SurfaceStates = Record<(typeof SURFACES)[number], string>;
+
+export const SurfacesRef = builder.objectRef<SurfaceStates>('Surfaces').implement({
+  description: "Each surface is `available`, or says why not: entitlement_required, feature_disabled, bid_standing_required, organisation_required",
+  fields: (t) => Object.fromEntries(SURFACES.map((s) => [s, t.exposeString(s)])) as any,
+});
+
+export const FeatureFlagsRef = builder.objectRef<{ surfaces: SurfaceStates; entitlements: string[]; plan: string }>('FeatureFlags').implement({
+  fields: (t) => ({
+    surfaces: t.field({ type: SurfacesRef, resolve: (r) => r.surfaces }),
+    entitlements: t.exposeStringList('entitlements'),
+    plan: t.exposeString('plan'),
+  }),
+});

@@ -1,0 +1,4 @@
+import './errors.ts';
+import './billing.types.ts';
+import './subscription.query.ts';
+import './feature-flags.query.ts';

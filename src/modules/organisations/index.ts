@@ -1,0 +1,2 @@
+import './organisation.types.ts';
+import './organisation.query.ts';

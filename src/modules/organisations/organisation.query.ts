@@ -1,0 +1,21 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { ownsOrganisation } from '../auth/policy.ts';
+import { OrganisationRef } from './organisation.types.ts';
+
+builder.queryField('organisation', (t) =>
+  t.prismaField({
+    type: OrganisationRef,
+    description: "The caller's own organisation; any other id answers NotFoundError, exactly like a missing one",
+    authScopes: { signedIn: true },
+    args: { id: t.arg.int({ required: true }) },
+    errors: { types: [NotFoundError], directResult: true },
+    resolve: async (query, _root, args, ctx) => {
+      if (!ownsOrganisation(callerOf(ctx), args.id)) throw new NotFoundError('Organisation not found.');
+      const organisation = await ctx.prisma.organisation.findUnique({ ...query, where: { id: args.id } });
+      if (!organisation) throw new NotFoundError('Organisation not found.');
+      return organisation;
+    },
+  }),
+);

@@ -1,0 +1,4 @@
+import './errors.ts';
+import './users.types.ts';
+import './update-user.mutation.ts';
+import './me.query.ts';

@@ -1,0 +1,28 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { SeatsRef } from './errors.ts';
+import { seatsOf } from './service.ts';
+import { UserRef } from './users.types.ts';
+
+builder.queryField('me', (t) =>
+  t.prismaField({
+    type: UserRef,
+    description: 'The signed-in user',
+    authScopes: { signedIn: true },
+    errors: { directResult: true },
+    resolve: (query, _root, _args, ctx) => ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: callerOf(ctx).userId } }),
+  }),
+);
+
+builder.queryField('seats', (t) =>
+  t.field({
+    type: SeatsRef,
+    nullable: true,
+    description: "Seats of the caller's organisation (null without one)",
+    authScopes: { signedIn: true },
+    resolve: (_root, _args, ctx) => {
+      const organisationId = callerOf(ctx).organisation?.id;
+      return organisationId ? seatsOf(ctx.prisma, organisationId) : null;
+    },
+  }),
+);

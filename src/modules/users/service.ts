@@ -1,0 +1,75 @@
+/**
+ * User edits (PUT /users/{id}) and seats. Reactivation takes a seat under a lock on the organisation row, so of
+ * many concurrent reactivations exactly as many win as there are free seats, across any number of processes.
+ */
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
+import type { Context } from '../../lib/context.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { say } from '../../lib/wording.ts';
+import type { Caller } from '../auth/caller.ts';
+import { effectiveTerms, type PlanName, type PlanOverrides } from '../billing/plans.ts';
+import { SeatLimitReachedError, type Seats } from './errors.ts';
+
+export interface UpdateUserInput {
+  first_name?: string | null;
+  last_name?: string | null;
+  /** Only clearing (null) is possible; the same id is a no-op; another organisation is refused. */
+  organisation_id?: number | null;
+  is_admin?: boolean | null;
+  is_active?: boolean | null;
+}
+
+type Tx = Prisma.TransactionClient | PrismaClient;
+
+export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
+  const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(`
+    SELECT o.plan::text AS plan, o.plan_overrides,
+           (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
+         + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL) AS used
+      FROM organisations o WHERE o.id = $1`, organisationId);
+  return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
+}
+
+export async function updateUser(ctx: Pick<Context, 'prisma' | 'client'>, caller: Caller, id: number, input: UpdateUserInput) {
+  const target = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, organisation_id: true, is_active: true, is_admin: true } });
+  const self = target?.id === caller.userId;
+  const sameOrganisation = target?.organisation_id != null && target.organisation_id === caller.organisation?.id;
+  // Another tenant's user answers exactly like a missing one.
+  if (!target || (!self && !sameOrganisation)) throw new NotFoundError('User not found.');
+  if (!self && !caller.isAdmin) throw new ForbiddenError('Only an administrator of the organisation can edit other users.');
+  if (self && !caller.isAdmin && input.is_admin === true) throw new ForbiddenError('You cannot raise your own rights.');
+  if (self && input.is_active === false) throw new ForbiddenError('You cannot deactivate yourself.');
+
+  const data: Prisma.UserUpdateInput = {};
+  for (const key of ['first_name', 'last_name'] as const) {
+    const value = input[key];
+    if (value === undefined || value === null) continue;
+    if (value.length > 150) throw ValidationError.of(key, 'Ensure this field has no more than 150 characters.');
+    data[key] = value.trim();
+  }
+  if (input.organisation_id !== undefined) {
+    if (input.organisation_id === null) data.organisation = { disconnect: true };
+    else if (input.organisation_id !== target.organisation_id) throw ValidationError.of('organisation_id', 'A user cannot be moved to another organisation; it can only be cleared.');
+  }
+  if (input.is_admin !== undefined && input.is_admin !== null && input.is_admin !== target.is_admin) {
+    if (!caller.isAdmin) throw new ForbiddenError('Only an administrator can change administrator rights.');
+    data.is_admin = input.is_admin;
+  }
+  const reactivating = input.is_active === true && !target.is_active;
+  if (input.is_active === false) data.is_active = false;
+  const staysInOrganisation = input.organisation_id !== null && target.organisation_id !== null;
+
+  return ctx.prisma.$transaction(async (tx) => {
+    if (reactivating) {
+      if (staysInOrganisation) {
+        await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', target.organisation_id);
+        const seats = await seatsOf(tx, target.organisation_id!);
+        if (seats.limit !== null && seats.used >= seats.limit) {
+          throw new SeatLimitReachedError(say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }), seats);
+        }
+      }
+      data.is_active = true;
+    }
+    return tx.user.update({ where: { id }, data, include: { groups: { include: { permissions: true } } } });
+  });
+}
