@@ -7,8 +7,10 @@ import { makeAsset, makeBracket, makeDeal, makeProduct, makeRelation } from './f
 
 const SEED = 7_331;
 
+// n >= 2: a single advance instalment is paid at time 0, so with no balloon it is the whole amount at any rate
+// (Rule 8 has no answer for it and the engine does not price it); those cases are in finance.test.ts.
 const loan = fc.record({
-  n: fc.integer({ min: 1, max: 360 }),
+  n: fc.integer({ min: 2, max: 360 }),
   P: fc.double({ min: 1_000, max: 1_000_000, noNaN: true }),
   balloonShare: fc.double({ min: 0, max: 0.9, noNaN: true }),
   advance: fc.boolean(),
@@ -95,7 +97,7 @@ describe('Rule 8 Effective rate / Rule 7 Brokerage: engine properties', () => {
     cost: fc.integer({ min: 10_000, max: 500_000 }),
     depositShare: fc.double({ min: 0, max: 0.3, noNaN: true }),
     balloonShare: fc.double({ min: 0, max: 0.5, noNaN: true }),
-    term: fc.integer({ min: 12, max: 84 }),
+    term: fc.integer({ min: 24, max: 84 }), // yearly in advance over 12 months is one instalment at time 0
     frequency: fc.constantFrom<RepaymentFrequency>('monthly', 'weekly', 'quarterly', 'yearly'),
     advance: fc.boolean(),
   });

@@ -7,8 +7,8 @@ import { createApiToken } from './service.ts';
 builder.mutationField('createApiToken', (t) =>
   t.field({
     type: CreatedApiTokenRef,
-    description: 'Mint an API token; the secret is in this answer only',
-    authScopes: { write: true },
+    description: 'Mint an API token; the secret is in this answer only. Session only: a leaked token cannot mint more',
+    authScopes: { session: true },
     args: {
       name: t.arg.string({ required: true }),
       scope: t.arg({ type: ApiTokenScopeEnum, required: true }),

@@ -112,7 +112,7 @@ const HOME_OWNER = 1 << 9;
 const INDUSTRY = 1 << 10;
 const PRIVATE_SALE = 1 << 11;
 const SALE_HIRE_BACK = 1 << 12;
-const TERM = 1 << 14;
+const TERM = 1 << 13;
 const TRANSACTION_TYPE = 1 << 14;
 
 function missingFieldsOf(mask: number): string[] {

@@ -50,9 +50,9 @@ export function compoundingPerYear(c: CompoundingFrequency | null | undefined): 
  */
 export function ratePerInstalment(j: number, c: number, m: number): number {
   if (!(c > 0) || !(m > 0) || !Number.isFinite(j) || !Number.isFinite(c) || !Number.isFinite(m)) return NaN;
-  if (c === m) return j / m;
   const perCompounding = j / c;
   if (!(perCompounding > -1)) return NaN;
+  if (c === m) return j / m;
   // expm1/log1p keep full precision for small rates, where pow(1 + x, y) - 1 would cancel.
   return Math.expm1((c / m) * Math.log1p(perCompounding));
 }
@@ -67,6 +67,12 @@ export function instalmentCount(term: number, m: number): number {
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
+ * Rates per instalment below this are zero for every formula here. Their effect on any figure is below 1e-280
+ * of it, and subnormal doubles carry too few bits for `i / (1 - (1+i)^-n)` to be computed reliably.
+ */
+const NEGLIGIBLE_RATE = 1e-300;
+
+/**
  * Rule 4: the instalment that repays `P` down to a balloon `B` due at time `n` in `n` instalments at rate `i`
  * per instalment, in advance (`t = 1`, first instalment at time 0) or in arrears (`t = 0`).
  *
@@ -77,7 +83,7 @@ export function instalmentCount(term: number, m: number): number {
  */
 export function pmt(i: number, n: number, P: number, B: number, advance: boolean): number {
   if (!(n > 0) || !Number.isFinite(n)) return NaN;
-  if (i === 0) return (P - B) / n;
+  if (Math.abs(i) < NEGLIGIBLE_RATE) return (P - B) / n;
   if (!(i > -1)) return NaN;
   const logDiscount = -n * Math.log1p(i); // ln((1+i)^-n)
   const discount = Math.exp(logDiscount); // (1+i)^-n
@@ -96,7 +102,7 @@ export function pmt(i: number, n: number, P: number, B: number, advance: boolean
  */
 function presentValueGap(i: number, flows: CashFlows): number {
   const { n, instalment, pv, balloon, advance } = flows;
-  if (i === 0) return instalment * n + balloon - pv;
+  if (Math.abs(i) < NEGLIGIBLE_RATE) return instalment * n + balloon - pv;
   const logDiscount = -n * Math.log1p(i);
   const annuity = -Math.expm1(logDiscount) / i; // (1 - (1+i)^-n)/i, accurate near 0
   return instalment * (advance ? 1 + i : 1) * annuity + balloon * Math.exp(logDiscount) - pv;

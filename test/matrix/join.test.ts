@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
+import {
+  applyPaywall,
+  compareCheapest,
+  FREE_TIER_VISIBLE_ROWS,
+  joinMatrixCalculator,
+  type JoinedRow,
+} from '../../src/modules/matrix/index.ts';
+import { approval, outcome, pricedBracket } from './fixtures.ts';
+
+const NAMES = new Map([
+  [100, 'Acme Finance'],
+  [200, 'Bolt Capital'],
+  [300, 'Crest Leasing'],
+]);
+
+const join = (outcomes: ApprovalOutcome[], priced: PricedBracket[]) => joinMatrixCalculator(outcomes, priced, NAMES);
+/** An approval of organisation 100 linked to the given brackets, as a confirmed outcome. */
+const linked = (id: number, rate_bracket_ids: number[], extra: Partial<Approval> = {}) =>
+  outcome(approval({ id, name: `Approval ${id}`, rate_bracket_ids, ...extra }));
+const bracket = (rate_bracket_id: number, e_min: number, extra: Partial<PricedBracket> = {}) =>
+  pricedBracket({ rate_bracket_id, e_min, ...extra });
+
+describe('Rule 13 Cheapest: within one approval the cheapest bracket has the lowest e_min, then the lowest repayment_min, then the lowest id', () => {
+  it('lowest e_min wins, whatever the repayment', () => {
+    const { rows } = join([linked(1, [10, 11, 12])], [
+      bracket(10, 9.1, { repayment_min: 900 }),
+      bracket(11, 8.2, { repayment_min: 1_200 }),
+      bracket(12, 8.9, { repayment_min: 800 }),
+    ]);
+    expect(rows.map((r) => r.bracket.rate_bracket_id)).toEqual([11]);
+  });
+  it('equal e_min: the lowest repayment_min', () => {
+    const { rows } = join([linked(1, [10, 11])], [
+      bracket(10, 8.5, { repayment_min: 1_050.1 }),
+      bracket(11, 8.5, { repayment_min: 1_050.09 }),
+    ]);
+    expect(rows[0].bracket.rate_bracket_id).toBe(11);
+  });
+  it('equal e_min and repayment_min: the lowest id, whatever the input order', () => {
+    const tie = (id: number) => bracket(id, 8.5, { repayment_min: 1_000 });
+    expect(join([linked(1, [12, 10, 11])], [tie(12), tie(11), tie(10)]).rows[0].bracket.rate_bracket_id).toBe(10);
+    expect(join([linked(1, [10, 11, 12])], [tie(10), tie(11), tie(12)]).rows[0].bracket.rate_bracket_id).toBe(10);
+  });
+  it('compares numerically, not as strings ("10.5" would sort before "9.5")', () => {
+    expect(join([linked(1, [1, 2])], [bracket(1, 10.5), bracket(2, 9.5)]).rows[0].bracket.rate_bracket_id).toBe(2);
+  });
+  it('compareCheapest orders a list the same way', () => {
+    const list = [bracket(3, 8, { repayment_min: 5 }), bracket(1, 9), bracket(2, 8, { repayment_min: 5 }), bracket(4, 8, { repayment_min: 4 })];
+    expect([...list].sort(compareCheapest).map((b) => b.rate_bracket_id)).toEqual([4, 2, 3, 1]);
+  });
+});
+
+describe('POST /matrix-calculator/ rule 4: the rate bracket is the join key', () => {
+  it('one row per approval with at least one priced bracket, carrying that bracket and the organisation name', () => {
+    const a = linked(1, [10]);
+    const b = bracket(10, 8.5);
+    expect(join([a], [b]).rows).toEqual([{ outcome: a, bracket: b, priced_bracket_count: 1, organisation_name: 'Acme Finance' }]);
+  });
+
+  it('an approval whose brackets were all filtered out by pricing is omitted from results, but destination_count counts it', () => {
+    const result = join([linked(1, [10]), linked(2, [20, 21]), linked(3, [])], [bracket(10, 8.5)]);
+    expect(result.rows.map((r) => r.outcome.approval.id)).toEqual([1]);
+    expect(result.destination_count).toBe(3);
+    expect(result.destination_count).toBeGreaterThan(result.rows.length);
+  });
+
+  it('priced_count = rate cards that survived pricing, whether or not any approval links them', () => {
+    const result = join([linked(1, [10])], [bracket(10, 8.5), bracket(11, 8.6), bracket(99, 7)]);
+    expect(result.priced_count).toBe(3);
+  });
+
+  it('no approvals, no priced brackets: empty results and zero counts', () => {
+    expect(join([], [])).toEqual({ rows: [], priced_count: 0, destination_count: 0 });
+    expect(join([], [bracket(10, 8)])).toEqual({ rows: [], priced_count: 1, destination_count: 0 });
+  });
+
+  it('a bracket shared by several approvals joins each of them', () => {
+    const { rows } = join([linked(1, [10]), linked(2, [10, 11])], [bracket(10, 8.5), bracket(11, 9)]);
+    expect(rows.map((r) => [r.outcome.approval.id, r.bracket.rate_bracket_id, r.priced_bracket_count])).toEqual([
+      [1, 10, 1],
+      [2, 10, 2],
+    ]);
+  });
+
+  it('scales linearly: 5,000 approvals x 20 links against 20,000 priced brackets', () => {
+    const priced = Array.from({ length: 20_000 }, (_, i) => bracket(i, 5 + (i % 97) / 10));
+    const outcomes = Array.from({ length: 5_000 }, (_, i) =>
+      linked(i, Array.from({ length: 20 }, (_, k) => (i * 7 + k * 997) % 25_000)),
+    );
+    const start = performance.now();
+    const result = join(outcomes, priced);
+    const elapsed = performance.now() - start;
+    expect(result.destination_count).toBe(5_000);
+    expect(result.rows.length).toBeGreaterThan(4_000);
+    expect(elapsed).toBeLessThan(500); // O(approvals x brackets) would be 10^8 comparisons
+  });
+});
+
+describe('MatrixCalculatorRow priced_bracket_count: how many of the approval\'s brackets survived pricing, not how many it has configured', () => {
+  it('counts linked brackets that priced', () => {
+    const { rows } = join([linked(1, [10, 11, 12, 13, 14])], [bracket(10, 9), bracket(12, 8), bracket(14, 8.5)]);
+    expect(rows[0].priced_bracket_count).toBe(3);
+  });
+  it('a bracket linked twice counts once', () => {
+    const { rows } = join([linked(1, [10, 10, 11])], [bracket(10, 9), bracket(11, 8)]);
+    expect(rows[0].priced_bracket_count).toBe(2);
+  });
+  it('a bracket priced twice (should not happen) keeps the cheaper and counts once', () => {
+    const result = join([linked(1, [10])], [bracket(10, 9), bracket(10, 8)]);
+    expect(result.rows[0]).toMatchObject({ priced_bracket_count: 1, bracket: { e_min: 8 } });
+    expect(result.priced_count).toBe(1);
+  });
+});
+
+describe('Cross-organisation guard: only brackets of the approval\'s own organisation join', () => {
+  it('a link to another financier\'s bracket is ignored, neither priced nor counted', () => {
+    const a = linked(1, [10, 20]); // organisation 100
+    const { rows } = join([a], [bracket(10, 9, { organisation_id: 100 }), bracket(20, 5, { organisation_id: 200 })]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ priced_bracket_count: 1, bracket: { rate_bracket_id: 10 } });
+  });
+  it('an approval linked only to another financier\'s brackets is omitted', () => {
+    const result = join([linked(1, [20])], [bracket(20, 5, { organisation_id: 200 })]);
+    expect(result.rows).toEqual([]);
+    expect(result.destination_count).toBe(1);
+  });
+});
+
+describe('Matrix Calculator row order: confirmed before possible, then least-onerous doc level, then e_min ascending, then financier name, then approval id', () => {
+  const row = (
+    id: number,
+    e_min: number,
+    { status = 'confirmed', doc_level = 'low_doc', organisation_id = 100 }: Partial<{ status: 'confirmed' | 'possible'; doc_level: Approval['doc_level']; organisation_id: number }> = {},
+  ) => ({
+    outcome: outcome(approval({ id, doc_level, organisation_id, rate_bracket_ids: [id] }), {
+      status,
+      missing_fields: status === 'possible' ? ['term'] : [],
+    }),
+    bracket: bracket(id, e_min, { organisation_id }),
+  });
+  const order = (rows: ReturnType<typeof row>[]) =>
+    join(rows.map((r) => r.outcome), rows.map((r) => r.bracket)).rows.map((r) => r.outcome.approval.id);
+
+  it('confirmed rows come before possible rows, even when dearer', () => {
+    expect(order([row(1, 5, { status: 'possible' }), row(2, 12)])).toEqual([2, 1]);
+  });
+  it('within a status, the least-onerous doc level first, even when dearer', () => {
+    expect(order([row(1, 5, { doc_level: 'full_doc' }), row(2, 9, { doc_level: 'lite_doc' }), row(3, 12, { doc_level: 'low_doc' })])).toEqual([3, 2, 1]);
+  });
+  it('within a doc level, e_min ascending (numeric)', () => {
+    expect(order([row(1, 10.25), row(2, 9.75), row(3, 100)])).toEqual([2, 1, 3]);
+  });
+  it('equal e_min: financier name, then approval id', () => {
+    expect(
+      order([row(4, 8, { organisation_id: 300 }), row(3, 8, { organisation_id: 100 }), row(2, 8, { organisation_id: 200 }), row(1, 8, { organisation_id: 300 })]),
+    ).toEqual([3, 2, 1, 4]);
+  });
+  it('all keys together', () => {
+    expect(
+      order([
+        row(1, 7, { status: 'possible', doc_level: 'low_doc' }),
+        row(2, 9, { doc_level: 'full_doc' }),
+        row(3, 11, { doc_level: 'low_doc' }),
+        row(4, 8, { doc_level: 'low_doc', organisation_id: 200 }),
+        row(5, 8, { doc_level: 'low_doc', organisation_id: 100 }),
+        row(6, 6, { status: 'possible', doc_level: 'full_doc' }),
+      ]),
+    ).toEqual([5, 4, 3, 2, 1, 6]);
+  });
+});
+
+describe('Limits: Free-tier paywall — the cheapest three rows stay visible; further rows have figures nulled and masked true', () => {
+  /** Rows already in row order, with the given e_min values. */
+  const rowsWith = (...eMins: number[]): JoinedRow[] =>
+    eMins.map((e_min, i) => ({
+      outcome: outcome(approval({ id: i + 1 })),
+      bracket: bracket(i + 1, e_min),
+      priced_bracket_count: 1,
+      organisation_name: 'Acme Finance',
+    }));
+  const maskedFlags = (rows: JoinedRow[]) => applyPaywall(rows, { masked: true }).map((r) => r.masked);
+
+  it('keeps the three lowest e_min, wherever they sit in the row order, and masks the rest', () => {
+    // Row order puts confirmed first, so the cheapest rows can be anywhere.
+    expect(maskedFlags(rowsWith(9, 7.5, 12, 6, 8, 10))).toEqual([true, false, true, false, false, true]);
+  });
+  it('ties on e_min go to the earlier row in the row order', () => {
+    expect(maskedFlags(rowsWith(8, 8, 8, 8, 8))).toEqual([false, false, false, true, true]);
+    expect(maskedFlags(rowsWith(9, 8, 7, 8, 8))).toEqual([true, false, false, false, true]);
+  });
+  it(`${FREE_TIER_VISIBLE_ROWS} rows or fewer: nothing is masked`, () => {
+    expect(maskedFlags(rowsWith(9, 8, 7))).toEqual([false, false, false]);
+    expect(maskedFlags(rowsWith(9))).toEqual([false]);
+    expect(maskedFlags([])).toEqual([]);
+  });
+  it('no paywall when not masked: every row keeps its figures', () => {
+    expect(applyPaywall(rowsWith(9, 8, 7, 6, 5), { masked: false }).map((r) => r.masked)).toEqual([false, false, false, false, false]);
+  });
+  it('keeps the row order and the row contents; does not mutate the inputs', () => {
+    const rows = rowsWith(9, 7, 8, 6);
+    const snapshot = structuredClone(rows);
+    const paywalled = applyPaywall(rows, { masked: true });
+    expect(paywalled.map(({ masked, ...row }) => row)).toEqual(rows);
+    expect(rows).toEqual(snapshot);
+    expect(rows.every((r) => !('masked' in r))).toBe(true);
+  });
+  it('applied to a joined, sorted result: the cheapest three by e_min across statuses stay visible', () => {
+    const possible = (id: number, e: number) => ({
+      o: outcome(approval({ id, rate_bracket_ids: [id] }), { status: 'possible', missing_fields: ['abn_age'] }),
+      b: bracket(id, e),
+    });
+    const confirmed = (id: number, e: number) => ({ o: outcome(approval({ id, rate_bracket_ids: [id] })), b: bracket(id, e) });
+    const parts = [confirmed(1, 9), confirmed(2, 10), possible(3, 6), possible(4, 7), possible(5, 11)];
+    const { rows } = join(parts.map((p) => p.o), parts.map((p) => p.b));
+    const visible = applyPaywall(rows, { masked: true }).filter((r) => !r.masked).map((r) => r.outcome.approval.id);
+    expect(rows.map((r) => r.outcome.approval.id)).toEqual([1, 2, 3, 4, 5]);
+    expect(visible).toEqual([1, 3, 4]);
+  });
+});
