@@ -7,7 +7,7 @@ import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Clock } from './clock.ts';
 import { authenticate, type Authentication, type Caller } from '../modules/auth/caller.ts';
 import { clientKind, type ClientKind } from './wording.ts';
-import type { Services } from './services.ts';
+import type { Services } from '../modules/services.ts';
 
 /** Process-wide dependencies, created once in createApp(). */
 export interface AppDeps {

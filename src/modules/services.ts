@@ -1,6 +1,11 @@
 import type { AppDeps } from '../lib/context.ts';
-import type { Services } from '../lib/services.ts';
+import { CatalogueCache } from './catalogue/snapshot.ts';
 
-export function createServices(_deps: Omit<AppDeps, 'services'>): Services {
-  return {};
+/** Process-wide services that keep state between requests. Tests may replace members to inject failures. */
+export interface Services {
+  catalogue: Pick<CatalogueCache, 'get'>;
+}
+
+export function createServices(deps: Omit<AppDeps, 'services'>): Services {
+  return { catalogue: new CatalogueCache(deps.prisma) };
 }

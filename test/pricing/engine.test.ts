@@ -409,6 +409,15 @@ describe('Rule 6 Amount financed: documentation fee and origination fee', () => 
   it('a deal with nothing left to finance prices nothing', () => {
     expect(priceOne({}, { deposit: 60_000 })).toHaveLength(0);
   });
+
+  it('a balloon worth more than P grows to (negative instalment) prices nothing', () => {
+    expect(priceOne({}, { balloon_amount: 100_000 })).toHaveLength(0);
+    expect(priceOne({}, { balloon_amount: 60_000 })).toHaveLength(1); // interest-only: still a loan
+  });
+
+  it('one yearly instalment in advance (everything paid at settlement) has no effective rate: not priced', () => {
+    expect(priceOne({ documentation_fee: 495 }, { term: 12, repayment_frequency: 'yearly', advance_arrears: 'advance' })).toHaveLength(0);
+  });
 });
 
 describe('Rule 9 Monthly fee', () => {

@@ -42,7 +42,7 @@ export interface PricingCatalogue {
 }
 
 declare const pricingIndexBrand: unique symbol;
-/** Opaque, immutable-by-contract index of one catalogue snapshot. Build once, price many deals. */
+/** Opaque index of one catalogue snapshot: build once per snapshot, price many deals. */
 export interface PricingIndex {
   readonly [pricingIndexBrand]: true;
 }
@@ -435,7 +435,10 @@ function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQu
   };
 }
 
-/** Rules 2, 4, 8, 9 for one bracket; null when a figure is not finite (the bracket cannot be priced). */
+/**
+ * Rules 2, 4, 8, 9 for one bracket; null when the bracket cannot be priced: a figure is not finite (e.g. Rule 8
+ * has no rate for a single advance instalment that repays everything at settlement) or the instalment is negative.
+ */
 function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerms): PricedBracket | null {
   const rateMin = bracket.base_min + quote.rateLoading;
   const rateMax = bracket.base_max + quote.rateLoading;
@@ -448,6 +451,9 @@ function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerm
   const repaymentMin = instalmentMin + quote.monthlyFeePerInstalment;
   const repaymentMax = instalmentMax + quote.monthlyFeePerInstalment;
   if (
+    // A negative instalment (a balloon worth more than the amount financed grows to) is not a loan to show.
+    !(instalmentMin >= 0) ||
+    !(instalmentMax >= 0) ||
     !Number.isFinite(repaymentMin) ||
     !Number.isFinite(repaymentMax) ||
     !Number.isFinite(eMin) ||

@@ -1,0 +1,114 @@
+/**
+ * The catalogue as the engines read it: every financier's products, rate brackets, asset mappings and approvals,
+ * with the indexes built once. Held per process and keyed by `catalogue_state.version`, which triggers bump in the
+ * same transaction as any catalogue write; so a warm request reads one integer, and a stale snapshot is impossible.
+ * A cold load reads each table once (a constant number of queries, whatever the catalogue's size).
+ */
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import { buildAssetAncestry, type AssetAncestry } from '../matrix/criteria.ts';
+import { buildPricingIndex, type PricingIndex } from '../pricing/engine.ts';
+import type {
+  Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket,
+} from './model.ts';
+
+export interface CatalogueSnapshot {
+  version: bigint;
+  organisations: Map<number, Organisation>;
+  organisationNames: Map<number, string>;
+  assets: AssetNode[];
+  assetsById: Map<number, AssetNode>;
+  products: Product[];
+  brackets: RateBracket[];
+  bracketsById: Map<number, RateBracket>;
+  relations: AssetRateBracketRelation[];
+  approvals: Approval[];
+  pricingIndex: PricingIndex;
+  ancestry: AssetAncestry;
+}
+
+const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnapshot> {
+  // One repeatable-read transaction: the version and the rows it describes are read from the same moment.
+  const [state, organisations, assets, products, brackets, relations, approvals, links] = await prisma.$transaction([
+    prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } }),
+    prisma.organisation.findMany({ select: { id: true, name: true, type: true }, orderBy: { id: 'asc' } }),
+    prisma.asset.findMany({ select: { id: true, name: true, alias: true, parent_id: true, is_asset: true, is_deleted: true }, orderBy: { id: 'asc' } }),
+    prisma.product.findMany({ orderBy: { id: 'asc' } }),
+    prisma.rateBracket.findMany({ orderBy: { id: 'asc' } }),
+    prisma.assetRateBracket.findMany({ select: { id: true, asset_id: true, organisation_id: true, product_id: true, rate_bracket_id: true }, orderBy: { id: 'asc' } }),
+    prisma.approval.findMany({ orderBy: { id: 'asc' } }),
+    prisma.approvalRateBracket.findMany({ orderBy: [{ approval_id: 'asc' }, { rate_bracket_id: 'asc' }] }),
+  ], { isolationLevel: 'RepeatableRead' });
+
+  const bracketIdsByApproval = new Map<number, number[]>();
+  for (const link of links) {
+    const list = bracketIdsByApproval.get(link.approval_id);
+    if (list) list.push(link.rate_bracket_id);
+    else bracketIdsByApproval.set(link.approval_id, [link.rate_bracket_id]);
+  }
+
+  const productRecords: Product[] = products.map((p) => ({
+    id: p.id, product_name: p.product_name, organisation_id: p.organisation_id,
+    min_range: p.min_range, max_range: p.max_range, min_amount: p.min_amount, max_amount: p.max_amount,
+    min_abn_age: p.min_abn_age, max_abn_age: p.max_abn_age, min_asset_age: p.min_asset_age, max_asset_age: p.max_asset_age,
+    min_gst_age: p.min_gst_age, max_gst_age: p.max_gst_age,
+    min_asset_age_plus_term: p.min_asset_age_plus_term, max_asset_age_plus_term: p.max_asset_age_plus_term,
+    min_credit_score: p.min_credit_score, max_credit_score: p.max_credit_score,
+    monthly_fee: p.monthly_fee, documentation_fee: p.documentation_fee, brokerage_cap: p.brokerage_cap,
+    maximum_brokerage_limit: p.maximum_brokerage_limit, compounding_frequency: p.compounding_frequency,
+    brokerage_loading_treatment: p.brokerage_loading_treatment, max_origination_fee_limit: p.max_origination_fee_limit,
+    doc_fee_financed: p.doc_fee_financed, private_sale: p.private_sale, sale_hire_back: p.sale_hire_back, home_owner: p.home_owner,
+  }));
+  const bracketRecords: RateBracket[] = brackets.map((b) => ({
+    id: b.id, name: b.name, organisation_id: b.organisation_id, product_id: b.product_id, type: b.type,
+    min_term: b.min_term, max_term: b.max_term, min_amount: b.min_amount, max_amount: b.max_amount,
+    min_asset_age: b.min_asset_age, max_asset_age: b.max_asset_age, base_min: b.base_min, base_max: b.base_max, max_lvr: b.max_lvr,
+  }));
+  const approvalRecords: Approval[] = approvals.map((a) => ({
+    id: a.id, name: a.name, doc_level: a.doc_level, organisation_id: a.organisation_id, priority: a.priority,
+    min_deposit_percentage: num(a.min_deposit_percentage), min_deposit_amount: num(a.min_deposit_amount),
+    max_term: a.max_term, min_term: a.min_term, min_abn_age: a.min_abn_age, max_abn_age: a.max_abn_age,
+    min_gst_age: a.min_gst_age, max_gst_age: a.max_gst_age, min_asset_age: a.min_asset_age, max_asset_age: a.max_asset_age,
+    min_asset_cost: num(a.min_asset_cost), max_asset_cost: num(a.max_asset_cost),
+    min_borrower_age: a.min_borrower_age, max_borrower_age: a.max_borrower_age,
+    min_file_age: a.min_file_age, max_file_age: a.max_file_age, min_credit_score: a.min_credit_score, max_credit_score: a.max_credit_score,
+    home_owner: a.home_owner, private_sale: a.private_sale, sale_hire_back: a.sale_hire_back, asset_state: a.asset_state,
+    transaction_types: a.transaction_types, industries: a.industries, asset_ids: a.asset_ids,
+    rate_bracket_ids: bracketIdsByApproval.get(a.id) ?? [],
+  }));
+  const organisationRecords = new Map(organisations.map((o) => [o.id, o as Organisation]));
+  return {
+    version: state.version,
+    organisations: organisationRecords,
+    organisationNames: new Map(organisations.map((o) => [o.id, o.name])),
+    assets,
+    assetsById: new Map(assets.map((a) => [a.id, a])),
+    products: productRecords,
+    brackets: bracketRecords,
+    bracketsById: new Map(bracketRecords.map((b) => [b.id, b])),
+    relations,
+    approvals: approvalRecords,
+    pricingIndex: buildPricingIndex({ assets, products: productRecords, brackets: bracketRecords, relations }),
+    ancestry: buildAssetAncestry(assets),
+  };
+}
+
+/** The per-process snapshot holder. Concurrent cold requests share one load. */
+export class CatalogueCache {
+  private current: CatalogueSnapshot | null = null;
+  private loading: Promise<CatalogueSnapshot> | null = null;
+
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async get(): Promise<CatalogueSnapshot> {
+    const rows = await this.prisma.$queryRawUnsafe<{ version: bigint }[]>('SELECT version FROM catalogue_state WHERE id = 1');
+    const version = rows[0]?.version;
+    if (this.current && this.current.version === version) return this.current;
+    this.loading ??= loadSnapshot(this.prisma).then(
+      (snapshot) => { this.current = snapshot; this.loading = null; return snapshot; },
+      (error) => { this.loading = null; throw error; },
+    );
+    return this.loading;
+  }
+}
