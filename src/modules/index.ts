@@ -3,3 +3,6 @@ import './auth/index.ts';
 import './billing/index.ts';
 import './organisations/index.ts';
 import './users/index.ts';
+import './scenarios/index.ts';
+import './pricing/graphql.ts';
+import './matrix/graphql.ts';

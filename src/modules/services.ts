@@ -1,11 +1,17 @@
 import type { AppDeps } from '../lib/context.ts';
 import { CatalogueCache } from './catalogue/snapshot.ts';
+import { evaluateApprovals } from './matrix/criteria.ts';
+import { priceDeal } from './pricing/engine.ts';
 
-/** Process-wide services that keep state between requests. Tests may replace members to inject failures. */
+/**
+ * Process-wide services that keep state between requests. The engines are here (not imported by the services
+ * directly) so a test can make one half of the Matrix Calculator fail and prove the degraded answer.
+ */
 export interface Services {
   catalogue: Pick<CatalogueCache, 'get'>;
+  engines: { priceDeal: typeof priceDeal; evaluateApprovals: typeof evaluateApprovals };
 }
 
 export function createServices(deps: Omit<AppDeps, 'services'>): Services {
-  return { catalogue: new CatalogueCache(deps.prisma) };
+  return { catalogue: new CatalogueCache(deps.prisma), engines: { priceDeal, evaluateApprovals } };
 }

@@ -49,7 +49,7 @@ describe('Rule 5 GST flags', () => {
   });
 });
 
-describe('Deal normalisation (docs/pricing.md)', () => {
+describe('Rule 11 Brackets and ranges: deal fields the bounds read (normalisation, docs/pricing.md)', () => {
   it('asset_age in months from year_model: (Sydney calendar year - year_model) * 12, never negative', () => {
     expect(normalise({ year_model: 2019 }).asset_age).toBe(72);
     expect(normalise({ year_model: 2025 }).asset_age).toBe(0);

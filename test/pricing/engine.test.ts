@@ -501,7 +501,7 @@ describe('Rule 13 Cheapest', () => {
   });
 });
 
-describe('POST /calculator/recalculate', () => {
+describe('Rule 8 Effective rate / Rule 10 Rounding: POST /calculator/recalculate', () => {
   const body: RecalculateInput = {
     rate_bracket_id: 100,
     base_min: 8.45,
@@ -580,7 +580,7 @@ describe('POST /calculator/recalculate', () => {
   });
 });
 
-describe('Synthetic 12,000-bracket catalogue (shape, not speed: timing belongs to the benchmark)', () => {
+describe('Rule 11 Brackets and ranges / Rule 13 Cheapest: synthetic 12,000-bracket catalogue (shape, not speed)', () => {
   const catalogue = syntheticCatalogue({ brackets: 12_000, seed: 7 });
   const index = buildPricingIndex(catalogue);
   const leaf = catalogue.leafIds[17];

@@ -31,7 +31,7 @@ function roundHalfUpByString(x: number, dp: number): number {
   return rounded === 0 ? 0 : x < 0 ? -rounded : rounded;
 }
 
-describe('Reference values (pricing-conventions table), to the cent', () => {
+describe('Rule 4 Repayment / Rule 2 Rate per instalment / Rule 8 Effective rate: reference values table, to the cent', () => {
   it('Rule 4 Repayment: plain monthly: P 50,000; 9.50%; 60 monthly; arrears; B 0 -> 1050.09', () => {
     expect(repayment({ P: 50_000, annualPercent: 9.5, m: 12, termMonths: 60, advance: false })).toBe('1050.09');
   });
@@ -268,7 +268,7 @@ describe('Rule 10 Rounding', () => {
   });
 });
 
-describe('Amortisation schedule reconciles to the balloon (domain.md)', () => {
+describe('Rule 4 Repayment / Rule 10 Rounding: amortisation schedule reconciles to the balloon (domain.md)', () => {
   const cents = (x: number) => Math.round(x * 100);
 
   it('arrears: interest on the opening balance; the last instalment absorbs rounding; closes on the balloon', () => {

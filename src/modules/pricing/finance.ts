@@ -1,7 +1,8 @@
 /**
- * Finance maths for the pricing engine (docs/shared pricing-conventions.md, Rules 1-4, 8, 10).
+ * Finance maths for the pricing engine (shared/spec/pricing-conventions.md, Rules 1-4, 8, 10; docs/pricing.md).
  *
- * Pure and allocation-free on the hot paths (pmt, solveRate): the engine calls them twice per priced bracket.
+ * Pure and cheap on the hot paths (pmt allocates nothing, solveRate one small record): the engine calls them twice
+ * per priced bracket.
  * Every figure matches Excel's financial functions, so a broker can reproduce it in a spreadsheet:
  *   repayment      = PMT(i, n, -P, B, t)
  *   rate per inst. = RATE(n, -instalment, amount, -B, t)
@@ -127,17 +128,21 @@ const MAX_SOLVER_ITERATIONS = 200;
  * Rule 8: the rate per instalment `i` (a fraction) at which `n` instalments of `instalment` (advance or arrears)
  * and a balloon `B` at time n repay `pv`; Excel `RATE(n, -instalment, pv, -B, t)`.
  *
- * Bracketed, never a bare Newton step (formulajs RATE issues #20, #183, #184 are Newton diverging or landing on the
- * wrong root). The gap is evaluated at the starting point (`guess`, default 0; at 0 a zero-rate deal is settled
- * exactly), its sign tells on which side the root lies, the bracket expands geometrically on that side (up to
- * MAX_RATE, or down towards -1 for negative rates, halving the distance to -1 without ever reaching it) until the
- * gap changes sign, and Brent's method (inverse quadratic interpolation with a bisection fallback, so it never
- * leaves the bracket) converges to ~1e-15. If the gap does not change sign on the expected side (possible only
- * for unusual signs, e.g. a negative balloon) the other side is searched too. `guess` only saves iterations: the
- * engine passes the priced rate, which the effective rate is usually close to.
+ * Bracketed, never a bare Newton step (domain.md cites formulajs RATE #20, #183, #184: a solver that fails or
+ * returns the wrong root):
+ * 1. the gap is evaluated at the starting point (`guess`, default 0; at 0 a zero-rate deal is settled exactly);
+ *    its sign tells on which side the root lies;
+ * 2. the bracket expands geometrically on that side (up to MAX_RATE, or down towards -1 for negative rates,
+ *    halving the distance to -1 without ever reaching it) until the gap changes sign;
+ * 3. Brent's method (inverse quadratic interpolation with a bisection fallback, so it never leaves the bracket)
+ *    converges to ~1e-15.
+ * If the gap does not change sign on the expected side (possible only for unusual signs, e.g. a negative balloon)
+ * the other side is searched too. `guess` only saves iterations: the engine passes the priced rate, which the
+ * effective rate is usually close to. When every rate solves (one advance instalment equal to `pv`) the starting
+ * point is returned.
  *
  * Returns NaN when no rate in (-1, MAX_RATE] repays `pv` (e.g. instalment and balloon both zero, or an advance
- * first instalment that alone covers `pv`) or an input is not finite; the caller decides what NaN means.
+ * first instalment that alone exceeds `pv`) or an input is not finite; the caller decides what NaN means.
  */
 export function solveRate(
   n: number,

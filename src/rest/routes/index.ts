@@ -12,9 +12,18 @@ import getOrganisation from './organisations/get.route.ts';
 import updateUser from './users/update.route.ts';
 import getSubscription from './billing/subscription.route.ts';
 import getFeatureFlags from './feature-flags/get.route.ts';
+import calculate from './calculator/calculate.route.ts';
+import recalculate from './calculator/recalculate.route.ts';
+import financiers from './calculator/financiers.route.ts';
+import promoteScenario from './calculator/promote-scenario.route.ts';
+import matrix from './matrix/matrix.route.ts';
+import matrixCalculator from './matrix/matrix-calculator.route.ts';
 
 export const routes: RouteDefinition[] = [
   login, refresh, logout, resendVerification, forgotPassword,
   listApiTokens, createApiToken, revokeApiToken,
   getOrganisation, updateUser, getSubscription, getFeatureFlags,
+  calculate, recalculate, financiers,
+  matrix, matrixCalculator,
+  promoteScenario,
 ];

@@ -1,0 +1,102 @@
+import { builder } from '../../lib/builder.ts';
+import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
+import type { MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
+
+export const EvaluationStatusEnum = builder.enumType('EvaluationStatus', {
+  values: { confirmed: { description: 'every checked criterion was supplied and satisfied' }, possible: { description: 'a checked criterion had no input: see missing_fields' } },
+});
+export const DocLevelEnum = builder.enumType('DocLevel', { values: ['low_doc', 'lite_doc', 'full_doc'] as const });
+export const DegradedEnum = builder.enumType('Degraded', { values: { rates: { description: 'the rate engine is missing' }, approvals: { description: 'approval checks are missing' } } });
+
+export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('MatrixApprovalResult').implement({
+  description: 'One approval not ruled out; approvals the deal violates are omitted',
+  fields: (t) => ({
+    approval_id: t.exposeInt('approval_id'),
+    approval_name: t.exposeString('approval_name'),
+    doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),
+    status: t.field({ type: EvaluationStatusEnum, resolve: (r) => r.status }),
+    missing_fields: t.exposeStringList('missing_fields', { description: 'Request fields that would need answering to move possible to confirmed' }),
+    deposit_percentage: t.exposeFloat('deposit_percentage', { nullable: true }),
+    deposit_amount: t.exposeFloat('deposit_amount', { nullable: true }),
+    deposit_required: t.exposeFloat('deposit_required', { nullable: true, description: 'The deposit the deal needs, in dollars' }),
+    max_term: t.exposeInt('max_term', { nullable: true }),
+    rate_bracket_ids: t.exposeIntList('rate_bracket_ids'),
+  }),
+});
+
+export const MatrixFinancierGroupRef = builder.objectRef<MatrixFinancierGroup>('MatrixFinancierGroup').implement({
+  fields: (t) => ({
+    organisation_id: t.exposeInt('organisation_id'),
+    organisation_name: t.exposeString('organisation_name'),
+    approvals: t.field({ type: [MatrixApprovalResultRef], resolve: (g) => g.approvals }),
+  }),
+});
+
+export const MatrixResultRef = builder.objectRef<MatrixResult>('MatrixResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [MatrixFinancierGroupRef], resolve: (r) => r.results }),
+    destination_count: t.exposeInt('destination_count', { description: 'Approvals not ruled out' }),
+  }),
+});
+
+export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('MatrixCalculatorRow').implement({
+  description: 'A financier that can both price and approve the deal, with the cheapest bracket the approval accepts. Masked rows have their figures null',
+  fields: (t) => ({
+    organisation_id: t.exposeInt('organisation_id'),
+    organisation_name: t.exposeString('organisation_name'),
+    approval_id: t.exposeInt('approval_id'),
+    approval_name: t.exposeString('approval_name'),
+    doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),
+    status: t.field({ type: EvaluationStatusEnum, resolve: (r) => r.status }),
+    missing_fields: t.exposeStringList('missing_fields'),
+    deposit_percentage: t.exposeFloat('deposit_percentage', { nullable: true }),
+    deposit_amount: t.exposeFloat('deposit_amount', { nullable: true }),
+    deposit_required: t.exposeFloat('deposit_required', { nullable: true }),
+    max_term: t.exposeInt('max_term', { nullable: true }),
+    product_id: t.exposeInt('product_id'),
+    product_name: t.exposeString('product_name'),
+    rate_bracket_id: t.exposeInt('rate_bracket_id'),
+    rate_bracket_name: t.exposeString('rate_bracket_name'),
+    base_min: t.exposeString('base_min', { nullable: true }),
+    base_max: t.exposeString('base_max', { nullable: true }),
+    e_min: t.exposeString('e_min', { nullable: true }),
+    e_max: t.exposeString('e_max', { nullable: true }),
+    repayment_min: t.exposeString('repayment_min', { nullable: true }),
+    repayment_max: t.exposeString('repayment_max', { nullable: true }),
+    balloon: t.exposeFloat('balloon', { nullable: true }),
+    commission: t.exposeFloat('commission', { nullable: true }),
+    masked: t.exposeBoolean('masked', { description: 'The Free-tier paywall nulled this row\'s figures; the cheapest three stay visible' }),
+    priced_bracket_count: t.exposeInt('priced_bracket_count', { description: "How many of this approval's brackets survived pricing" }),
+  }),
+});
+
+export const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardItem').implement({
+  description: 'A priced rate card of a degraded run, unjoined',
+  fields: (t) => ({
+    organisation_id: t.exposeInt('organisation_id'),
+    organisation_name: t.exposeString('organisation_name'),
+    product_id: t.exposeInt('product_id'),
+    product_name: t.exposeString('product_name'),
+    rate_bracket_id: t.exposeInt('rate_bracket_id'),
+    rate_bracket_name: t.exposeString('rate_bracket_name'),
+    base_min: t.exposeString('base_min', { nullable: true }), base_max: t.exposeString('base_max', { nullable: true }),
+    rate_min: t.exposeString('rate_min', { nullable: true }), rate_max: t.exposeString('rate_max', { nullable: true }),
+    e_min: t.exposeString('e_min', { nullable: true }), e_max: t.exposeString('e_max', { nullable: true }),
+    repayment_min: t.exposeString('repayment_min', { nullable: true }), repayment_max: t.exposeString('repayment_max', { nullable: true }),
+    balloon: t.exposeFloat('balloon', { nullable: true }), commission: t.exposeFloat('commission', { nullable: true }),
+    amount_financed: t.exposeFloat('amount_financed'),
+    instalments: t.exposeInt('instalments'),
+    masked: t.exposeBoolean('masked'),
+  }),
+});
+
+export const MatrixCalculatorResultRef = builder.objectRef<MatrixCalculatorResult>('MatrixCalculatorResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [MatrixCalculatorRowRef], resolve: (r) => r.results }),
+    priced_count: t.exposeInt('priced_count', { description: 'Rate cards that survived pricing' }),
+    destination_count: t.exposeInt('destination_count', { description: 'Approvals not ruled out (can exceed the rows)' }),
+    degraded: t.field({ type: DegradedEnum, nullable: true, resolve: (r) => r.degraded }),
+    priced: t.field({ type: [PricedCardItemRef], nullable: true, resolve: (r) => r.priced ?? null }),
+    financiers: t.field({ type: [MatrixFinancierGroupRef], nullable: true, resolve: (r) => r.financiers ?? null }),
+  }),
+});

@@ -1,0 +1,98 @@
+/** Matrix results as the API shows them (api-v1.md "Matrix result shapes"). */
+import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/model.ts';
+import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
+import type { CalculatorRow } from '../pricing/rows.ts';
+import type { FinancierGroup } from './criteria.ts';
+import type { JoinedRow } from './join.ts';
+
+export interface MatrixApprovalResult {
+  approval_id: number;
+  approval_name: string;
+  doc_level: DocLevel;
+  status: EvaluationStatus;
+  missing_fields: string[];
+  deposit_percentage: number | null;
+  deposit_amount: number | null;
+  deposit_required: number | null;
+  max_term: number | null;
+  rate_bracket_ids: number[];
+}
+
+export interface MatrixFinancierGroup {
+  organisation_id: number;
+  organisation_name: string;
+  approvals: MatrixApprovalResult[];
+}
+
+export interface MatrixCalculatorRow extends Omit<MatrixApprovalResult, 'rate_bracket_ids'> {
+  organisation_id: number;
+  organisation_name: string;
+  product_id: number;
+  product_name: string;
+  rate_bracket_id: number;
+  rate_bracket_name: string;
+  base_min: string | null; base_max: string | null;
+  e_min: string | null; e_max: string | null;
+  repayment_min: string | null; repayment_max: string | null;
+  balloon: number | null;
+  commission: number | null;
+  masked: boolean;
+  priced_bracket_count: number;
+}
+
+export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
+  const a = outcome.approval;
+  return {
+    approval_id: a.id,
+    approval_name: a.name,
+    doc_level: a.doc_level,
+    status: outcome.status,
+    missing_fields: outcome.missing_fields,
+    deposit_percentage: outcome.deposit_percentage,
+    deposit_amount: outcome.deposit_amount,
+    deposit_required: outcome.deposit_required === null ? null : roundMoney(outcome.deposit_required),
+    max_term: a.max_term,
+    rate_bracket_ids: a.rate_bracket_ids,
+  };
+}
+
+export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
+  return { organisation_id: group.organisation_id, organisation_name: group.organisation_name, approvals: group.approvals.map(approvalResult) };
+}
+
+/** A masked row keeps who and what (financier, approval, bracket) and loses every figure, in the JSON itself. */
+export function matrixCalculatorRow(row: JoinedRow & { masked: boolean }): MatrixCalculatorRow {
+  const { rate_bracket_ids: _links, ...approval } = approvalResult(row.outcome);
+  const b = row.bracket;
+  const figure = <T>(value: T): T | null => (row.masked ? null : value);
+  return {
+    ...approval,
+    organisation_id: row.outcome.approval.organisation_id,
+    organisation_name: row.organisation_name,
+    product_id: b.product_id,
+    product_name: b.product_name,
+    rate_bracket_id: b.rate_bracket_id,
+    rate_bracket_name: b.rate_bracket_name,
+    base_min: figure(formatRate(b.base_min)), base_max: figure(formatRate(b.base_max)),
+    e_min: figure(formatRate(b.e_min)), e_max: figure(formatRate(b.e_max)),
+    repayment_min: figure(formatMoney(b.repayment_min)), repayment_max: figure(formatMoney(b.repayment_max)),
+    balloon: figure(roundMoney(b.balloon)),
+    commission: figure(roundMoney(b.commission)),
+    masked: row.masked,
+    priced_bracket_count: row.priced_bracket_count,
+  };
+}
+
+type Figure = 'base_min' | 'base_max' | 'rate_min' | 'rate_max' | 'e_min' | 'e_max' | 'repayment_min' | 'repayment_max' | 'balloon' | 'commission';
+
+/** An unjoined priced card of a degraded run ("priced" list): a calculator row, maskable like a Matrix row. */
+export type PricedCardItem = Omit<CalculatorRow, Figure> & { [K in Figure]: CalculatorRow[K] | null } & { masked: boolean };
+
+export function pricedCardItem(row: CalculatorRow, masked: boolean): PricedCardItem {
+  if (!masked) return { ...row, masked };
+  return {
+    ...row, masked,
+    base_min: null, base_max: null, rate_min: null, rate_max: null, e_min: null, e_max: null,
+    repayment_min: null, repayment_max: null, balloon: null, commission: null,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The Approval Matrix and the Matrix Calculator. Per run: the warm snapshot (one query), one metering statement,
+ * then pure engines over in-memory indexes. Nothing here is O(approvals x brackets).
+ */
+import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
+import { logger } from '../../lib/logger.ts';
+import type { Caller } from '../auth/caller.ts';
+import { consumeAllowances, requireSurface, termsOf } from '../billing/entitlements.ts';
+import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
+import { FieldErrors } from '../../lib/errors.ts';
+import type { DealRequest } from '../pricing/deal.ts';
+import { calculatorRow } from '../pricing/rows.ts';
+import { bookOf, snapshotFor, validatedDeal, type ServiceContext } from '../pricing/service.ts';
+import { groupByFinancier } from './criteria.ts';
+import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
+import { financierGroup, matrixCalculatorRow, pricedCardItem, type MatrixCalculatorRow, type MatrixFinancierGroup, type PricedCardItem } from './rows.ts';
+import type { Deal } from '../catalogue/model.ts';
+
+/** The financiers a run may look at: the caller's book, narrowed by preferred_financier. null = all. */
+function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
+  const book = bookOf(caller);
+  const preferred = deal.preferred_financier?.length ? new Set(deal.preferred_financier) : null;
+  if (!book) return preferred;
+  if (!preferred) return book;
+  return new Set([...book].filter((id) => preferred.has(id)));
+}
+
+function requireKnownAsset(snapshot: CatalogueSnapshot, deal: Deal): void {
+  const errors = new FieldErrors();
+  if (!snapshot.assetsById.has(deal.asset_value)) errors.add('asset_value', 'Unknown asset.');
+  errors.throwIfAny();
+}
+
+export interface MatrixResult {
+  results: MatrixFinancierGroup[];
+  destination_count: number;
+}
+
+export async function runMatrix(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixResult> {
+  const deal = validatedDeal(ctx, request, 'matrix');
+  requireSurface(ctx, caller, 'matrix');
+  const snapshot = await snapshotFor(ctx);
+  requireKnownAsset(snapshot, deal);
+  await consumeAllowances(ctx, caller, ['matrix']);
+  const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: financiersInScope(caller, deal) });
+  return {
+    results: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
+    destination_count: outcomes.length,
+  };
+}
+
+export type DegradedHalf = 'rates' | 'approvals';
+
+export interface MatrixCalculatorResult {
+  results: MatrixCalculatorRow[];
+  priced_count: number;
+  destination_count: number;
+  degraded: DegradedHalf | null;
+  /** Degraded run where the rate engine survived: the unjoined priced cards. */
+  priced?: PricedCardItem[];
+  /** Degraded run where the approvals lookup survived: the unjoined groups. */
+  financiers?: MatrixFinancierGroup[];
+}
+
+/** Runs one engine; a failure is logged and becomes null so the other half can still answer. */
+function attempt<T>(half: DegradedHalf, run: () => T): T | null {
+  try {
+    return run();
+  } catch (error) {
+    logger.error('matrix_calculator.engine_failed', { half, message: (error as Error).message });
+    return null;
+  }
+}
+
+export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixCalculatorResult> {
+  const deal = validatedDeal(ctx, { ...request, type: request.type ?? 'commercial', deposit: request.deposit ?? 0 }, 'matrix_calculator');
+  requireSurface(ctx, caller, 'matrix_calculator');
+  const snapshot = await snapshotFor(ctx);
+  requireKnownAsset(snapshot, deal);
+  await consumeAllowances(ctx, caller, ['calculator', 'matrix']);
+
+  const scope = financiersInScope(caller, deal);
+  const { engines } = ctx.services;
+  const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
+    engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }));
+  const priced: PricedBracket[] | null = attempt('rates', () =>
+    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' }));
+  const paywalled = termsOf(caller).paywalled;
+
+  if (outcomes && priced) {
+    const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
+    return {
+      results: applyPaywall(join.rows, { masked: paywalled }).map(matrixCalculatorRow),
+      priced_count: join.priced_count,
+      destination_count: join.destination_count,
+      degraded: null,
+    };
+  }
+  if (priced) {
+    // Approval checks are missing: the priced cards, unjoined, behind the same paywall.
+    // Approval checks are missing: the priced cards, unjoined, behind the same paywall (cheapest first already).
+    const frequency = request.repayment_frequency ?? 'monthly';
+    return {
+      results: [], priced_count: priced.length, destination_count: 0, degraded: 'approvals',
+      priced: priced.map((p, i) => pricedCardItem(
+        calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', frequency),
+        paywalled && i >= FREE_TIER_VISIBLE_ROWS,
+      )),
+    };
+  }
+  if (outcomes) {
+    return {
+      results: [], priced_count: 0, destination_count: outcomes.length, degraded: 'rates',
+      financiers: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
+    };
+  }
+  throw new Error('both Matrix Calculator engines failed');
+}

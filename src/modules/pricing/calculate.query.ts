@@ -1,0 +1,18 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from '../billing/errors.ts';
+import { DealInput } from './deal.types.ts';
+import { CalculatorResultRef } from './pricing.types.ts';
+import { calculate } from './service.ts';
+
+builder.queryField('calculate', (t) =>
+  t.field({
+    type: CalculatorResultRef,
+    description: "Prices a deal against every rate card in the caller's book, cheapest first. Metered (calculator allowance) and saved as a recent scenario",
+    authScopes: { signedIn: true },
+    args: { input: t.arg({ type: DealInput, required: true }) },
+    errors: { types: [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError], directResult: true },
+    resolve: (_root, args, ctx) => calculate(ctx, callerOf(ctx), args.input),
+  }),
+);

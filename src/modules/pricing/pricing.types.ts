@@ -1,0 +1,81 @@
+import { builder } from '../../lib/builder.ts';
+import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
+import type { CalculatorRow } from './rows.ts';
+import type { CalculatorResult } from './service.ts';
+import type { RecalculateResult } from './engine.ts';
+import type { PricedBracket } from '../catalogue/model.ts';
+
+export const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({
+  description: 'One instalment; the last absorbs rounding so the balance ends exactly at the balloon',
+  fields: (t) => ({
+    index: t.exposeInt('index'),
+    opening: t.exposeFloat('opening'),
+    payment: t.exposeFloat('payment', { description: 'Instalment before any monthly fee' }),
+    interest: t.exposeFloat('interest'),
+    principal: t.exposeFloat('principal'),
+    balance: t.exposeFloat('balance'),
+  }),
+});
+
+export const RateBandEnum = builder.enumType('RateBand', { values: ['min', 'max'] as const });
+
+/** The schedule at the bracket's priced rate (min or max end of its band). */
+export function scheduleOf(priced: PricedBracket, band: 'min' | 'max'): AmortisationRow[] {
+  const j = (band === 'min' ? priced.rate_min : priced.rate_max) / 100;
+  const i = ratePerInstalment(j, priced.compounding_per_year, priced.instalments_per_year);
+  return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance);
+}
+
+export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
+  description: 'One rate bracket priced for the deal. Rates and repayments are decimal strings (parse before comparing)',
+  fields: (t) => ({
+    organisation_id: t.exposeInt('organisation_id'),
+    organisation_name: t.exposeString('organisation_name'),
+    product_id: t.exposeInt('product_id'),
+    product_name: t.exposeString('product_name'),
+    rate_bracket_id: t.exposeInt('rate_bracket_id'),
+    rate_bracket_name: t.exposeString('rate_bracket_name'),
+    base_min: t.exposeString('base_min'), base_max: t.exposeString('base_max'),
+    rate_min: t.exposeString('rate_min', { description: 'Priced nominal rate: base plus any brokerage loading' }),
+    rate_max: t.exposeString('rate_max'),
+    e_min: t.exposeString('e_min', { description: 'Effective annual rate on the money advanced for the asset' }),
+    e_max: t.exposeString('e_max'),
+    repayment_min: t.exposeString('repayment_min'), repayment_max: t.exposeString('repayment_max'),
+    balloon: t.exposeFloat('balloon'),
+    commission: t.exposeFloat('commission', { description: 'Brokerage paid, after caps and GST' }),
+    amount_financed: t.exposeFloat('amount_financed'),
+    instalments: t.exposeInt('instalments'),
+    repayment_frequency: t.exposeString('repayment_frequency'),
+    advance: t.exposeBoolean('advance'),
+    monthly_fee_per_instalment: t.exposeFloat('monthly_fee_per_instalment'),
+    schedule: t.field({
+      type: [AmortisationRowRef],
+      args: { band: t.arg({ type: RateBandEnum, defaultValue: 'min' }) },
+      resolve: (row, args) => scheduleOf(row.priced, args.band ?? 'min'),
+    }),
+  }),
+});
+
+export const CalculatorResultRef = builder.objectRef<CalculatorResult>('CalculatorResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [CalculatorRowRef], resolve: (r) => r.results }),
+    priced_count: t.exposeInt('priced_count'),
+    scenario_id: t.exposeInt('scenario_id', { description: 'The recent scenario this run was saved as' }),
+  }),
+});
+
+export const RecalculateResultRef = builder.objectRef<RecalculateResult>('RecalculateResult').implement({
+  fields: (t) => ({
+    rate_bracket_id: t.exposeInt('rate_bracket_id'),
+    r_min: t.exposeFloat('r_min', { description: 'Rate per instalment, %' }),
+    r_max: t.exposeFloat('r_max'),
+    repayment_min: t.exposeFloat('repayment_min'),
+    repayment_max: t.exposeFloat('repayment_max'),
+    e_min: t.exposeFloat('e_min'),
+    e_max: t.exposeFloat('e_max'),
+  }),
+});
+
+export const FinancierOptionRef = builder.objectRef<{ id: number; name: string }>('FinancierOption').implement({
+  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+});

@@ -1,0 +1,100 @@
+/**
+ * The Calculator's use cases: load the catalogue snapshot (one warm query), meter the run, price, save a recent.
+ * No GraphQL here; the engines are pure and called with plain records.
+ */
+import type { Context } from '../../lib/context.ts';
+import { FieldErrors, ValidationError } from '../../lib/errors.ts';
+import type { Caller } from '../auth/caller.ts';
+import { consumeAllowances, requireSurface, surfaceState } from '../billing/entitlements.ts';
+import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
+import type { Deal } from '../catalogue/model.ts';
+import { saveRecentScenario } from '../scenarios/service.ts';
+import { normaliseDeal, type DealRequest } from './deal.ts';
+import { priceDeal, recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
+import { RecalculationFailedError } from './errors.ts';
+import { calculatorRow, type CalculatorRow } from './rows.ts';
+import { dealRequestErrors, type DealSurface } from './validate.ts';
+
+export type ServiceContext = Pick<Context, 'prisma' | 'config' | 'clock' | 'client' | 'services' | 'cache'>;
+
+/** The catalogue for this request: read once per request, whichever fields ask for it. */
+export function snapshotFor(ctx: ServiceContext): Promise<CatalogueSnapshot> {
+  let pending = ctx.cache.get('catalogue') as Promise<CatalogueSnapshot> | undefined;
+  if (!pending) {
+    pending = ctx.services.catalogue.get();
+    ctx.cache.set('catalogue', pending);
+  }
+  return pending;
+}
+
+/**
+ * The financiers whose cards and approvals a caller sees: a broker sees every financier; a financier (lender)
+ * only its own organisation. null = every financier.
+ */
+export function bookOf(caller: Caller): Set<number> | null {
+  return caller.organisation?.type === 'f' ? new Set([caller.organisation.id]) : null;
+}
+
+export function validatedDeal(ctx: ServiceContext, request: DealRequest, surface: DealSurface): Deal {
+  const errors = dealRequestErrors(request, surface);
+  if (errors.length) throw new ValidationError(errors);
+  return normaliseDeal(request, ctx.clock.now());
+}
+
+export interface CalculatorResult {
+  results: CalculatorRow[];
+  priced_count: number;
+  scenario_id: number;
+}
+
+export async function calculate(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<CalculatorResult> {
+  const type = request.type ?? 'commercial';
+  const deal = validatedDeal(ctx, { ...request, deposit: request.deposit ?? 0 }, 'calculator');
+  requireSurface(ctx, caller, type === 'consumer' ? 'consumer_calculator' : 'calculator');
+  const snapshot = await snapshotFor(ctx);
+  const fields = new FieldErrors();
+  if (!snapshot.assetsById.has(deal.asset_value)) fields.add('asset_value', 'Unknown asset.');
+  fields.throwIfAny();
+  await consumeAllowances(ctx, caller, ['calculator']);
+  const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: bookOf(caller), type });
+  const frequency = request.repayment_frequency ?? 'monthly';
+  const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', frequency));
+  const scenario_id = await saveRecentScenario(ctx.prisma, {
+    userId: caller.userId,
+    tool: 'calculator',
+    request: JSON.parse(JSON.stringify(request)),
+    summary: { priced_count: results.length, cheapest: results[0] ? { rate_bracket_id: results[0].rate_bracket_id, e_min: results[0].e_min, repayment_min: results[0].repayment_min } : null },
+  });
+  return { results, priced_count: results.length, scenario_id };
+}
+
+export async function recalculate(ctx: ServiceContext, input: RecalculateInput): Promise<RecalculateResult> {
+  const snapshot = await snapshotFor(ctx);
+  const outcome = recalculateRow(input, snapshot.pricingIndex);
+  if (!outcome.ok) throw new RecalculationFailedError(outcome.reason);
+  return outcome.value;
+}
+
+export type FinancierSurface = 'calculator' | 'consumer_calculator' | 'matrix' | 'matrix_calculator';
+
+/** Options for `preferred_financier`, per surface (api-v1.md GET /calculator/financiers), sorted by name. */
+export async function financierOptions(ctx: ServiceContext, caller: Caller, surface: FinancierSurface): Promise<{ id: number; name: string }[]> {
+  if (surfaceState(ctx, caller, surface) !== 'available') return [];
+  const snapshot = await snapshotFor(ctx);
+  const ids = new Set<number>();
+  if (surface === 'calculator' || surface === 'consumer_calculator') {
+    const type = surface === 'calculator' ? 'commercial' : 'consumer';
+    for (const b of snapshot.brackets) if (b.type === type) ids.add(b.organisation_id);
+  } else if (surface === 'matrix') {
+    for (const a of snapshot.approvals) ids.add(a.organisation_id);
+  } else {
+    for (const a of snapshot.approvals) {
+      if (a.rate_bracket_ids.some((id) => snapshot.bracketsById.get(id)?.type === 'commercial')) ids.add(a.organisation_id);
+    }
+  }
+  const book = bookOf(caller);
+  return [...ids]
+    .filter((id) => (book === null || book.has(id)) && snapshot.organisations.get(id)?.type === 'f')
+    .map((id) => ({ id, name: snapshot.organisationNames.get(id) ?? '' }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id);
+}

@@ -1,0 +1,24 @@
+import { builder } from '../../lib/builder.ts';
+
+export const ScenarioKindEnum = builder.enumType('ScenarioKind', {
+  description: 'recent: kept automatically, newest 20 per tool; saved: promoted with a name, kept until deleted',
+  values: ['recent', 'saved'] as const,
+});
+
+export const ScenarioRef = builder.prismaObject('Scenario', {
+  description: 'A saved or recent calculator scenario of the caller',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    tool: t.exposeString('tool', { description: 'The tool that produced it, e.g. calculator' }),
+    kind: t.expose('kind', { type: ScenarioKindEnum }),
+    name: t.exposeString('name', { nullable: true, description: 'Set when saved; null on a recent scenario' }),
+    request: t.expose('request', { type: 'JSON', description: 'The request the tool ran' }),
+    summary: t.expose('summary', { type: 'JSON', nullable: true, description: 'What the tool answered, condensed' }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+  }),
+});
+
+export const DeletedScenarioRef = builder.objectRef<{ id: number }>('DeletedScenario').implement({
+  fields: (t) => ({ id: t.exposeInt('id', { description: 'The id of the scenario that was deleted' }) }),
+});

@@ -1,0 +1,15 @@
+import { builder } from '../../lib/builder.ts';
+import { callerOf } from '../../lib/context.ts';
+import { ScenarioKindEnum, ScenarioRef } from './scenario.types.ts';
+import { listScenarios } from './service.ts';
+
+builder.queryField('scenarios', (t) =>
+  t.field({
+    type: [ScenarioRef],
+    description: "The caller's scenarios, newest first; optionally of one kind and one tool",
+    authScopes: { signedIn: true },
+    args: { kind: t.arg({ type: ScenarioKindEnum }), tool: t.arg.string() },
+    errors: {},
+    resolve: (_root, args, ctx) => listScenarios(ctx, callerOf(ctx), { kind: args.kind, tool: args.tool }),
+  }),
+);

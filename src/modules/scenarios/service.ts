@@ -1,0 +1,137 @@
+/**
+ * Calculator scenarios: every run leaves a recent scenario (the newest RECENT_SCENARIO_LIMIT per user per tool are
+ * kept, trimmed on write); promote turns a recent one into a saved one (kept until deleted), up to the plan's
+ * saved_scenario_limit per user per tool.
+ *
+ * Concurrency: saving a recent and trimming the old ones is one SQL statement. Promote counts and updates under a
+ * lock on the caller's user row, so of many concurrent promotes exactly as many win as there are free slots, across
+ * any number of processes; the update is conditional on the scenario still being recent, so two promotes of the
+ * same scenario cannot both win.
+ */
+import type { Prisma, PrismaClient, Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
+import type { Context } from '../../lib/context.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { say } from '../../lib/wording.ts';
+import type { Caller } from '../auth/caller.ts';
+import { termsOf } from '../billing/entitlements.ts';
+import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
+
+/** Recent scenarios kept per user per tool; older ones are deleted by the write that pushes them out. */
+export const RECENT_SCENARIO_LIMIT = 20;
+/** Longest scenario name accepted (longer answers a ValidationError naming `name`). */
+export const SCENARIO_NAME_MAX_LENGTH = 200;
+
+type Tx = Prisma.TransactionClient | PrismaClient;
+type ScenarioCtx = Pick<Context, 'prisma' | 'client'>;
+
+export interface RecentScenarioInput {
+  userId: number;
+  /** Which tool produced it, e.g. 'calculator'. Recents and saved limits are counted per tool. */
+  tool: string;
+  /** The request as the tool received it (any JSON value). */
+  request: unknown;
+  /** What the tool answered, condensed for a list (any JSON value, or null). */
+  summary?: unknown;
+}
+
+// One statement: insert the new recent and delete the user's recents of that tool beyond the newest LIMIT.
+// The DELETE's subquery runs on the statement's snapshot and cannot see the row being inserted, so it keeps
+// LIMIT - 1 old rows (OFFSET $5 = LIMIT - 1). `kind = 'recent'` is repeated on the DELETE's own WHERE so that a
+// row promoted concurrently (saved by the time the DELETE reaches it) is re-checked and left alone.
+const SAVE_RECENT_SQL = `
+WITH ins AS (
+  INSERT INTO scenarios (user_id, tool, kind, request, summary, created_at, updated_at)
+  VALUES ($1::int, $2::text, 'recent', $3::jsonb, $4::jsonb, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
+  RETURNING id
+), del AS (
+  DELETE FROM scenarios
+   WHERE kind = 'recent'
+     AND id IN (SELECT id FROM scenarios
+                 WHERE user_id = $1::int AND tool = $2::text AND kind = 'recent'
+                 ORDER BY id DESC OFFSET $5::int)
+)
+SELECT id FROM ins`;
+
+/**
+ * Records one run as a recent scenario and trims the user's recents of that tool to the newest
+ * RECENT_SCENARIO_LIMIT, in one SQL statement. Saved scenarios, other tools and other users are never touched.
+ * Returns the new scenario's id. Accepts the client or a transaction client.
+ */
+export async function saveRecentScenario(prisma: Tx, input: RecentScenarioInput): Promise<number> {
+  const request = JSON.stringify(input.request ?? null);
+  const summary = input.summary === undefined || input.summary === null ? null : JSON.stringify(input.summary);
+  const rows = await prisma.$queryRawUnsafe<{ id: number }[]>(
+    SAVE_RECENT_SQL, input.userId, input.tool, request, summary, RECENT_SCENARIO_LIMIT - 1,
+  );
+  return Number(rows[0].id);
+}
+
+function requireName(name: string | null | undefined): string {
+  const trimmed = typeof name === 'string' ? name.trim() : '';
+  if (trimmed === '') throw new NameRequiredError();
+  if (trimmed.length > SCENARIO_NAME_MAX_LENGTH) {
+    throw ValidationError.of('name', `Ensure this field has no more than ${SCENARIO_NAME_MAX_LENGTH} characters.`);
+  }
+  return trimmed;
+}
+
+/**
+ * recent -> saved (spec States: Scenario). Refusals, in order: no usable name (NameRequiredError); not a recent
+ * scenario of the caller's (ScenarioNotFoundError: another user's, an already-saved one and a missing id answer
+ * alike); the tool already keeps saved_scenario_limit saved scenarios (OverLimitError, client-worded).
+ */
+export async function promoteScenario(ctx: ScenarioCtx, caller: Caller, id: number, name: string | null | undefined): Promise<Scenario> {
+  const trimmed = requireName(name);
+  const limit = termsOf(caller).saved_scenario_limit;
+  return ctx.prisma.$transaction(async (tx) => {
+    // Serialises this user's promotes. NO KEY UPDATE rather than UPDATE: it still excludes every other promote,
+    // but not the FOR KEY SHARE lock that inserting a scenario (a foreign key to users) takes, so calculator runs
+    // saving recents never wait on, or deadlock with, a promote.
+    await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', caller.userId);
+    const target = await tx.scenario.findFirst({ where: { id, user_id: caller.userId, kind: 'recent' }, select: { tool: true } });
+    if (!target) throw new ScenarioNotFoundError();
+    const saved = await tx.scenario.count({ where: { user_id: caller.userId, tool: target.tool, kind: 'saved' } });
+    if (saved >= limit) throw new OverLimitError(say('scenario_over_limit', ctx.client, { limit }), limit);
+    // Conditional on still being recent: a concurrent trim may have deleted it (the lost race answers not_found).
+    const updated = await tx.scenario.updateMany({
+      where: { id, user_id: caller.userId, kind: 'recent' },
+      data: { kind: 'saved', name: trimmed },
+    });
+    if (updated.count !== 1) throw new ScenarioNotFoundError();
+    return tx.scenario.findUniqueOrThrow({ where: { id } });
+  });
+}
+
+export interface ScenarioFilter {
+  kind?: ScenarioKind | null;
+  tool?: string | null;
+}
+
+/** The caller's scenarios, newest first; optionally of one kind and one tool. */
+export async function listScenarios(ctx: ScenarioCtx, caller: Caller, filter: ScenarioFilter = {}): Promise<Scenario[]> {
+  return ctx.prisma.scenario.findMany({
+    where: {
+      user_id: caller.userId,
+      ...(filter.kind ? { kind: filter.kind } : {}),
+      ...(filter.tool ? { tool: filter.tool } : {}),
+    },
+    orderBy: { id: 'desc' },
+  });
+}
+
+/** Renames one of the caller's saved scenarios (recents have no name to change). */
+export async function renameScenario(ctx: ScenarioCtx, caller: Caller, id: number, name: string | null | undefined): Promise<Scenario> {
+  const trimmed = requireName(name);
+  const updated = await ctx.prisma.scenario.updateMany({ where: { id, user_id: caller.userId, kind: 'saved' }, data: { name: trimmed } });
+  if (updated.count !== 1) throw new ScenarioNotFoundError();
+  const scenario = await ctx.prisma.scenario.findFirst({ where: { id, user_id: caller.userId } });
+  if (!scenario) throw new ScenarioNotFoundError(); // deleted in between
+  return scenario;
+}
+
+/** Deletes one of the caller's scenarios, recent or saved; answers the deleted id. */
+export async function deleteScenario(ctx: ScenarioCtx, caller: Caller, id: number): Promise<{ id: number }> {
+  const deleted = await ctx.prisma.scenario.deleteMany({ where: { id, user_id: caller.userId } });
+  if (deleted.count !== 1) throw new ScenarioNotFoundError();
+  return { id };
+}
