@@ -6,3 +6,5 @@ import './users/index.ts';
 import './scenarios/index.ts';
 import './pricing/graphql.ts';
 import './matrix/graphql.ts';
+import './catalogue/asset-search.query.ts';
+import './abn/index.ts';

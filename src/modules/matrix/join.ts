@@ -7,6 +7,7 @@
  * scanned per approval.
  */
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
+import { compareCheapest } from '../pricing/engine.ts';
 import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
 
 /** One MatrixCalculatorRow before formatting. */
@@ -27,14 +28,8 @@ export interface MatrixCalculatorJoin {
   destination_count: number;
 }
 
-/** Rule 13 Cheapest: lowest `e_min`, then lowest `repayment_min`, then lowest id. */
-export function compareCheapest(a: PricedBracket, b: PricedBracket): number {
-  return (
-    compareNumbers(a.e_min, b.e_min) ||
-    compareNumbers(a.repayment_min, b.repayment_min) ||
-    a.rate_bracket_id - b.rate_bracket_id
-  );
-}
+/** Rule 13 Cheapest: one definition for both engines, comparing figures as the row shows them. */
+export { compareCheapest };
 
 const STATUS_RANK = { confirmed: 0, possible: 1 } as const;
 

@@ -18,8 +18,11 @@ import financiers from './calculator/financiers.route.ts';
 import promoteScenario from './calculator/promote-scenario.route.ts';
 import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
+import assetSearch from './assets/search.route.ts';
+import abnLookup from './calculator/abn-lookup.route.ts';
 
 export const routes: RouteDefinition[] = [
+  assetSearch, abnLookup,
   login, refresh, logout, resendVerification, forgotPassword,
   listApiTokens, createApiToken, revokeApiToken,
   getOrganisation, updateUser, getSubscription, getFeatureFlags,

@@ -1,0 +1,1 @@
+import './abn-lookup.query.ts';

@@ -1,0 +1,179 @@
+/**
+ * Recent scenarios trim themselves (spec States: Scenario, "recent (trims itself)"): the newest 20 per user per tool
+ * are kept, in the same statement that saves a run. Saved scenarios are kept until deleted.
+ * Also the GraphQL surface: scenarios (list), renameScenario, deleteScenario.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { RECENT_SCENARIO_LIMIT, saveRecentScenario } from '../../src/modules/scenarios/service.ts';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let t: TestApp;
+let admin: string;
+let member: string;
+let adminId: number;
+let memberId: number;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = (await t.login('broker.admin@demo.test')).access;
+  member = (await t.login('broker.user@demo.test')).access;
+  adminId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
+  memberId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
+});
+afterAll(async () => { await t?.close(); });
+beforeEach(async () => { await t.database.prisma.scenario.deleteMany({ where: { user_id: { in: [adminId, memberId] } } }); });
+
+const save = (userId = adminId, tool = 'calculator', n = 0) =>
+  saveRecentScenario(t.database.prisma, { userId, tool, request: { cost: String(1000 + n), term: 36 }, summary: { n } });
+
+const ids = async (where: { user_id: number; tool?: string; kind?: 'recent' | 'saved' }) =>
+  (await t.database.prisma.scenario.findMany({ where, orderBy: { id: 'asc' }, select: { id: true } })).map((r) => r.id);
+
+describe('saveRecentScenario: recents trim themselves to the newest 20 per user per tool', () => {
+  it('the limit is 20', () => { expect(RECENT_SCENARIO_LIMIT).toBe(20); });
+
+  it('returns the new id and stores request and summary as given, kind recent, no name', async () => {
+    const id = await saveRecentScenario(t.database.prisma, { userId: adminId, tool: 'calculator', request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
+    expect(typeof id).toBe('number');
+    const row = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } });
+    expect(row).toMatchObject({ user_id: adminId, tool: 'calculator', kind: 'recent', name: null, request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
+    expect(Math.abs(row.created_at.getTime() - Date.now())).toBeLessThan(60_000); // stored in UTC like Prisma's own writes
+  });
+
+  it('25 saves keep the newest 20, and never touch saved ones, another tool\'s or another user\'s', async () => {
+    const keptSaved: number[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      const id = await save(adminId, 'calculator');
+      await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name: `Saved ${i}` } });
+      keptSaved.push(id);
+    }
+    const otherTool = [await save(adminId, 'matrix'), await save(adminId, 'matrix')];
+    const otherUser = [await save(memberId, 'calculator'), await save(memberId, 'calculator')];
+
+    const created: number[] = [];
+    for (let i = 0; i < 25; i += 1) created.push(await save(adminId, 'calculator', i));
+
+    expect(await ids({ user_id: adminId, tool: 'calculator', kind: 'recent' })).toEqual(created.slice(5));
+    expect(await ids({ user_id: adminId, tool: 'calculator', kind: 'saved' })).toEqual(keptSaved);
+    expect(await ids({ user_id: adminId, tool: 'matrix' })).toEqual(otherTool);
+    expect(await ids({ user_id: memberId })).toEqual(otherUser);
+  });
+
+  it('exactly 20 stay at 20; the 21st pushes out the oldest', async () => {
+    const created: number[] = [];
+    for (let i = 0; i < 20; i += 1) created.push(await save());
+    expect(await ids({ user_id: adminId, kind: 'recent' })).toEqual(created);
+    created.push(await save());
+    expect(await ids({ user_id: adminId, kind: 'recent' })).toEqual(created.slice(1));
+  });
+
+  it('concurrent saves never fail, and the next save restores the bound exactly', async () => {
+    await Promise.all(Array.from({ length: 30 }, (_, i) => save(adminId, 'calculator', i)));
+    expect((await ids({ user_id: adminId, kind: 'recent' })).length).toBeGreaterThanOrEqual(20);
+    const last = await save();
+    const kept = await ids({ user_id: adminId, kind: 'recent' });
+    expect(kept).toHaveLength(20);
+    expect(kept.at(-1)).toBe(last);
+  });
+
+  it('a saved scenario survives any number of later runs', async () => {
+    const id = await save();
+    await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name: 'Keep' } });
+    for (let i = 0; i < 25; i += 1) await save();
+    expect(await t.database.prisma.scenario.findUnique({ where: { id } })).toMatchObject({ kind: 'saved', name: 'Keep' });
+  });
+});
+
+const LIST = `query($kind: ScenarioKind, $tool: String) { scenarios(kind: $kind, tool: $tool) { __typename
+  ... on QueryScenariosSuccess { data { id tool kind name request summary created_at updated_at } } } }`;
+const RENAME = `mutation($id: Int!, $name: String) { renameScenario(id: $id, name: $name) { __typename
+  ... on Scenario { id name kind } ... on Error { code message } } }`;
+const DELETE = `mutation($id: Int!) { deleteScenario(id: $id) { __typename ... on DeletedScenario { id } ... on Error { code } } }`;
+
+async function savedScenario(userId = adminId, name = 'Saved'): Promise<number> {
+  const id = await save(userId);
+  await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name } });
+  return id;
+}
+
+describe('GraphQL scenarios: the caller\'s own, newest first, filtered by kind and tool', () => {
+  it('lists only the caller\'s scenarios with every field, and filters', async () => {
+    const r1 = await save(adminId, 'calculator', 1);
+    const s1 = await savedScenario(adminId, 'Mine');
+    const m1 = await save(adminId, 'matrix', 2);
+    await save(memberId, 'calculator');
+
+    const all = (await t.graphql(admin).request<any>(LIST)).scenarios;
+    expect(all.__typename).toBe('QueryScenariosSuccess');
+    expect(all.data.map((s: any) => s.id)).toEqual([m1, s1, r1]);
+    expect(all.data[2]).toMatchObject({ id: r1, tool: 'calculator', kind: 'recent', name: null, request: { cost: '1001', term: 36 }, summary: { n: 1 } });
+    expect(typeof all.data[2].created_at).toBe('string');
+
+    const savedOnly = (await t.graphql(admin).request<any>(LIST, { kind: 'saved' })).scenarios.data;
+    expect(savedOnly.map((s: any) => [s.id, s.name])).toEqual([[s1, 'Mine']]);
+    const matrix = (await t.graphql(admin).request<any>(LIST, { tool: 'matrix' })).scenarios.data;
+    expect(matrix.map((s: any) => s.id)).toEqual([m1]);
+    const recentCalc = (await t.graphql(admin).request<any>(LIST, { kind: 'recent', tool: 'calculator' })).scenarios.data;
+    expect(recentCalc.map((s: any) => s.id)).toEqual([r1]);
+  });
+
+  it('a read token may list; no credentials is UnauthenticatedError', async () => {
+    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'list', scope: 'read' } })).body.token;
+    await save();
+    expect((await t.graphql(read).request<any>(LIST)).scenarios.data).toHaveLength(1);
+    expect((await t.graphql(null).request<any>(LIST)).scenarios.__typename).toBe('UnauthenticatedError');
+  });
+});
+
+describe('GraphQL renameScenario: saved scenarios of the caller only', () => {
+  it('renames a saved scenario, trimming the name', async () => {
+    const id = await savedScenario();
+    const out = (await t.graphql(admin).request<any>(RENAME, { id, name: '  Renamed  ' })).renameScenario;
+    expect(out).toEqual({ __typename: 'Scenario', id, name: 'Renamed', kind: 'saved' });
+  });
+
+  it('a blank or missing name is NameRequiredError', async () => {
+    const id = await savedScenario();
+    for (const name of [null, '', '  ']) {
+      expect((await t.graphql(admin).request<any>(RENAME, { id, name })).renameScenario).toMatchObject({ __typename: 'NameRequiredError', code: 'name_required' });
+    }
+    expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } })).name).toBe('Saved');
+  });
+
+  it('a recent one, another user\'s saved one and a missing id are ScenarioNotFoundError', async () => {
+    const recentId = await save();
+    const others = await savedScenario(memberId, 'Theirs');
+    for (const id of [recentId, others, 999_999]) {
+      expect((await t.graphql(admin).request<any>(RENAME, { id, name: 'X' })).renameScenario).toMatchObject({ __typename: 'ScenarioNotFoundError', code: 'not_found' });
+    }
+    expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: others } })).name).toBe('Theirs');
+    expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: recentId } })).name).toBeNull();
+  });
+});
+
+describe('GraphQL deleteScenario: recent or saved scenarios of the caller', () => {
+  it('deletes a recent and a saved one, answering the id; a second delete is ScenarioNotFoundError', async () => {
+    const r = await save();
+    const s = await savedScenario();
+    for (const id of [r, s]) {
+      expect((await t.graphql(admin).request<any>(DELETE, { id })).deleteScenario).toEqual({ __typename: 'DeletedScenario', id });
+      expect(await t.database.prisma.scenario.findUnique({ where: { id } })).toBeNull();
+    }
+    expect((await t.graphql(admin).request<any>(DELETE, { id: r })).deleteScenario).toMatchObject({ __typename: 'ScenarioNotFoundError', code: 'not_found' });
+  });
+
+  it('another user\'s scenario is ScenarioNotFoundError and stays', async () => {
+    const others = await save(memberId);
+    expect((await t.graphql(admin).request<any>(DELETE, { id: others })).deleteScenario.__typename).toBe('ScenarioNotFoundError');
+    expect(await t.database.prisma.scenario.findUnique({ where: { id: others } })).not.toBeNull();
+    expect((await t.graphql(member).request<any>(DELETE, { id: others })).deleteScenario).toEqual({ __typename: 'DeletedScenario', id: others });
+  });
+
+  it('a read token may neither rename nor delete (ForbiddenError)', async () => {
+    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'ro', scope: 'read' } })).body.token;
+    const id = await savedScenario();
+    expect((await t.graphql(read).request<any>(RENAME, { id, name: 'X' })).renameScenario.__typename).toBe('ForbiddenError');
+    expect((await t.graphql(read).request<any>(DELETE, { id })).deleteScenario.__typename).toBe('ForbiddenError');
+    expect(await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: 'Saved', kind: 'saved' });
+  });
+});
