@@ -76,6 +76,32 @@ describe('saveRecentScenario: recents trim themselves to the newest 20 per user 
     expect(kept.at(-1)).toBe(last);
   });
 
+  // Deterministic interleaving, PostgreSQL only (PGlite has one connection): a promote has updated the oldest recent
+  // but not committed; the trim takes its snapshot (which still sees it as recent), then waits for the row. Once the
+  // promote commits, the DELETE must re-check kind and leave the now-saved scenario alone.
+  it.skipIf(!process.env.TEST_DATABASE_URL)('a recent promoted while the trim waits for it is not deleted (PostgreSQL)', async () => {
+    const created: number[] = [];
+    for (let i = 0; i < 20; i += 1) created.push(await save());
+    const oldest = created[0];
+    let trimming: Promise<number> | undefined;
+    await t.database.prisma.$transaction(async (tx) => {
+      await tx.scenario.update({ where: { id: oldest }, data: { kind: 'saved', name: 'Promoted' } });
+      trimming = save();
+      let waiting = 0;
+      for (let i = 0; i < 100 && waiting === 0; i += 1) {
+        await new Promise((r) => setTimeout(r, 20));
+        // From another connection: pg_stat_activity is a snapshot frozen for the rest of the asking transaction.
+        const [row] = await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
+        waiting = row.n;
+      }
+      expect(waiting).toBe(1); // the trim is blocked on the promoted row
+    });
+    const newest = await trimming!;
+    expect(await t.database.prisma.scenario.findUnique({ where: { id: oldest } })).toMatchObject({ kind: 'saved', name: 'Promoted' });
+    expect(await ids({ user_id: adminId, kind: 'recent' })).toEqual([...created.slice(1), newest]);
+  });
+
   it('a saved scenario survives any number of later runs', async () => {
     const id = await save();
     await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name: 'Keep' } });

@@ -87,7 +87,7 @@ export async function promoteScenario(ctx: ScenarioCtx, caller: Caller, id: numb
     // Serialises this user's promotes. NO KEY UPDATE rather than UPDATE: it still excludes every other promote,
     // but not the FOR KEY SHARE lock that inserting a scenario (a foreign key to users) takes, so calculator runs
     // saving recents never wait on, or deadlock with, a promote.
-    // LOCK REMOVED (mutation test)
+    await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', caller.userId);
     const target = await tx.scenario.findFirst({ where: { id, user_id: caller.userId, kind: 'recent' }, select: { tool: true } });
     if (!target) throw new ScenarioNotFoundError();
     const saved = await tx.scenario.count({ where: { user_id: caller.userId, tool: target.tool, kind: 'saved' } });
