@@ -219,3 +219,21 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
     expect(visible).toEqual([1, 3, 4]);
   });
 });
+
+describe('Row order and paywall compare e_min as the row shows it (4 dp)', () => {
+  it('two rows reading the same e_min fall through to the financier name, and the paywall follows that order', async () => {
+    const { joinMatrixCalculator, applyPaywall } = await import('../../src/modules/matrix/join.ts');
+    const { approval, outcome, pricedBracket: priced } = await import('./fixtures.ts');
+    const names = new Map([[1, 'Zeta Finance'], [2, 'Alpha Finance'], [3, 'Mid Finance'], [4, 'Last Finance']]);
+    const outcomes = [1, 2, 3, 4].map((org) => outcome(approval({ id: org, organisation_id: org, rate_bracket_ids: [org * 10] })));
+    const brackets = [
+      priced({ rate_bracket_id: 10, organisation_id: 1, e_min: 7.00000001 }),
+      priced({ rate_bracket_id: 20, organisation_id: 2, e_min: 7.00000002 }),
+      priced({ rate_bracket_id: 30, organisation_id: 3, e_min: 7.00000003 }),
+      priced({ rate_bracket_id: 40, organisation_id: 4, e_min: 6.99999999 }),
+    ];
+    const rows = joinMatrixCalculator(outcomes, brackets, names).rows;
+    expect(rows.map((r) => r.organisation_name)).toEqual(['Alpha Finance', 'Last Finance', 'Mid Finance', 'Zeta Finance']);
+    expect(applyPaywall(rows, { masked: true }).map((r) => r.masked)).toEqual([false, false, false, true]);
+  });
+});

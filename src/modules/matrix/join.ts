@@ -8,6 +8,7 @@
  */
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
 import { compareCheapest } from '../pricing/engine.ts';
+import { roundRate } from '../pricing/finance.ts';
 import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
 
 /** One MatrixCalculatorRow before formatting. */
@@ -33,15 +34,18 @@ export { compareCheapest };
 
 const STATUS_RANK = { confirmed: 0, possible: 1 } as const;
 
+/** `e_min` as the row shows it (4 dp, Rule 10): rows a broker reads as equal fall through to the next key. */
+const shownEMin = (row: JoinedRow): number => roundRate(row.bracket.e_min);
+
 /**
- * Row order: `confirmed` before `possible`, then least-onerous doc level, then `e_min` ascending (numeric),
- * then financier name, then approval id; the bracket id last only makes the order total.
+ * Row order: `confirmed` before `possible`, then least-onerous doc level, then `e_min` ascending (numeric, as
+ * shown), then financier name, then approval id; the bracket id last only makes the order total.
  */
 export function compareJoinedRows(a: JoinedRow, b: JoinedRow): number {
   return (
     STATUS_RANK[a.outcome.status] - STATUS_RANK[b.outcome.status] ||
     docLevelRank(a.outcome.approval.doc_level) - docLevelRank(b.outcome.approval.doc_level) ||
-    compareNumbers(a.bracket.e_min, b.bracket.e_min) ||
+    compareNumbers(shownEMin(a), shownEMin(b)) ||
     compareNames(a.organisation_name, b.organisation_name) ||
     a.outcome.approval.id - b.outcome.approval.id ||
     a.bracket.rate_bracket_id - b.bracket.rate_bracket_id
@@ -106,7 +110,7 @@ export interface PaywallOptions {
 }
 
 /**
- * Free-tier paywall: when `masked`, the three rows with the lowest `e_min` keep their figures (ties go to the
+ * Free-tier paywall: when `masked`, the three rows with the lowest shown `e_min` keep their figures (ties go to the
  * earlier row in the given order) and every other row is flagged `masked`. Returns copies in the same order with
  * a `masked` flag; the inputs are not mutated. Nulling the figures is the formatting layer's job, so masked
  * values never reach the JSON.
@@ -122,7 +126,7 @@ export function applyPaywall<R extends JoinedRow>(
   const visible: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     let at = visible.length;
-    while (at > 0 && compareNumbers(rows[i].bracket.e_min, rows[visible[at - 1]].bracket.e_min) < 0) at--;
+    while (at > 0 && compareNumbers(shownEMin(rows[i]), shownEMin(rows[visible[at - 1]])) < 0) at--;
     if (at < FREE_TIER_VISIBLE_ROWS) {
       visible.splice(at, 0, i);
       if (visible.length > FREE_TIER_VISIBLE_ROWS) visible.pop();

@@ -97,7 +97,6 @@ export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, r
     };
   }
   if (priced) {
-    // Approval checks are missing: the priced cards, unjoined, behind the same paywall.
     // Approval checks are missing: the priced cards, unjoined, behind the same paywall (cheapest first already).
     const frequency = request.repayment_frequency ?? 'monthly';
     return {
