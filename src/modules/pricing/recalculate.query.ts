@@ -1,4 +1,5 @@
 import { builder } from '../../lib/builder.ts';
+import { ValidationError } from '../../lib/errors.ts';
 import { RepaymentFrequencyEnum } from './deal.types.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { RecalculateResultRef } from './pricing.types.ts';
@@ -13,7 +14,7 @@ const RecalculateInput = builder.inputType('RecalculateInput', {
     pv: t.float({ required: true }), balloon: t.float({ required: true }),
     cost: t.float({ required: true }), deposit: t.float({ required: true }),
     noi_min: t.float({ required: true }), noi_max: t.float({ required: true }),
-    billing_type: t.string({ required: false, description: 'advance; anything else (or null) prices in arrears' }),
+    billing_type: t.string({ required: false, description: 'Required, but may be null: advance; anything else (or null) prices in arrears' }),
     repayment_frequency: t.field({ type: RepaymentFrequencyEnum, required: true }),
   }),
 });
@@ -24,7 +25,12 @@ builder.queryField('recalculate', (t) =>
     description: 'Re-prices one result row with edited figures',
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: RecalculateInput, required: true }) },
-    errors: { types: [RecalculationFailedError], directResult: true },
-    resolve: (_root, args, ctx) => recalculate(ctx, { ...args.input, billing_type: args.input.billing_type ?? null }),
+    errors: { types: [RecalculationFailedError, ValidationError], directResult: true },
+    resolve: (_root, args, ctx) => {
+      // api-v1.md: every body field is required; billing_type is "string or null", so null is an answer but
+      // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).
+      if (!Object.prototype.hasOwnProperty.call(args.input, 'billing_type')) throw ValidationError.of('billing_type', 'This field is required.');
+      return recalculate(ctx, { ...args.input, billing_type: args.input.billing_type ?? null });
+    },
   }),
 );

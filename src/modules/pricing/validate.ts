@@ -11,6 +11,12 @@ const NON_NEGATIVE_INTEGERS = ['abn_age', 'gst_age', 'asset_age', 'year_model', 
   'borrower_age', 'file_age', 'credit_score', 'asset_age_plus_term'] as const;
 const NON_NEGATIVE_AMOUNTS = ['deposit', 'brokerage', 'origination_fee', 'balloon', 'lvr'] as const;
 const MAX_PREFERRED_FINANCIERS = 200;
+/**
+ * Longest term the calculator prices, in months (50 years). The spec bounds `term` below only; a card without a
+ * term bound would otherwise price any term, and every priced row offers an amortisation schedule with one row
+ * per instalment (daily over 2^31 months is about 6.5e10 rows): unbounded work and memory from one request.
+ */
+export const MAX_CALCULATOR_TERM_MONTHS = 600;
 
 export function dealRequestErrors(request: DealRequest, surface: DealSurface): FieldError[] {
   const errors: FieldError[] = [];
@@ -22,6 +28,9 @@ export function dealRequestErrors(request: DealRequest, surface: DealSurface): F
   if (request.term === null || request.term === undefined) {
     if (pricing) add('term', 'Term is required to price a deal.');
   } else if (!Number.isInteger(request.term) || request.term < 1) add('term', 'Ensure this value is greater than or equal to 1.');
+  else if (surface === 'calculator' && request.term > MAX_CALCULATOR_TERM_MONTHS) {
+    add('term', `Ensure this value is less than or equal to ${MAX_CALCULATOR_TERM_MONTHS}.`);
+  }
   if (pricing && !request.advance_arrears) add('advance_arrears', 'This field is required.');
   if (pricing && !request.repayment_frequency) add('repayment_frequency', 'This field is required.');
   for (const field of NON_NEGATIVE_INTEGERS) {

@@ -1,0 +1,97 @@
+/**
+ * Database round trips of a warm calculator run do not grow with the catalogue (issue; src/modules/catalogue/
+ * snapshot.ts: a warm request reads one integer, the catalogue version). A warm POST /api/v1/calculator costs
+ * exactly: the caller (1), the catalogue version (1), the allowance (1), the recent scenario (1) = 4, on the demo
+ * catalogue and on one ten times larger.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app.ts';
+
+let t: TestApp;
+let token: string;
+beforeAll(async () => {
+  t = await startTestApp();
+  token = (await t.login('broker.admin@demo.test')).access;
+});
+afterAll(async () => { await t?.close(); });
+
+const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
+
+/** Runs one request and returns the statements it sent, with its response. */
+async function counted(run: () => Promise<{ status: number; body: any }>): Promise<{ queries: number; status: number; body: any }> {
+  const before = t.database.queryCount();
+  const res = await run();
+  return { queries: t.database.queryCount() - before, status: res.status, body: res.body };
+}
+const calculate = () => t.rest('POST', '/api/v1/calculator', { token, body: DEAL });
+
+/** Grows the catalogue tenfold: 63 more financiers, 117 products, 360 brackets, 513 mappings and 270 approvals. */
+async function growTenfold(): Promise<void> {
+  const prisma = t.database.prisma;
+  const before = { brackets: await prisma.rateBracket.count(), products: await prisma.product.count(), relations: await prisma.assetRateBracket.count() };
+  const orgs = await prisma.organisation.createManyAndReturn({
+    data: Array.from({ length: 63 }, (_, k) => ({ name: `Bulk Finance ${String(k).padStart(3, '0')}`, type: 'f' as const, plan: 'enterprise' as const })),
+    select: { id: true },
+  });
+  const products = await prisma.product.createManyAndReturn({
+    data: Array.from({ length: before.products * 9 }, (_, k) => ({
+      organisation_id: orgs[k % orgs.length].id, product_name: `Bulk product ${k}`, compounding_frequency: 'm' as const,
+      monthly_fee: k % 3, documentation_fee: k % 2 ? 300 : null, min_range: 12, max_range: 84,
+    })),
+    select: { id: true, organisation_id: true },
+  });
+  const brackets = await prisma.rateBracket.createManyAndReturn({
+    data: Array.from({ length: before.brackets * 9 }, (_, k) => {
+      const product = products[k % products.length];
+      return { organisation_id: product.organisation_id!, product_id: product.id, name: `Bulk bracket ${k}`, base_min: 6 + (k % 50) / 10, base_max: 9 + (k % 50) / 10, min_term: 12, max_term: 84 };
+    }),
+    select: { id: true, organisation_id: true, product_id: true },
+  });
+  // Every new bracket reaches Passenger Car (11), directly or through Motor Vehicles (1); the rest of the mappings go elsewhere.
+  const relations = Array.from({ length: before.relations * 9 }, (_, k) => {
+    const b = brackets[k % brackets.length];
+    return { asset_id: k < brackets.length ? (k % 2 ? 11 : 1) : 31, organisation_id: b.organisation_id, product_id: b.product_id, rate_bracket_id: b.id };
+  });
+  await prisma.assetRateBracket.createMany({ data: relations });
+  await prisma.approval.createMany({
+    data: Array.from({ length: 270 }, (_, k) => ({ organisation_id: orgs[k % orgs.length].id, name: `Bulk approval ${k}`, doc_level: 'full_doc' as const })),
+  });
+  expect(await prisma.rateBracket.count()).toBe(before.brackets * 10);
+  expect(await prisma.product.count()).toBe(before.products * 10);
+  expect(await prisma.assetRateBracket.count()).toBe(before.relations * 10);
+}
+
+describe('Performance design: a warm calculator run sends a constant, small number of queries', () => {
+  it('4 statements on the demo catalogue (caller, catalogue version, allowance, recent scenario), and 4 on a catalogue ten times larger', async () => {
+    expect((await calculate()).status).toBe(200); // cold: loads the snapshot
+    const demo = await counted(calculate);
+    expect(demo.status).toBe(200);
+    expect(demo.queries).toBe(4);
+
+    await growTenfold();
+    const cold = await counted(calculate); // the catalogue version moved: the snapshot reloads, once
+    expect(cold.status).toBe(200);
+    expect(cold.body.priced_count).toBeGreaterThan(demo.body.priced_count * 5);
+    const large = await counted(calculate);
+    expect(large.status).toBe(200);
+    expect(large.body.priced_count).toBe(cold.body.priced_count);
+    expect(large.queries).toBe(demo.queries);
+  });
+
+  it('a warm recalculation (caller, catalogue version) and a warm financier list cost 2 statements each', async () => {
+    const recalc = () => t.rest('POST', '/api/v1/calculator/recalculate', {
+      token,
+      body: { rate_bracket_id: 7, base_min: 9.5, base_max: 9.5, compounding_freq_value: 12, pv: 50000, balloon: 0, cost: 50000, deposit: 0, noi_min: 60, noi_max: 60, billing_type: null, repayment_frequency: 'monthly' },
+    });
+    const financiers = () => t.rest('GET', '/api/v1/calculator/financiers?surface=matrix', { token });
+    await recalc();
+    const r = await counted(recalc);
+    expect(r.status).toBe(200);
+    expect(r.queries).toBe(2);
+    const f = await counted(financiers);
+    expect(f.status).toBe(200);
+    const withApprovals = await t.database.prisma.approval.findMany({ distinct: ['organisation_id'], select: { organisation_id: true } });
+    expect(f.body.length).toBe(withApprovals.length);
+    expect(f.queries).toBe(2);
+  });
+});
