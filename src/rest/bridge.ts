@@ -4,7 +4,7 @@
  * and every coercion failure becomes the spec's general error body, naming the field.
  */
 import {
-  GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isInputObjectType, isListType,
+  GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isEnumType, isInputObjectType, isListType,
   isNonNullType, parse, typeFromAST, validate, type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../lib/context.ts';
@@ -55,15 +55,41 @@ function pruneUnknown(value: unknown, type: GraphQLInputType): unknown {
   return value;
 }
 
-function describe(error: GraphQLError, type: GraphQLInputType): string {
+/** The type at `path` inside `type` (through lists and input objects). */
+function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): GraphQLInputType {
+  let walk = type;
+  for (const p of path) {
+    const t = isNonNullType(walk) ? walk.ofType : walk;
+    if (isListType(t)) walk = t.ofType;
+    else if (isInputObjectType(t) && t.getFields()[p as string]) walk = t.getFields()[p as string].type;
+  }
+  return walk;
+}
+
+function describeType(type: GraphQLInputType): string {
   const named = getNamedType(type);
-  if (/non-null|required|Expected non-nullable/i.test(error.message)) return 'This field is required.';
   if (named.name === 'Int') return 'A valid integer is required.';
   if (named.name === 'Float' || named.name === 'Decimal') return 'A valid number is required.';
   if (named.name === 'Boolean') return 'Must be a valid boolean.';
   if (named.name === 'String') return 'Not a valid string.';
-  if ('getValues' in named) return `Must be one of: ${(named as any).getValues().map((v: any) => v.name).join(', ')}.`;
-  return error.message;
+  if (isEnumType(named)) return `Must be one of: ${named.getValues().map((v) => v.name).join(', ')}.`;
+  if (isInputObjectType(named)) return 'Must be a JSON object.';
+  return 'Invalid value.';
+}
+
+/**
+ * One coercion failure as a field error. GraphQL reports a missing required input field against the enclosing
+ * object ('Field "cost" of required type "Decimal!" was not provided.'), so the field's name is taken from the
+ * message and appended: clients get `cost`, not `input`.
+ */
+function fieldError(variable: string, type: GraphQLInputType, path: readonly (string | number)[], error: GraphQLError): FieldError {
+  const missing = /^Field "([^"]+)" of required type "[^"]+" was not provided\.$/.exec(error.message);
+  const fullPath = missing ? [...path, missing[1]] : [...path];
+  // `input.cost` reads as `cost`: clients know their body's fields, not our variable names.
+  const parts = (variable === 'input' ? fullPath : [variable, ...fullPath]).map(String);
+  const field = parts.length ? parts.join('.') : variable;
+  const required = missing !== null || /^Expected non-nullable type "[^"]+" not to be null\.$/.test(error.message);
+  return { field, messages: [required ? 'This field is required.' : describeType(typeAt(type, path))] };
 }
 
 export function coerceVariables(route: CompiledRoute, raw: Record<string, unknown>): { values: Record<string, unknown> } | { errors: FieldError[] } {
@@ -73,21 +99,10 @@ export function coerceVariables(route: CompiledRoute, raw: Record<string, unknow
     const input = pruneUnknown(raw[name], type);
     if (input === undefined && !isNonNullType(type)) continue;
     values[name] = coerceInputValue(input === undefined ? null : input, type, (path, _invalid, error) => {
-      // `input.cost` reads as `cost`: clients know their body's fields, not our variable names.
-      const parts = (name === 'input' ? path : [name, ...path]).map(String);
-      let fieldType: GraphQLInputType = type;
-      let walk: GraphQLInputType = type;
-      for (const p of path) {
-        const t = isNonNullType(walk) ? walk.ofType : walk;
-        if (isListType(t)) walk = t.ofType;
-        else if (isInputObjectType(t) && t.getFields()[p as string]) walk = t.getFields()[p as string].type;
-      }
-      fieldType = walk;
-      const field = parts.length ? parts.join('.') : name;
-      const message = describe(error, fieldType);
-      const existing = errors.find((e) => e.field === field);
-      if (existing) existing.messages.push(message);
-      else errors.push({ field, messages: [message] });
+      const found = fieldError(name, type, path, error);
+      const existing = errors.find((e) => e.field === found.field);
+      if (existing) existing.messages.push(...found.messages);
+      else errors.push(found);
     });
   }
   return errors.length ? { errors } : { values };

@@ -1,6 +1,6 @@
-import { defineRoute } from '../../define-route.ts';
+import { body, defineRoute } from '../../define-route.ts';
 import { PLAN_ERROR_FIELDS, planErrorReply } from '../../../modules/billing/errors.ts';
-import { dealInput, FINANCIER_GROUP_FIELDS } from './matrix.route.ts';
+import { FINANCIER_GROUP_FIELDS } from './matrix.route.ts';
 
 const ROW_FIELDS = `organisation_id organisation_name approval_id approval_name doc_level status missing_fields
   deposit_percentage deposit_amount deposit_required max_term product_id product_name rate_bracket_id rate_bracket_name
@@ -17,7 +17,7 @@ export default defineRoute({
         results { ${ROW_FIELDS} } priced_count destination_count degraded
         priced { ${PRICED_FIELDS} } financiers { ${FINANCIER_GROUP_FIELDS} } }
       ${PLAN_ERROR_FIELDS} ...ErrorFields } }`,
-  variables: (req) => ({ input: dealInput(req) }),
+  variables: (req) => ({ input: body(req) }),
   respond: (r) => {
     if (r.__typename === 'MatrixCalculatorResult') {
       const { __typename, priced, financiers, ...rest } = r;
