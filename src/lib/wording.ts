@@ -37,6 +37,10 @@ export const WORDING = {
     web: () => 'This feature is switched off for now. Please try again later.',
     mobile: () => 'This feature is switched off for now.',
   },
+  consumer_unavailable_detail: {
+    web: () => 'Consumer pricing is open to brokers bound by Best Interests Duty whose plan includes it. See /settings/billing.',
+    mobile: () => 'Consumer pricing is not available on this account.',
+  },
   seat_limit_reached: {
     web: (p) => `Your organisation is using ${p.used} of ${p.limit} seats. Upgrade your plan at /settings/billing or deactivate another user first.`,
     mobile: (p) => `Your organisation is using ${p.used} of ${p.limit} seats.`,

@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, type Caller } from '../../src/modules/auth/caller.ts';
-import { consumeAllowances } from '../../src/modules/billing/entitlements.ts';
+import { meterRun } from '../../src/modules/billing/entitlements.ts';
+import type { Metric } from '../../src/modules/billing/errors.ts';
 import { CapHitError } from '../../src/modules/billing/errors.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -26,6 +27,8 @@ async function callerFor(app: TestApp, email: string, limits: { calculator_allow
   if (auth.kind !== 'caller') throw new Error('no caller');
   return auth.caller;
 }
+const consumeAllowances = (ctx: ReturnType<typeof ctxOf>, caller: Caller, metrics: Metric[]) =>
+  meterRun(ctx, caller, metrics, { tool: 'allowance-test', request: { metrics } });
 const ctxOf = (app: TestApp) => ({ prisma: app.database.prisma, config: app.config, clock, client: 'web' as const });
 
 describe('Daily allowance: exact under concurrency across processes', () => {

@@ -1,8 +1,8 @@
 /**
  * Database round trips of a warm calculator run do not grow with the catalogue (issue; src/modules/catalogue/
  * snapshot.ts: a warm request reads one integer, the catalogue version). A warm POST /api/v1/calculator costs
- * exactly: the caller (1), the catalogue version (1), the allowance (1), the recent scenario (1) = 4, on the demo
- * catalogue and on one ten times larger.
+ * exactly: the caller (1), the catalogue version (1), and the run's metering, which records the recent scenario in the
+ * same statement (1) = 3, on the demo catalogue and on one ten times larger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app.ts';
@@ -62,11 +62,11 @@ async function growTenfold(): Promise<void> {
 }
 
 describe('Performance design: a warm calculator run sends a constant, small number of queries', () => {
-  it('4 statements on the demo catalogue (caller, catalogue version, allowance, recent scenario), and 4 on a catalogue ten times larger', async () => {
+  it('3 statements on the demo catalogue (caller, catalogue version, metering with the recent scenario), and 3 on a catalogue ten times larger', async () => {
     expect((await calculate()).status).toBe(200); // cold: loads the snapshot
     const demo = await counted(calculate);
     expect(demo.status).toBe(200);
-    expect(demo.queries).toBe(4);
+    expect(demo.queries).toBe(3);
 
     await growTenfold();
     const cold = await counted(calculate); // the catalogue version moved: the snapshot reloads, once

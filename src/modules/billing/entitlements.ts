@@ -1,7 +1,8 @@
 /**
  * Who may run which surface, and the daily allowances. Both surfaces call these before any engine runs.
  * Allowances are counted per user per calendar day in the service's zone, in one atomic database statement
- * (consume_allowances), so they are exact across processes; a refused run consumes nothing.
+ * (record_run, which also records the run as a recent scenario), so they are exact across processes; a refused run
+ * consumes nothing.
  */
 import type { Surface } from '../../config.ts';
 import { calendarDay } from '../../lib/clock.ts';
@@ -10,6 +11,7 @@ import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError, type Metric } from './errors.ts';
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
+import { recordRun } from '../scenarios/record-run.ts';
 
 export type SurfaceState = 'available' | 'entitlement_required' | 'feature_disabled' | 'bid_standing_required' | 'organisation_required';
 
@@ -39,23 +41,34 @@ export function surfaceState(ctx: Pick<Context, 'config'>, caller: Caller, surfa
 export function requireSurface(ctx: Pick<Context, 'config' | 'client'>, caller: Caller, surface: Surface): void {
   const state = surfaceState(ctx, caller, surface);
   if (state === 'available') return;
-  if (state === 'entitlement_required' && surface !== 'consumer_calculator' && surface !== 'calculator') {
+  if (state === 'feature_disabled') throw new FeatureDisabledError(say('feature_disabled_detail', ctx.client));
+  // Consumer pricing is not a plan upsell on every client: it turns on BID standing, so it is refused as a fact.
+  if (surface === 'consumer_calculator') throw new FeatureDisabledError(say('consumer_unavailable_detail', ctx.client));
+  if (state === 'entitlement_required') {
     throw new EntitlementRequiredError(say('entitlement_required_detail', ctx.client), say('entitlement_required_message', ctx.client), 'matrix.enabled');
   }
   throw new FeatureDisabledError(say('feature_disabled_detail', ctx.client));
 }
 
-/** Consumes one run of each metric, all or nothing. Metrics are locked in a fixed order so runs never deadlock. */
-export async function consumeAllowances(ctx: Pick<Context, 'prisma' | 'config' | 'clock' | 'client'>, caller: Caller, metrics: Metric[]): Promise<void> {
+/**
+ * Meters one run: consumes one of each metric, all or nothing, and records the run as the caller's recent scenario
+ * for `recent.tool`, in one database statement (record_run). Counters are locked in a fixed order so concurrent
+ * runs never deadlock. A refused run consumes nothing and records nothing. Returns the recent scenario's id.
+ */
+export async function meterRun(
+  ctx: Pick<Context, 'prisma' | 'config' | 'clock' | 'client'>, caller: Caller, metrics: Metric[], recent: { tool: string; request: unknown },
+): Promise<number> {
   const terms = termsOf(caller);
   const ordered = [...new Set(metrics)].sort();
-  const limits = ordered.map((m) => (m === 'calculator' ? terms.calculator_allowance : terms.matrix_allowance));
-  const day = calendarDay(ctx.clock.now(), ctx.config.serviceTimeZone);
-  const rows = await ctx.prisma.$queryRawUnsafe<{ ok: boolean; metric: Metric | null; used: number | null; limit: number | null }[]>(
-    'SELECT * FROM consume_allowances($1::int, $2::text, $3::text[], $4::int[])', caller.userId, day, ordered, limits,
-  );
-  const outcome = rows[0];
-  if (outcome.ok) return;
-  const params = { limit: outcome.limit!, used: outcome.used!, metric: outcome.metric! };
-  throw new CapHitError(say('cap_hit_detail', ctx.client, params), say('cap_hit_message', ctx.client, params), outcome.limit!, outcome.used!, outcome.metric!);
+  const outcome = await recordRun(ctx.prisma, {
+    userId: caller.userId,
+    day: calendarDay(ctx.clock.now(), ctx.config.serviceTimeZone),
+    metrics: ordered,
+    limits: ordered.map((m) => (m === 'calculator' ? terms.calculator_allowance : terms.matrix_allowance)),
+    tool: recent.tool,
+    request: recent.request,
+  });
+  if (outcome.ok) return outcome.scenarioId;
+  const params = { limit: outcome.limit, used: outcome.used, metric: outcome.metric };
+  throw new CapHitError(say('cap_hit_detail', ctx.client, params), say('cap_hit_message', ctx.client, params), outcome.limit, outcome.used, outcome.metric as Metric);
 }

@@ -5,7 +5,7 @@
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
 import { logger } from '../../lib/logger.ts';
 import type { Caller } from '../auth/caller.ts';
-import { consumeAllowances, requireSurface, termsOf } from '../billing/entitlements.ts';
+import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
 import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
 import { FieldErrors } from '../../lib/errors.ts';
 import type { DealRequest } from '../pricing/deal.ts';
@@ -41,7 +41,7 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   requireSurface(ctx, caller, 'matrix');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal);
-  await consumeAllowances(ctx, caller, ['matrix']);
+  await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request });
   const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: financiersInScope(caller, deal) });
   return {
     results: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
@@ -77,7 +77,7 @@ export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, r
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal);
-  await consumeAllowances(ctx, caller, ['calculator', 'matrix']);
+  await meterRun(ctx, caller, ['calculator', 'matrix'], { tool: 'matrix_calculator', request });
 
   const scope = financiersInScope(caller, deal);
   const { engines } = ctx.services;

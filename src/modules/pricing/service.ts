@@ -5,10 +5,9 @@
 import type { Context } from '../../lib/context.ts';
 import { FieldErrors, ValidationError } from '../../lib/errors.ts';
 import type { Caller } from '../auth/caller.ts';
-import { consumeAllowances, requireSurface, surfaceState } from '../billing/entitlements.ts';
+import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
 import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
 import type { Deal } from '../catalogue/model.ts';
-import { saveRecentScenario } from '../scenarios/service.ts';
 import { normaliseDeal, type DealRequest } from './deal.ts';
 import { priceDeal, recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
 import { RecalculationFailedError } from './errors.ts';
@@ -55,16 +54,10 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   const fields = new FieldErrors();
   if (!snapshot.assetsById.has(deal.asset_value)) fields.add('asset_value', 'Unknown asset.');
   fields.throwIfAny();
-  await consumeAllowances(ctx, caller, ['calculator']);
+  const scenario_id = await meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request });
   const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: bookOf(caller), type });
   const frequency = request.repayment_frequency ?? 'monthly';
   const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', frequency));
-  const scenario_id = await saveRecentScenario(ctx.prisma, {
-    userId: caller.userId,
-    tool: 'calculator',
-    request: JSON.parse(JSON.stringify(request)),
-    summary: { priced_count: results.length, cheapest: results[0] ? { rate_bracket_id: results[0].rate_bracket_id, e_min: results[0].e_min, repayment_min: results[0].repayment_min } : null },
-  });
   return { results, priced_count: results.length, scenario_id };
 }
 

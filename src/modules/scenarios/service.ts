@@ -3,7 +3,7 @@
  * kept, trimmed on write); promote turns a recent one into a saved one (kept until deleted), up to the plan's
  * saved_scenario_limit per user per tool.
  *
- * Concurrency: saving a recent and trimming the old ones is one SQL statement. Promote counts and updates under a
+ * Concurrency: saving a recent and trimming the old ones is one SQL statement (record_run). Promote counts and updates under a
  * lock on the caller's user row, so of many concurrent promotes exactly as many win as there are free slots, across
  * any number of processes; the update is conditional on the scenario still being recent, so two promotes of the
  * same scenario cannot both win.
@@ -15,9 +15,10 @@ import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { termsOf } from '../billing/entitlements.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
+import { recordRun, RECENT_SCENARIO_LIMIT } from './record-run.ts';
 
-/** Recent scenarios kept per user per tool; older ones are deleted by the write that pushes them out. */
-export const RECENT_SCENARIO_LIMIT = 20;
+export { RECENT_SCENARIO_LIMIT };
+
 /** Longest scenario name accepted (longer answers a ValidationError naming `name`). */
 export const SCENARIO_NAME_MAX_LENGTH = 200;
 
@@ -34,36 +35,15 @@ export interface RecentScenarioInput {
   summary?: unknown;
 }
 
-// One statement: insert the new recent and delete the user's recents of that tool beyond the newest LIMIT.
-// The DELETE's subquery runs on the statement's snapshot and cannot see the row being inserted, so it keeps
-// LIMIT - 1 old rows (OFFSET $5 = LIMIT - 1). `kind = 'recent'` is repeated on the DELETE's own WHERE so that a
-// row promoted concurrently (saved by the time the DELETE reaches it) is re-checked and left alone.
-const SAVE_RECENT_SQL = `
-WITH ins AS (
-  INSERT INTO scenarios (user_id, tool, kind, request, summary, created_at, updated_at)
-  VALUES ($1::int, $2::text, 'recent', $3::jsonb, $4::jsonb, now() AT TIME ZONE 'UTC', now() AT TIME ZONE 'UTC')
-  RETURNING id
-), del AS (
-  DELETE FROM scenarios
-   WHERE kind = 'recent'
-     AND id IN (SELECT id FROM scenarios
-                 WHERE user_id = $1::int AND tool = $2::text AND kind = 'recent'
-                 ORDER BY id DESC OFFSET $5::int)
-)
-SELECT id FROM ins`;
-
 /**
- * Records one run as a recent scenario and trims the user's recents of that tool to the newest
- * RECENT_SCENARIO_LIMIT, in one SQL statement. Saved scenarios, other tools and other users are never touched.
- * Returns the new scenario's id. Accepts the client or a transaction client.
+ * Records one scenario as a recent and trims the user's recents of that tool to the newest RECENT_SCENARIO_LIMIT,
+ * in one statement (metered runs do the same inside their metering statement: billing/entitlements.ts meterRun).
+ * Saved scenarios, other tools and other users are never touched. Returns the new scenario's id.
  */
 export async function saveRecentScenario(prisma: Tx, input: RecentScenarioInput): Promise<number> {
-  const request = JSON.stringify(input.request ?? null);
-  const summary = input.summary === undefined || input.summary === null ? null : JSON.stringify(input.summary);
-  const rows = await prisma.$queryRawUnsafe<{ id: number }[]>(
-    SAVE_RECENT_SQL, input.userId, input.tool, request, summary, RECENT_SCENARIO_LIMIT - 1,
-  );
-  return Number(rows[0].id);
+  const outcome = await recordRun(prisma, { ...input, day: '', metrics: [], limits: [] });
+  if (!outcome.ok) throw new Error('recording a recent scenario without metrics cannot be refused');
+  return outcome.scenarioId;
 }
 
 function requireName(name: string | null | undefined): string {
