@@ -1,6 +1,6 @@
 /** Plan and allowance refusals, with the spec's 403 and 429 bodies (Errors table, POST /matrix-calculator/). */
 import { builder, ErrorInterface } from '../../lib/builder.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError, ValidationError } from '../../lib/errors.ts';
 
 export type Metric = 'calculator' | 'matrix';
 
@@ -44,6 +44,9 @@ builder.objectType(FeatureDisabledError, {
   interfaces: [ErrorInterface],
   fields: (t) => ({ detail: t.exposeString('detail') }),
 });
+
+/** What a metered run can answer instead of a result: a bad deal, a spent allowance, a surface it cannot use. */
+export const RUN_ERRORS = [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError];
 
 /** REST bodies for these errors, the same for every endpoint that can raise them. */
 export function planErrorReply(r: { __typename: string; [k: string]: any }): [403 | 429, Record<string, unknown>] | undefined {

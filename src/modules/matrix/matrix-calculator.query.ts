@@ -1,7 +1,6 @@
 import { builder } from '../../lib/builder.ts';
 import { callerOf } from '../../lib/context.ts';
-import { ValidationError } from '../../lib/errors.ts';
-import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from '../billing/errors.ts';
+import { RUN_ERRORS } from '../billing/errors.ts';
 import { DealInput } from '../pricing/deal.types.ts';
 import { MatrixCalculatorResultRef } from './matrix.types.ts';
 import { runMatrixCalculator } from './service.ts';
@@ -12,7 +11,7 @@ builder.queryField('matrixCalculator', (t) =>
     description: 'Both engines on one deal, joined on rate brackets: each row a financier that can price and approve it. Metered on both allowances',
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
-    errors: { types: [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError], directResult: true },
+    errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => runMatrixCalculator(ctx, callerOf(ctx), args.input),
   }),
 );

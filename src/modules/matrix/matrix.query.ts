@@ -1,7 +1,6 @@
 import { builder } from '../../lib/builder.ts';
 import { callerOf } from '../../lib/context.ts';
-import { ValidationError } from '../../lib/errors.ts';
-import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from '../billing/errors.ts';
+import { RUN_ERRORS } from '../billing/errors.ts';
 import { DealInput } from '../pricing/deal.types.ts';
 import { MatrixResultRef } from './matrix.types.ts';
 import { runMatrix } from './service.ts';
@@ -12,7 +11,7 @@ builder.queryField('matrix', (t) =>
     description: "The Approval Matrix: every financier's approvals the deal is not ruled out of, grouped by financier. Metered (Matrix allowance)",
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
-    errors: { types: [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError], directResult: true },
+    errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => runMatrix(ctx, callerOf(ctx), args.input),
   }),
 );

@@ -1,7 +1,6 @@
 import { builder } from '../../lib/builder.ts';
 import { callerOf } from '../../lib/context.ts';
-import { ValidationError } from '../../lib/errors.ts';
-import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from '../billing/errors.ts';
+import { RUN_ERRORS } from '../billing/errors.ts';
 import { DealInput } from './deal.types.ts';
 import { CalculatorResultRef } from './pricing.types.ts';
 import { calculate } from './service.ts';
@@ -12,7 +11,7 @@ builder.queryField('calculate', (t) =>
     description: "Prices a deal against every rate card in the caller's book, cheapest first. Metered (calculator allowance) and saved as a recent scenario",
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
-    errors: { types: [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError], directResult: true },
+    errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => calculate(ctx, callerOf(ctx), args.input),
   }),
 );
