@@ -4,6 +4,7 @@
  */
 import type { Approval, ApprovalOutcome, AssetNode, Deal, PricedBracket } from '../../src/modules/catalogue/model.ts';
 import { buildAssetAncestry } from '../../src/modules/matrix/index.ts';
+import { UNANSWERED } from '../support/deal.ts';
 
 /**
  * A small asset tree:
@@ -99,29 +100,9 @@ export function deal(overrides: Partial<Deal> = {}): Deal {
     cost_gst,
     cost_inc: cost_gst ? cost : cost * 1.1,
     deposit: null,
-    balloon_amount: 0,
-    brokerage: 0,
     brokerage_gst: false,
-    brokerage_percentage: false,
-    origination_fee: 0,
     origination_fee_gst: false,
-    doc_fee_financed: null,
-    lvr: null,
-    abn_age: null,
-    gst_age: null,
-    asset_age: null,
-    asset_age_plus_term: null,
-    borrower_age_youngest: null,
-    borrower_age_oldest: null,
-    file_age: null,
-    credit_score: null,
-    industry: null,
-    asset_state: null,
-    transaction_type: null,
-    home_owner: null,
-    private_sale: null,
-    sale_hire_back: null,
-    preferred_financier: null,
+    ...UNANSWERED,
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import type {
   RateBracket,
 } from '../../src/modules/catalogue/model.ts';
 import type { PricingCatalogue } from '../../src/modules/pricing/engine.ts';
+import { UNANSWERED } from '../support/deal.ts';
 
 /** mulberry32: small, fast, seeded; good enough for test data. */
 export function seededRandom(seed: number): () => number {
@@ -108,29 +109,9 @@ export function makeDeal(overrides: Partial<Deal> = {}): Deal {
     cost_gst: true,
     cost_inc: 60_000,
     deposit: 0,
-    balloon_amount: 0,
-    brokerage: 0,
     brokerage_gst: true,
-    brokerage_percentage: false,
-    origination_fee: 0,
     origination_fee_gst: true,
-    doc_fee_financed: null,
-    lvr: null,
-    abn_age: null,
-    gst_age: null,
-    asset_age: null,
-    asset_age_plus_term: null,
-    borrower_age_youngest: null,
-    borrower_age_oldest: null,
-    file_age: null,
-    credit_score: null,
-    industry: null,
-    asset_state: null,
-    transaction_type: null,
-    home_owner: null,
-    private_sale: null,
-    sale_hire_back: null,
-    preferred_financier: null,
+    ...UNANSWERED,
     ...overrides,
   };
 }
