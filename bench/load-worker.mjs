@@ -1,0 +1,65 @@
+/**
+ * Closed-loop HTTP load generator, run in a worker thread so it has its own event loop (and, on a 2-core machine,
+ * its own core) while the server under test runs on the main thread.
+ *
+ * `connections` keep-alive sockets each send one request, wait for the whole answer, and send the next, until
+ * `durationMs` has passed or `maxRequests` were sent. Loopback only: any other host is refused.
+ * Plain JavaScript (node:http only), so no TypeScript loader is needed inside the worker.
+ */
+import http from 'node:http';
+import { parentPort, workerData } from 'node:worker_threads';
+
+const { url, method, headers, body, connections, durationMs, maxRequests } = workerData;
+const target = new URL(url);
+if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') throw new Error(`load generator: loopback only, not ${target.hostname}`);
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+const payload = body === undefined ? undefined : Buffer.from(body);
+const requestHeaders = { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) };
+
+let sent = 0;
+let completed = 0;
+let failed = 0;
+let firstFailure = null;
+const latencies = [];
+const started = performance.now();
+const deadline = started + durationMs;
+
+function once() {
+  return new Promise((resolve) => {
+    const t0 = performance.now();
+    const req = http.request(target, { method, headers: requestHeaders, agent }, (res) => {
+      res.on('data', () => {});
+      res.on('end', () => {
+        latencies.push(performance.now() - t0);
+        if (res.statusCode === 200) completed++;
+        else {
+          failed++;
+          firstFailure ??= `HTTP ${res.statusCode}`;
+        }
+        resolve();
+      });
+    });
+    req.on('error', (error) => {
+      failed++;
+      firstFailure ??= error.message;
+      resolve();
+    });
+    if (payload) req.end(payload);
+    else req.end();
+  });
+}
+
+async function loop() {
+  while (performance.now() < deadline && sent < maxRequests) {
+    sent++;
+    await once();
+  }
+}
+
+await Promise.all(Array.from({ length: connections }, loop));
+const seconds = (performance.now() - started) / 1000;
+agent.destroy();
+latencies.sort((a, b) => a - b);
+const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
+parentPort.postMessage({ completed, failed, firstFailure, seconds, rps: completed / seconds, p50: at(0.5), p99: at(0.99) });
