@@ -82,39 +82,6 @@ function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null):
   };
 }
 
-/**
- * Access tokens this process has already verified, with their expiry. Verifying is a pure function of the token and
- * the secret, but jsonwebtoken re-imports the secret on every call (it first tries to read it as a PEM public key):
- * about 1 ms a request here, a sixth of a warm metered request (docs/performance.md). A hit skips that and applies
- * the one check that depends on the time, as jwt.verify does: expired when `now >= exp` (whole seconds). Only tokens
- * with a numeric `exp` and no `nbf` are kept, so every other token takes the full path. Revocation is unaffected:
- * the session row is still read on every request. Bounded; the oldest entry goes first.
- */
-const VERIFIED_ACCESS_TOKENS_LIMIT = 10_000;
-const verifiedAccessTokens = new Map<string, { secret: string; claims: AccessClaims; exp: number }>();
-
-function verifiedAccessToken(secret: string, token: string, now: Date): AccessClaims | null {
-  const hit = verifiedAccessTokens.get(token);
-  if (hit !== undefined && hit.secret === secret) {
-    if (Math.floor(now.getTime() / 1000) < hit.exp) return hit.claims;
-    verifiedAccessTokens.delete(token);
-    return null;
-  }
-  const claims = verifyAccessToken(secret, token, now);
-  if (claims === null) return null;
-  let payload: { exp?: unknown; nbf?: unknown };
-  try {
-    payload = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
-  } catch {
-    return claims;
-  }
-  if (typeof payload.exp === 'number' && payload.nbf === undefined) {
-    if (verifiedAccessTokens.size >= VERIFIED_ACCESS_TOKENS_LIMIT) verifiedAccessTokens.delete(verifiedAccessTokens.keys().next().value!);
-    verifiedAccessTokens.set(token, { secret, claims, exp: payload.exp });
-  }
-  return claims;
-}
-
 export async function authenticate(
   prisma: PrismaClient, config: Config, now: Date, authorization: string | undefined | null,
 ): Promise<Authentication> {
@@ -140,7 +107,7 @@ export async function authenticate(
     return { kind: 'caller', caller: toCaller(row, 'api_token', null) };
   }
 
-  const claims = verifiedAccessToken(config.jwtSecret, token, now);
+  const claims = verifyAccessToken(config.jwtSecret, token, now);
   const userId = claims ? Number(claims.sub) : NaN;
   if (!claims || !Number.isInteger(userId)) return { kind: 'invalid' };
   const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, userId, claims.sid, null);
