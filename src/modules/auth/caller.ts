@@ -31,7 +31,7 @@ export interface Caller {
 }
 
 /** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */
-export type Authentication = { kind: 'anonymous' } | { kind: 'caller'; caller: Caller } | { kind: 'invalid' };
+export type Authentication = { kind: 'anonymous' } | { kind: 'caller'; caller: Caller; catalogueVersion: bigint } | { kind: 'invalid' };
 
 interface CallerRow {
   id: number; email: string; is_admin: boolean; is_active: boolean; organisation_id: number | null;
@@ -40,9 +40,11 @@ interface CallerRow {
   session_revoked_at: Date | null; session_user_id: number | null;
   token_pk: number | null; token_hash: string | null; token_scope: 'read' | 'read_write' | null; token_env: string | null;
   token_origin: 'ui' | 'mcp' | null; token_expires_at: Date | null; token_revoked_at: Date | null; token_last_used_at: Date | null;
+  catalogue_version: bigint;
 }
 
-// One statement: the user, their organisation, their permissions through groups, and the session or API token.
+// One statement: the user, their organisation, their permissions through groups, the session or API token, and the
+// catalogue version as the request starts (so a warm run needs no separate version read).
 const CALLER_SQL = `
 SELECT u.id, u.email, u.is_admin, u.is_active, u.organisation_id,
        o.name AS org_name, o.type::text AS org_type, o.plan::text AS org_plan, o.plan_overrides AS org_overrides, o.is_bid_broker AS org_bid,
@@ -53,7 +55,8 @@ SELECT u.id, u.email, u.is_admin, u.is_active, u.organisation_id,
        s.revoked_at AS session_revoked_at, s.user_id AS session_user_id,
        t.id AS token_pk, t.secret_hash AS token_hash, t.scope::text AS token_scope, t.environment::text AS token_env,
        t.origin::text AS token_origin, t.expires_at AS token_expires_at, t.revoked_at AS token_revoked_at,
-       t.last_used_at AS token_last_used_at
+       t.last_used_at AS token_last_used_at,
+       (SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version
   FROM users u
   LEFT JOIN organisations o ON o.id = u.organisation_id
   LEFT JOIN sessions s ON s.id = $2::text
@@ -104,7 +107,7 @@ export async function authenticate(
       // Metadata only, at most once a minute per token, and never worth failing the request over.
       prisma.apiToken.update({ where: { id: row.token_pk }, data: { last_used_at: now } }).catch(() => {});
     }
-    return { kind: 'caller', caller: toCaller(row, 'api_token', null) };
+    return { kind: 'caller', caller: toCaller(row, 'api_token', null), catalogueVersion: row.catalogue_version };
   }
 
   const claims = verifyAccessToken(config.jwtSecret, token, now);
@@ -114,5 +117,5 @@ export async function authenticate(
   const row = rows[0];
   // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
   if (!row || !row.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
-  return { kind: 'caller', caller: toCaller(row, 'session', claims.sid) };
+  return { kind: 'caller', caller: toCaller(row, 'session', claims.sid), catalogueVersion: row.catalogue_version };
 }

@@ -122,14 +122,25 @@ export class CatalogueCache {
 
   constructor(private readonly prisma: PrismaClient) {}
 
-  async get(): Promise<CatalogueSnapshot> {
-    const rows = await this.prisma.$queryRawUnsafe<{ version: bigint }[]>('SELECT version FROM catalogue_state WHERE id = 1');
-    const version = rows[0]?.version;
-    if (this.current && this.current.version === version) return this.current;
-    this.loading ??= loadSnapshot(this.prisma).then(
-      (snapshot) => { this.current = snapshot; this.loading = null; return snapshot; },
-      (error) => { this.loading = null; throw error; },
-    );
-    return this.loading;
+  /**
+   * The snapshot for catalogue version `version` or newer. A request passes the version it read with its caller
+   * (one statement fewer); without one the version is read here. A load that started before that version was
+   * written is not good enough: the request waits for it, then loads again.
+   */
+  async get(version?: bigint): Promise<CatalogueSnapshot> {
+    const wanted = version ?? (await this.prisma.$queryRawUnsafe<{ version: bigint }[]>('SELECT version FROM catalogue_state WHERE id = 1'))[0].version;
+    for (;;) {
+      if (this.current && this.current.version >= wanted) return this.current;
+      this.loading ??= loadSnapshot(this.prisma).then(
+        (snapshot) => {
+          if (!this.current || snapshot.version >= this.current.version) this.current = snapshot;
+          this.loading = null;
+          return snapshot;
+        },
+        (error) => { this.loading = null; throw error; },
+      );
+      const loaded = await this.loading;
+      if (loaded.version >= wanted) return loaded;
+    }
   }
 }

@@ -14,13 +14,16 @@ import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
 import { dealRequestErrors, type DealSurface } from './validate.ts';
 
-export type ServiceContext = Pick<Context, 'prisma' | 'config' | 'clock' | 'client' | 'services' | 'cache'>;
+export type ServiceContext = Pick<Context, 'prisma' | 'config' | 'clock' | 'client' | 'services' | 'cache' | 'auth'>;
 
-/** The catalogue for this request: read once per request, whichever fields ask for it. */
+/**
+ * The catalogue for this request, as of the version read with the caller: read once per request, whichever fields
+ * ask for it. (A request that writes the catalogue and then prices must drop `ctx.cache`'s entry; none does yet.)
+ */
 export function snapshotFor(ctx: ServiceContext): Promise<CatalogueSnapshot> {
   let pending = ctx.cache.get('catalogue') as Promise<CatalogueSnapshot> | undefined;
   if (!pending) {
-    pending = ctx.services.catalogue.get();
+    pending = ctx.services.catalogue.get(ctx.auth.kind === 'caller' ? ctx.auth.catalogueVersion : undefined);
     ctx.cache.set('catalogue', pending);
   }
   return pending;
