@@ -12,5 +12,13 @@ export class ManualClock implements Clock {
 
 /** The calendar day (YYYY-MM-DD) of `at` in `timeZone`: allowances reset at local midnight. */
 export function calendarDay(at: Date, timeZone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  let format = dayFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    dayFormats.set(timeZone, format);
+  }
+  return format.format(at);
 }
+
+/** One formatter per zone: building one costs about 50 times formatting with it, and every metered run needs one. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();

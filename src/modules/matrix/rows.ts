@@ -60,24 +60,39 @@ export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
   return { organisation_id: group.organisation_id, organisation_name: group.organisation_name, approvals: group.approvals.map(approvalResult) };
 }
 
-/** A masked row keeps who and what (financier, approval, bracket) and loses every figure, in the JSON itself. */
+/**
+ * A masked row keeps who and what (financier, approval, bracket) and loses every figure, in the JSON itself.
+ * Built as one literal (no spread): hundreds of rows a run, and a spread-then-extend object drops V8 into slow
+ * dictionary mode (docs/performance.md).
+ */
 export function matrixCalculatorRow(row: JoinedRow & { masked: boolean }): MatrixCalculatorRow {
-  const { rate_bracket_ids: _links, ...approval } = approvalResult(row.outcome);
+  const a = row.outcome.approval;
   const b = row.bracket;
-  const figure = <T>(value: T): T | null => (row.masked ? null : value);
+  const shown = !row.masked;
   return {
-    ...approval,
-    organisation_id: row.outcome.approval.organisation_id,
+    approval_id: a.id,
+    approval_name: a.name,
+    doc_level: a.doc_level,
+    status: row.outcome.status,
+    missing_fields: row.outcome.missing_fields,
+    deposit_percentage: row.outcome.deposit_percentage,
+    deposit_amount: row.outcome.deposit_amount,
+    deposit_required: row.outcome.deposit_required === null ? null : roundMoney(row.outcome.deposit_required),
+    max_term: a.max_term,
+    organisation_id: a.organisation_id,
     organisation_name: row.organisation_name,
     product_id: b.product_id,
     product_name: b.product_name,
     rate_bracket_id: b.rate_bracket_id,
     rate_bracket_name: b.rate_bracket_name,
-    base_min: figure(formatRate(b.base_min)), base_max: figure(formatRate(b.base_max)),
-    e_min: figure(formatRate(b.e_min)), e_max: figure(formatRate(b.e_max)),
-    repayment_min: figure(formatMoney(b.repayment_min)), repayment_max: figure(formatMoney(b.repayment_max)),
-    balloon: figure(roundMoney(b.balloon)),
-    commission: figure(roundMoney(b.commission)),
+    base_min: shown ? formatRate(b.base_min) : null,
+    base_max: shown ? formatRate(b.base_max) : null,
+    e_min: shown ? formatRate(b.e_min) : null,
+    e_max: shown ? formatRate(b.e_max) : null,
+    repayment_min: shown ? formatMoney(b.repayment_min) : null,
+    repayment_max: shown ? formatMoney(b.repayment_max) : null,
+    balloon: shown ? roundMoney(b.balloon) : null,
+    commission: shown ? roundMoney(b.commission) : null,
     masked: row.masked,
     priced_bracket_count: row.priced_bracket_count,
   };
