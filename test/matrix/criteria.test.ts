@@ -589,7 +589,7 @@ describe('MatrixFinancierGroup: results are grouped by financier', () => {
 // ---------------------------------------------------------------------------------------------
 
 describe('Limits: engine time (OWASP API4) — 9,000 approvals for one deal', () => {
-  it('evaluates 9,000 approvals in a few milliseconds', () => {
+  it('a run over 9,000 approvals agrees with evaluating each one alone (speed: npm run bench)', () => {
     const approvals: Approval[] = [];
     for (let i = 0; i < 9_000; i++) {
       approvals.push(
@@ -612,14 +612,10 @@ describe('Limits: engine time (OWASP API4) — 9,000 approvals for one deal', ()
       );
     }
     const d = deal({ term: 48, abn_age: 30, credit_score: 640, home_owner: true, industry: 'Mining', deposit: 6_000 });
-    for (let i = 0; i < 30; i++) evaluateApprovals(approvals, d, ancestry); // warm up the JIT
-    let best = Infinity;
-    for (let run = 0; run < 20; run++) {
-      const start = performance.now();
-      evaluateApprovals(approvals, d, ancestry);
-      best = Math.min(best, performance.now() - start);
-    }
-    // Target ~1-2 ms on a developer machine; the bound is loose so a busy CI runner does not flake.
-    expect(best).toBeLessThan(15);
+    // Speed is measured by `npm run bench`, never asserted here; this checks the large run's answer is consistent.
+    const outcomes = evaluateApprovals(approvals, d, ancestry);
+    expect(outcomes.length).toBeGreaterThan(0);
+    expect(outcomes.length).toBeLessThan(approvals.length);
+    expect(outcomes.every((o) => evaluateApproval(o.approval, d, ancestry)?.status === o.status)).toBe(true);
   });
 });
