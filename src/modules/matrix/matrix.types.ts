@@ -1,4 +1,5 @@
 import { builder } from '../../lib/builder.ts';
+import { financierField } from '../organisations/financier.loader.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
 import type { MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
 
@@ -28,6 +29,7 @@ export const MatrixFinancierGroupRef = builder.objectRef<MatrixFinancierGroup>('
   fields: (t) => ({
     organisation_id: t.exposeInt('organisation_id'),
     organisation_name: t.exposeString('organisation_name'),
+    financier: t.loadable(financierField),
     approvals: t.field({ type: [MatrixApprovalResultRef], resolve: (g) => g.approvals }),
   }),
 });
@@ -44,6 +46,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
   fields: (t) => ({
     organisation_id: t.exposeInt('organisation_id'),
     organisation_name: t.exposeString('organisation_name'),
+    financier: t.loadable(financierField),
     approval_id: t.exposeInt('approval_id'),
     approval_name: t.exposeString('approval_name'),
     doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),

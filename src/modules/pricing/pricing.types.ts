@@ -1,4 +1,5 @@
 import { builder } from '../../lib/builder.ts';
+import { financierField } from '../organisations/financier.loader.ts';
 import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
 import type { CalculatorRow } from './rows.ts';
 import type { CalculatorResult } from './service.ts';
@@ -31,6 +32,7 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
   fields: (t) => ({
     organisation_id: t.exposeInt('organisation_id'),
     organisation_name: t.exposeString('organisation_name'),
+    financier: t.loadable(financierField),
     product_id: t.exposeInt('product_id'),
     product_name: t.exposeString('product_name'),
     rate_bracket_id: t.exposeInt('rate_bracket_id'),
