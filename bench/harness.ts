@@ -1,14 +1,20 @@
 /**
- * The real app on 127.0.0.1 over in-memory PGlite, as test/support/app.ts starts it, plus the bench's own pieces:
- * a seeded catalogue, the bench broker's access token, "bare" Express routes placed at the front of the same app
- * (so the real routes keep exactly the production middleware), and a keep-alive HTTP client.
+ * The real app on 127.0.0.1, as test/support/app.ts starts it: over in-memory PGlite, or, when BENCH_DATABASE_URL is
+ * set (a postgres:// URL), over a fresh PostgreSQL database made for each app and dropped when it closes (or when the
+ * run fails or is interrupted). Plus the bench's own pieces: a seeded catalogue, the bench broker's access token,
+ * "bare" Express routes placed at the front of the same app (so the real routes keep exactly the production
+ * middleware), and a keep-alive HTTP client.
  */
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import express, { type Request, type Response } from 'express';
+import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { createApp, type App } from '../src/app.ts';
@@ -22,15 +28,77 @@ export interface BenchApp {
   token: string;
   /** One request over a keep-alive socket: status and raw body. */
   request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
+  /** PostgreSQL only: the server processes serving this app's database (empty on PGlite). */
+  backendPids(): Promise<number[]>;
   /** Serves `json` from `path` (POST): with `parse`, the request body goes through express.json() first. */
   addBareRoute(path: string, json: unknown, options: { parse: boolean }): void;
   close(): Promise<void>;
 }
 
+/** BENCH_DATABASE_URL: run on PostgreSQL (a fresh database per app, made through this URL's database). */
+export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
+if (BENCH_DATABASE_URL && !/^postgres(ql)?:\/\//.test(BENCH_DATABASE_URL)) throw new Error('BENCH_DATABASE_URL must be a postgres:// URL');
+
+/** Which database the bench runs on, as one line: server version and address (never the credentials), or PGlite. */
+export async function describeDatabase(): Promise<string> {
+  if (!BENCH_DATABASE_URL) return 'PGlite (embedded PostgreSQL, WASM) in memory, in the server\'s process and on its thread';
+  const client = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ v: string }>(`SELECT current_setting('server_version') AS v`);
+    const u = new URL(BENCH_DATABASE_URL);
+    return `PostgreSQL ${rows[0].v} at ${u.hostname}:${u.port || 5432} (separate server processes; a fresh database per catalogue, dropped at the end; src/lib/db.ts's pool of 10 connections)`;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Fresh databases not yet dropped: dropped by dropFreshDatabases() when a run fails or is interrupted. */
+const freshDatabases = new Set<string>();
+
+async function adminQuery(sql: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL! });
+  await admin.connect();
+  try { await admin.query(sql); } finally { await admin.end(); }
+}
+
+/** A new, empty database next to BENCH_DATABASE_URL's (as test/support/app.ts freshPostgres does). */
+async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `bench_${randomBytes(6).toString('hex')}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  freshDatabases.add(name);
+  const url = new URL(BENCH_DATABASE_URL!);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      freshDatabases.delete(name);
+    },
+  };
+}
+
+export async function dropFreshDatabases(): Promise<void> {
+  for (const name of [...freshDatabases]) {
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((e) => process.stderr.write(`bench: could not drop ${name}: ${(e as Error).message}\n`));
+    freshDatabases.delete(name);
+  }
+}
+
 export async function startBenchApp(financiers: number): Promise<BenchApp> {
-  const database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+  let database: Database;
+  let databaseUrl = '';
+  let drop = async () => {};
+  if (BENCH_DATABASE_URL) {
+    const fresh = await freshPostgres();
+    databaseUrl = fresh.url;
+    drop = fresh.drop;
+    database = await openDatabase({ databaseUrl, dataDir: ':memory:' });
+  } else {
+    database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+  }
   const seeded = await seedBenchCatalogue(database, { financiers });
-  const config = loadConfig({ ...process.env, DATABASE_URL: '', PORT: '0' }, { dataDir: ':memory:', jwtSecret: randomBytes(32).toString('hex') });
+  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: '0' }, { dataDir: ':memory:', jwtSecret: randomBytes(32).toString('hex') });
   const app = createApp({ config, database });
   const server: Server = await new Promise((resolve) => { const s = app.express.listen(0, '127.0.0.1', () => resolve(s)); });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -60,8 +128,20 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
   if (login.status !== 200) throw new Error(`bench login: ${login.status} ${login.text}`);
   const token = (JSON.parse(login.text) as { access: string }).access;
 
+  const backendPids = async (): Promise<number[]> => {
+    if (!BENCH_DATABASE_URL) return [];
+    const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [new URL(databaseUrl).pathname.slice(1)]);
+      return rows.map((r) => r.pid);
+    } finally {
+      await admin.end();
+    }
+  };
+
   return {
-    baseUrl, app, database, seeded, token, request,
+    baseUrl, app, database, seeded, token, request, backendPids,
     addBareRoute(path, json, { parse }) {
       const handler = (_req: Request, res: Response) => { res.json(json); };
       if (parse) app.express.post(path, express.json({ limit: '256kb', strict: false }), handler);
@@ -75,6 +155,7 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeAllConnections?.();
       await database.close();
+      await drop();
     },
   };
 }
@@ -87,18 +168,74 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Milliseconds the server's (this) thread was busy per completed request (event-loop utilisation x time). */
+  serverBusyMs: number;
+  /** Share of all the machine's cores busy during the load (everything: server, load generator, database, others). */
+  machineBusy: number;
+  /** CPU milliseconds per completed request (Linux /proc; NaN elsewhere): the server's thread, the load generator's
+   *  thread, and the PostgreSQL server processes of this app's database (0 on PGlite, which runs on the server's thread). */
+  cpu: { server: number; client: number; database: number };
 }
 
-/** Closed-loop keep-alive load from a worker thread (bench/load-worker.mjs): bounded by time and by count. */
-export function load(options: {
+const TICK_MS = 10; // Linux USER_HZ is 100 on every mainstream kernel (getconf CLK_TCK)
+function cpuOfStat(path: string): number {
+  try {
+    const stat = readFileSync(path, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime, stime (fields 14 and 15 of stat)
+  } catch {
+    return NaN;
+  }
+}
+/** CPU milliseconds the calling thread has used (Linux). */
+export const threadCpuMs = (): number => cpuOfStat('/proc/thread-self/stat');
+const processCpuMs = (pid: number): number => cpuOfStat(`/proc/${pid}/stat`);
+
+function cpuTimes(): { busy: number; total: number } {
+  let busy = 0;
+  let total = 0;
+  for (const c of os.cpus()) {
+    const t = c.times.user + c.times.nice + c.times.sys + c.times.irq + c.times.idle;
+    total += t;
+    busy += t - c.times.idle;
+  }
+  return { busy, total };
+}
+
+/**
+ * Closed-loop keep-alive load from a worker thread (bench/load-worker.mjs): bounded by time and by count.
+ * `backendPids` (PostgreSQL): the database's server processes, read before and after, for their CPU time.
+ */
+export async function load(options: {
   url: string; method: 'POST' | 'GET'; headers: Record<string, string>; body?: string;
-  connections: number; durationMs: number; maxRequests?: number;
+  connections: number; durationMs: number; maxRequests?: number; backendPids?: () => Promise<number[]>;
 }): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
-      workerData: { maxRequests: 200_000, ...options },
-    });
-    worker.once('message', (result: LoadResult) => { resolve(result); void worker.terminate(); });
+  const { backendPids, ...work } = options;
+  const backendBefore = new Map((backendPids ? await backendPids() : []).map((pid) => [pid, processCpuMs(pid)]));
+  type WorkerResult = Omit<LoadResult, 'serverBusyMs' | 'machineBusy' | 'cpu'> & { clientCpuMs: number };
+  const elu = performance.eventLoopUtilization();
+  const machine = cpuTimes();
+  const serverCpu = threadCpuMs();
+  const result = await new Promise<WorkerResult>((resolve, reject) => {
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { maxRequests: 200_000, ...work } });
+    worker.once('message', (r: WorkerResult) => { resolve(r); void worker.terminate(); });
     worker.once('error', reject);
   });
+  const serverCpuMs = threadCpuMs() - serverCpu;
+  const busy = performance.eventLoopUtilization(elu);
+  const machineAfter = cpuTimes();
+  // Backends that exited during the load would be missed; the pool keeps its connections, so there should be none.
+  let databaseCpuMs = 0;
+  for (const pid of backendPids ? await backendPids() : []) {
+    const now = processCpuMs(pid);
+    if (Number.isFinite(now)) databaseCpuMs += now - (backendBefore.get(pid) ?? 0);
+  }
+  const { clientCpuMs, ...rest } = result;
+  const per = Math.max(1, result.completed);
+  return {
+    ...rest,
+    serverBusyMs: busy.active / per,
+    machineBusy: (machineAfter.busy - machine.busy) / Math.max(1, machineAfter.total - machine.total),
+    cpu: { server: serverCpuMs / per, client: clientCpuMs / per, database: databaseCpuMs / per },
+  };
 }

@@ -11,8 +11,11 @@
  *   6  process memory with the large catalogue loaded
  *
  * Bounded: ~500 deals per engine figure, 200 sequential calculator requests, 3 s of load per throughput figure.
- * Loopback only. Environment: BENCH_DEALS (default 500), BENCH_LOAD_SECONDS (default 3), BENCH_CONNECTIONS (8).
+ * Loopback only. Environment: BENCH_DEALS (default 500), BENCH_LOAD_SECONDS (default 3), BENCH_CONNECTIONS (8),
+ * BENCH_DATABASE_URL (a postgres:// URL: run on PostgreSQL, a fresh database per catalogue; default in-memory PGlite).
+ * NODE_ENV: production unless set (bench/env.ts, imported first so graphql-js sees it when it loads).
  */
+import { NODE_ENV_SOURCE } from './env.ts';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import os from 'node:os';
@@ -27,7 +30,7 @@ import { dealRequestErrors } from '../src/modules/pricing/validate.ts';
 import { ERROR_FIELDS_FRAGMENT } from '../src/rest/bridge.ts';
 import matrixCalculatorRoute from '../src/rest/routes/matrix/matrix-calculator.route.ts';
 import { benchDeals } from './catalogue.ts';
-import { load, startBenchApp, type BenchApp, type LoadResult } from './harness.ts';
+import { BENCH_DATABASE_URL, describeDatabase, dropFreshDatabases, load, startBenchApp, type BenchApp, type LoadResult } from './harness.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -58,6 +61,7 @@ function atLeast(value: number, bound: number): string {
   return `${value >= bound ? 'PASS' : 'MISS'} ${(value / bound).toFixed(2)}x of bound`;
 }
 const ms = (x: number) => `${x < 10 ? x.toFixed(3) : x.toFixed(1)} ms`;
+const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
 function quantile(sorted: readonly number[], q: number): number {
@@ -76,6 +80,7 @@ function printTable(): void {
   const w = { id: width('id'), figure: width('figure'), value: width('value'), target: width('target'), verdict: width('verdict') };
   const fmt = (r: Line) => `${r.id.padEnd(w.id)}  ${r.figure.padEnd(w.figure)}  ${r.value.padStart(w.value)}  ${r.target.padEnd(w.target)}  ${r.verdict}`.trimEnd();
   const rule = '-'.repeat(w.id + w.figure + w.value + w.target + w.verdict + 8);
+  console.log(`npm run bench on ${BENCH_DATABASE_URL ? 'PostgreSQL' : 'PGlite'}, NODE_ENV=${process.env.NODE_ENV}`);
   console.log(rule);
   console.log(fmt(head));
   console.log(rule);
@@ -162,8 +167,12 @@ async function warmQueries(bench: BenchApp, deal: DealRequest): Promise<{ cold: 
 
 async function main(): Promise<void> {
   const started = performance.now();
-  process.stderr.write(`bench: node ${process.version}, ${os.cpus().length} cpu(s) ${os.cpus()[0]?.model ?? ''}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, ${DEALS} deals\n`);
-  notes.push(`node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, NODE_ENV=${process.env.NODE_ENV ?? '(unset)'}, PGlite in memory, in this process`);
+  const database = await describeDatabase();
+  const nodeEnv = `NODE_ENV=${process.env.NODE_ENV} (${NODE_ENV_SOURCE})`;
+  process.stderr.write(`bench: node ${process.version}, ${os.cpus().length} cpu(s) ${os.cpus()[0]?.model ?? ''}, ${nodeEnv}, ${DEALS} deals\n`);
+  process.stderr.write(`bench: database: ${database}\n`);
+  notes.push(`database: ${database}`);
+  notes.push(`node ${process.version}, ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${nodeEnv}; load average at start ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
   const requests = benchDeals(DEALS);
 
   // ---- 300 financiers -----------------------------------------------------------------------------------------
@@ -242,7 +251,7 @@ async function main(): Promise<void> {
   line('6', 'memory: heapUsed (whole process)', mb(memory.heapUsed));
   line('6', 'memory: heap held by one catalogue snapshot', mb(snapshotHeap));
   line('4', 'cold snapshot load, 300 financiers: time (9 statements + indexes)', ms(coldLoadMs));
-  notes.push(`(6) after the first request loaded the snapshot, after a full GC; rss includes the in-process PGlite database (WASM memory; external ${mb(memory.external)}). Snapshot heap = heapUsed while holding a second copy - without; cold load = loadSnapshot, ${coldLoadQueries} statements`);
+  notes.push(`(6) after the first request loaded the snapshot, after a full GC; ${BENCH_DATABASE_URL ? 'the database runs in its own processes (not in rss)' : 'rss includes the in-process PGlite database (WASM memory)'}; external ${mb(memory.external)}. Snapshot heap = heapUsed while holding a second copy - without; cold load = loadSnapshot, ${coldLoadQueries} statements`);
 
   const largeQueries = queries;
   await large.close();
@@ -271,7 +280,8 @@ async function main(): Promise<void> {
   if (gqlCheck.status !== 200 || gqlBody.data?.matrixCalculator?.__typename !== 'MatrixCalculatorResult') throw new Error(`graphql: ${gqlCheck.status} ${gqlCheck.text.slice(0, 300)}`);
 
   // Where a warm request's time goes on this database: sequential requests (no queueing), with the duration Prisma
-  // reports for each statement (PGlite runs in this process, so that is time the server's thread spends on it).
+  // reports for each statement. On PGlite that is time the server's thread spends running SQL; on PostgreSQL it is
+  // mostly waiting on a round trip (the SQL runs in another process), so the thread is free to serve others.
   let statementMs = 0;
   let statements = 0;
   demo.app.deps.prisma.$on('query' as never, (event: { duration: number }) => { statementMs += event.duration; statements += 1; });
@@ -296,12 +306,13 @@ async function main(): Promise<void> {
   } as const;
   const headers = { 'content-type': 'application/json', ...bearer(demo) };
   // Warm every path (JIT, connections), then alternate short rounds so drift hits every target alike.
+  const backendPids = demo.backendPids;
   for (const t of Object.values(targets)) await load({ ...t, method: 'POST', headers, connections: CONNECTIONS, durationMs: 300 });
   const results: Record<keyof typeof targets, LoadResult[]> = { bare: [], bareNoParse: [], rest: [], graphql: [] };
   const rounds = 3;
   for (let round = 0; round < rounds; round++) {
     for (const key of Object.keys(targets) as (keyof typeof targets)[]) {
-      results[key].push(await load({ ...targets[key], method: 'POST', headers, connections: CONNECTIONS, durationMs: (LOAD_SECONDS * 1000) / rounds }));
+      results[key].push(await load({ ...targets[key], method: 'POST', headers, connections: CONNECTIONS, durationMs: (LOAD_SECONDS * 1000) / rounds, backendPids }));
     }
   }
   await demo.close();
@@ -310,7 +321,18 @@ async function main(): Promise<void> {
     const completed = all.reduce((s, r) => s + r.completed, 0);
     const failed = all.reduce((s, r) => s + r.failed, 0);
     if (failed) notes.push(`(5) ${key}: ${failed} failed requests (first: ${all.find((r) => r.firstFailure)?.firstFailure})`);
-    return { rps: completed / all.reduce((s, r) => s + r.seconds, 0), p50: summary(all.map((r) => r.p50)).median };
+    const seconds = all.reduce((s, r) => s + r.seconds, 0);
+    return {
+      rps: completed / seconds,
+      p50: summary(all.map((r) => r.p50)).median,
+      busy: all.reduce((s, r) => s + r.serverBusyMs * r.completed, 0) / Math.max(1, completed),
+      cpu: {
+        server: all.reduce((s, r) => s + r.cpu.server * r.completed, 0) / Math.max(1, completed),
+        client: all.reduce((s, r) => s + r.cpu.client * r.completed, 0) / Math.max(1, completed),
+        database: all.reduce((s, r) => s + r.cpu.database * r.completed, 0) / Math.max(1, completed),
+      },
+      machine: all.reduce((s, r) => s + r.machineBusy * r.seconds, 0) / seconds,
+    };
   };
   const bare = rate('bare');
   const bareNoParse = rate('bareNoParse');
@@ -319,19 +341,49 @@ async function main(): Promise<void> {
   line('5', 'bare Express route, same JSON (express.json + res.json)', `${bare.rps.toFixed(0)} req/s`);
   line('5', 'bare Express route without body parsing (reference)', `${bareNoParse.rps.toFixed(0)} req/s`);
   line('5', `warm REST request, sequential: median latency`, ms(sequentialMs));
-  line('5', `  of which in its ${perRequestStatements.toFixed(0)} database statements (mean)`, ms(perRequestDbMs));
-  line('5', '  => REST/bare ceiling if all else were free: bare / (bare + statements)', `${((1000 / bare.rps) / (1000 / bare.rps + perRequestDbMs)).toFixed(2)}x`);
+  if (BENCH_DATABASE_URL) {
+    line('5', `  of which waiting on its ${perRequestStatements.toFixed(0)} database statements (mean; off this thread)`, ms(perRequestDbMs));
+  } else {
+    line('5', `  of which in its ${perRequestStatements.toFixed(0)} database statements (mean; on this thread)`, ms(perRequestDbMs));
+    line('5', '  => REST/bare ceiling if all else were free: bare / (bare + statements)', `${((1000 / bare.rps) / (1000 / bare.rps + perRequestDbMs)).toFixed(2)}x`);
+  }
+  // CPU per completed request under load, by where it ran (Linux /proc; NaN elsewhere, then the event loop's busy time).
+  const cpuKnown = Number.isFinite(rest.cpu.server) && Number.isFinite(bare.cpu.server);
+  if (cpuKnown) {
+    const total = (r: ReturnType<typeof rate>) => r.cpu.server + r.cpu.client + r.cpu.database;
+    line('5', 'CPU per request, server thread: bare / REST / GraphQL', `${ms(bare.cpu.server)} / ${ms(rest.cpu.server)} / ${ms(graphql.cpu.server)}`);
+    line('5', `CPU per request, ${BENCH_DATABASE_URL ? 'PostgreSQL server processes' : 'database (PGlite: inside the server thread above)'}: REST / GraphQL`, `${ms(rest.cpu.database)} / ${ms(graphql.cpu.database)}`);
+    line('5', 'CPU per request, load generator thread: bare / REST / GraphQL', `${ms(bare.cpu.client)} / ${ms(rest.cpu.client)} / ${ms(graphql.cpu.client)}`);
+    line('5', '  => ceiling REST/bare, GraphQL/bare if the server thread had a core to itself', `${(bare.cpu.server / rest.cpu.server).toFixed(2)}x / ${(bare.cpu.server / graphql.cpu.server).toFixed(2)}x`);
+    line('5', `  => ceiling REST/bare, GraphQL/bare with everything sharing these ${os.cpus().length} cores`, `${(total(bare) / total(rest)).toFixed(2)}x / ${(total(bare) / total(graphql)).toFixed(2)}x`);
+  } else {
+    line('5', 'server thread busy per request (event loop): bare / REST / GraphQL', `${ms(bare.busy)} / ${ms(rest.busy)} / ${ms(graphql.busy)}`);
+    line('5', '  => ceiling REST/bare, GraphQL/bare if bound by the server thread', `${(bare.busy / rest.busy).toFixed(2)}x / ${(bare.busy / graphql.busy).toFixed(2)}x`);
+  }
+  line('5', `machine CPU busy under load (${os.cpus().length} cores, everything on the machine): bare / REST / GraphQL`, `${pct(bare.machine)} / ${pct(rest.machine)} / ${pct(graphql.machine)}`);
   line('5', 'REST POST /api/v1/matrix-calculator/ (demo catalogue)', `${rest.rps.toFixed(0)} req/s`);
   line('5', 'REST / bare', `${(rest.rps / bare.rps).toFixed(2)}x`, '>= 0.75x', atLeast(rest.rps / bare.rps, 0.75));
   line('5', 'GraphQL matrixCalculator via /graphql', `${graphql.rps.toFixed(0)} req/s`);
   line('5', 'GraphQL / bare', `${(graphql.rps / bare.rps).toFixed(2)}x`, '>= 0.45x', atLeast(graphql.rps / bare.rps, 0.45));
   notes.push(`(5) ${CONNECTIONS} keep-alive connections from a worker thread, ${LOAD_SECONDS} s per target in ${rounds} alternating rounds; response ${captured.text.length} bytes (${body.results.length} rows); p50 latency bare ${ms(bare.p50)}, REST ${ms(rest.p50)}, GraphQL ${ms(graphql.p50)}`);
+  if (cpuKnown) notes.push(`(5) CPU per request = user+system time from /proc (10 ms ticks) of the server's thread, the load generator's thread${BENCH_DATABASE_URL ? ' and the PostgreSQL backends serving this run\'s database (not the shared WAL writer or checkpointer)' : ''}, over the completed requests; closed-loop throughput follows the CPU a request costs once the cores are busy`);
 
   notes.push(`total bench time ${((performance.now() - started) / 1000).toFixed(0)} s`);
   printTable();
 }
 
+// A failed or interrupted run still drops the fresh PostgreSQL databases it made. Ctrl-C under npm can deliver SIGINT
+// twice (the terminal's process group, and npm forwarding it): later signals are absorbed while the drop runs.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    process.stderr.write(`bench: ${signal}: dropping the bench databases\n`);
+    void dropFreshDatabases().finally(() => process.exit(128 + os.constants.signals[signal]));
+  });
+}
 main().then(
   () => process.exit(0),
-  (error) => { console.error(error); process.exit(1); },
+  (error) => { console.error(error); void dropFreshDatabases().finally(() => process.exit(1)); },
 );

@@ -6,6 +6,7 @@
  * `durationMs` has passed or `maxRequests` were sent. Loopback only: any other host is refused.
  * Plain JavaScript (node:http only), so no TypeScript loader is needed inside the worker.
  */
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
@@ -16,6 +17,18 @@ if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') throw ne
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const payload = body === undefined ? undefined : Buffer.from(body);
 const requestHeaders = { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) };
+
+/** CPU milliseconds this thread has used (Linux; NaN elsewhere): utime + stime, in 10 ms ticks. */
+function threadCpuMs() {
+  try {
+    const stat = readFileSync('/proc/thread-self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return NaN;
+  }
+}
+const cpuAtStart = threadCpuMs();
 
 let sent = 0;
 let completed = 0;
@@ -62,4 +75,4 @@ const seconds = (performance.now() - started) / 1000;
 agent.destroy();
 latencies.sort((a, b) => a - b);
 const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
-parentPort.postMessage({ completed, failed, firstFailure, seconds, rps: completed / seconds, p50: at(0.5), p99: at(0.99) });
+parentPort.postMessage({ completed, failed, firstFailure, seconds, rps: completed / seconds, p50: at(0.5), p99: at(0.99), clientCpuMs: threadCpuMs() - cpuAtStart });

@@ -1,4 +1,5 @@
 /** config -> database (migrated) -> demo data on an empty database -> app -> listen; graceful shutdown. */
+import './env.ts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig } from './config.ts';

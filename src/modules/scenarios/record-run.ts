@@ -28,7 +28,8 @@ export type RunOutcome =
 
 export async function recordRun(db: Prisma.TransactionClient | PrismaClient, run: RunRecord): Promise<RunOutcome> {
   const rows = await db.$queryRawUnsafe<{ ok: boolean; metric: string | null; used: number | null; limit: number | null; scenario_id: number | null }[]>(
-    'SELECT * FROM record_run($1::int, $2::text, $3::text[], $4::int[], $5::text, $6::jsonb, $7::jsonb, $8::int)',
+    // Columns named, not `*`: a prepared statement keeps its result type (src/lib/db.ts).
+    'SELECT ok, metric, used, "limit", scenario_id FROM record_run($1::int, $2::text, $3::text[], $4::int[], $5::text, $6::jsonb, $7::jsonb, $8::int)',
     run.userId, run.day, run.metrics, run.limits, run.tool, JSON.stringify(run.request ?? null),
     run.summary === undefined || run.summary === null ? null : JSON.stringify(run.summary), RECENT_SCENARIO_LIMIT,
   );
