@@ -1,7 +1,7 @@
 /** Matrix results as the API shows them (api-v1.md "Matrix result shapes"). */
 import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/model.ts';
 import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
-import type { CalculatorRow } from '../pricing/rows.ts';
+import type { CalculatorRow, RateCardIdentity } from '../pricing/rows.ts';
 import type { FinancierGroup } from './criteria.ts';
 import type { JoinedRow } from './join.ts';
 
@@ -24,13 +24,7 @@ export interface MatrixFinancierGroup {
   approvals: MatrixApprovalResult[];
 }
 
-export interface MatrixCalculatorRow extends Omit<MatrixApprovalResult, 'rate_bracket_ids'> {
-  organisation_id: number;
-  organisation_name: string;
-  product_id: number;
-  product_name: string;
-  rate_bracket_id: number;
-  rate_bracket_name: string;
+export interface MatrixCalculatorRow extends Omit<MatrixApprovalResult, 'rate_bracket_ids'>, RateCardIdentity {
   base_min: string | null; base_max: string | null;
   e_min: string | null; e_max: string | null;
   repayment_min: string | null; repayment_max: string | null;

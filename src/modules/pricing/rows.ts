@@ -2,13 +2,17 @@
 import type { PricedBracket, RepaymentFrequency } from '../catalogue/model.ts';
 import { formatMoney, formatRate, roundMoney } from './finance.ts';
 
-export interface CalculatorRow {
+/** Whose card a row prices: the financier, its product and the rate bracket. */
+export interface RateCardIdentity {
   organisation_id: number;
   organisation_name: string;
   product_id: number;
   product_name: string;
   rate_bracket_id: number;
   rate_bracket_name: string;
+}
+
+export interface CalculatorRow extends RateCardIdentity {
   base_min: string; base_max: string;
   rate_min: string; rate_max: string;
   e_min: string; e_max: string;
