@@ -23,7 +23,7 @@ import {
   type CatalogueRateBracket,
 } from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
-import type { DealRequest } from '../src/modules/pricing/deal.ts';
+import type { DealRequest } from '../src/modules/deal/deal.ts';
 import { seededRandom } from '../test/pricing/fixtures.ts';
 
 export const DEMO_CATALOGUE_PATH = path.resolve(import.meta.dirname, '../prisma/seed/demo-catalogue.json');

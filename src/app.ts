@@ -8,11 +8,11 @@ import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Config } from './config.ts';
 import type { Database } from './lib/db.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { buildContext, type AppDeps } from './lib/context.ts';
+import { buildContext, type AppDeps } from './graphql/context.ts';
 import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { schema } from './schema.ts';
-import { graphqlLimits } from './lib/graphql-limits.ts';
+import { graphqlLimits } from './graphql/limits.ts';
 
 export interface App {
   express: express.Express;
@@ -24,9 +24,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
     prisma: options.database.prisma,
     config: options.config,
     clock: options.clock ?? systemClock,
-    services: {} as AppDeps['services'],
+    services: createServices(options.database.prisma),
   };
-  deps.services = createServices(deps);
 
   const yoga = createYoga<{ req: Request; res: Response }>({
     schema,

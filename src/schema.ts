@@ -1,10 +1,12 @@
 /**
- * The GraphQL schema: every module registers its types and fields on the shared builder when imported here.
- * schema.graphql is printed from this by `npm run schema:print`.
+ * The GraphQL schema: the builder, its scalars and shared error types (src/graphql/), then every module's
+ * registrations. schema.graphql is printed from this by `npm run schema:print`.
  */
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { builder } from './lib/builder.ts';
-import './modules/index.ts';
+import { builder } from './graphql/builder.ts';
+import './graphql/scalars.ts';
+import './graphql/errors.ts';
+import './modules/graphql.ts';
 
 export const schema = builder.toSchema({ sortSchema: false });
 

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../lib/context.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import { CatalogueCache } from './catalogue/snapshot.ts';
 import { evaluateApprovals } from './matrix/criteria.ts';
 import { priceDeal } from './pricing/engine.ts';
@@ -12,6 +12,6 @@ export interface Services {
   engines: { priceDeal: typeof priceDeal; evaluateApprovals: typeof evaluateApprovals };
 }
 
-export function createServices(deps: Omit<AppDeps, 'services'>): Services {
-  return { catalogue: new CatalogueCache(deps.prisma), engines: { priceDeal, evaluateApprovals } };
+export function createServices(prisma: PrismaClient): Services {
+  return { catalogue: new CatalogueCache(prisma), engines: { priceDeal, evaluateApprovals } };
 }

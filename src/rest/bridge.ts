@@ -7,7 +7,7 @@ import {
   GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isEnumType, isInputObjectType, isListType,
   isNonNullType, parse, typeFromAST, validate, type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
 } from 'graphql';
-import type { Context } from '../lib/context.ts';
+import type { Context } from '../graphql/context.ts';
 import type { FieldError } from '../lib/errors.ts';
 import type { RestReply, Result, RouteDefinition } from './define-route.ts';
 
@@ -16,6 +16,9 @@ fragment ErrorFields on Error {
   __typename message code
   ... on ValidationError { errors { field messages } }
   ... on RateLimitedError { retry_after }
+  ... on CapHitError { detail limit used metric }
+  ... on EntitlementRequiredError { detail entitlement }
+  ... on FeatureDisabledError { detail }
 }`;
 
 export interface CompiledRoute extends RouteDefinition {
@@ -130,6 +133,10 @@ export function sharedReply(result: Result): RestReply | undefined {
     case 'RateLimitedError': return [429, { error: result.message }, { 'Retry-After': String(result.retry_after) }];
     case 'UpstreamUnavailableError': return [502, { error: result.message }];
     case 'NotConfiguredError': return [503, { error: result.message }];
+    // Plan and allowance refusals: the spec's typed 403 and 429 bodies, the same on every metered endpoint.
+    case 'CapHitError': return [429, { error: 'cap_hit', detail: result.detail, message: result.message, limit: result.limit, used: result.used, metric: result.metric }];
+    case 'EntitlementRequiredError': return [403, { error: 'entitlement_required', detail: result.detail, message: result.message, entitlement: result.entitlement }];
+    case 'FeatureDisabledError': return [403, { error: 'feature_disabled', detail: result.detail }];
     default: return undefined;
   }
 }

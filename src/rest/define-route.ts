@@ -3,7 +3,7 @@
  * maps to variables, and how the typed result maps to the spec's status and body. No business logic lives here.
  */
 import type { Request } from 'express';
-import type { Context } from '../lib/context.ts';
+import type { Context } from '../graphql/context.ts';
 
 export type Status = 200 | 201 | 204 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 export type RestReply = [status: Status, body?: unknown] | [status: Status, body: unknown, headers: Record<string, string>];

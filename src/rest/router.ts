@@ -4,7 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { buildContext, type AppDeps } from '../lib/context.ts';
+import { buildContext, type AppDeps } from '../graphql/context.ts';
 import { logger } from '../lib/logger.ts';
 import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';

@@ -12,7 +12,7 @@ import type {
   Deal,
   TransactionType,
 } from '../../src/modules/catalogue/model.ts';
-import { evaluateApproval, MISSING_FIELD_NAMES, MONEY_TOLERANCE } from '../../src/modules/matrix/index.ts';
+import { evaluateApproval, MISSING_FIELD_NAMES, MONEY_TOLERANCE } from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSET_TREE, deal } from './fixtures.ts';
 
 const PARAMS = { seed: 20_261_121, numRuns: 2_000 } as const;

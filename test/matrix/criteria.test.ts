@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, Deal } from '../../src/modules/catalogue/model.ts';
-import {
-  buildAssetAncestry,
-  evaluateApproval,
-  evaluateApprovals,
-  groupByFinancier,
-  MISSING_FIELD_NAMES,
-  sortApprovalsWithinFinancier,
-} from '../../src/modules/matrix/index.ts';
+import { buildAssetAncestry, evaluateApproval, evaluateApprovals, groupByFinancier, MISSING_FIELD_NAMES, sortApprovalsWithinFinancier } from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSETS, assetNode, deal } from './fixtures.ts';
 
 const evaluate = (a: Approval, d: Deal) => evaluateApproval(a, d, ancestry);

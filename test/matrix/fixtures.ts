@@ -3,7 +3,7 @@
  * answers nothing beyond the two required fields, and priced brackets. Tests set only what they are about.
  */
 import type { Approval, ApprovalOutcome, AssetNode, Deal, PricedBracket } from '../../src/modules/catalogue/model.ts';
-import { buildAssetAncestry } from '../../src/modules/matrix/index.ts';
+import { buildAssetAncestry } from '../../src/modules/matrix/criteria.ts';
 import { UNANSWERED } from '../support/deal.ts';
 
 /**

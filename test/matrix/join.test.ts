@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
-import {
-  applyPaywall,
-  compareCheapest,
-  FREE_TIER_VISIBLE_ROWS,
-  joinMatrixCalculator,
-  type JoinedRow,
-} from '../../src/modules/matrix/index.ts';
+import { applyPaywall, compareCheapest, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator, type JoinedRow } from '../../src/modules/matrix/join.ts';
 import { approval, outcome, pricedBracket } from './fixtures.ts';
 
 const NAMES = new Map([

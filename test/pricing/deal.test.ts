@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normaliseDeal, type DealRequest } from '../../src/modules/pricing/deal.ts';
+import { normaliseDeal, type DealRequest } from '../../src/modules/deal/deal.ts';
 import { buildPricingIndex, priceDeal } from '../../src/modules/pricing/engine.ts';
 import { formatMoney, formatRate } from '../../src/modules/pricing/finance.ts';
 import { makeAsset, makeBracket, makeProduct, makeRelation } from './fixtures.ts';

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { NotConfiguredError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../../lib/errors.ts';
 import { lookupAbn, type AbnDetails } from './service.ts';
 

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import type { ApiTokenMetadata, TokenPair } from './service.ts';
 
 export const TokenPairRef = builder.objectRef<TokenPair>('TokenPair').implement({

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import { MessageRef } from './auth.types.ts';

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { TokenPairRef } from './auth.types.ts';
 import { login } from './service.ts';
 

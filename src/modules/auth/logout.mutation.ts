@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { OkRef } from './auth.types.ts';
 import { logout } from './service.ts';
 

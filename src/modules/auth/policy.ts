@@ -49,3 +49,11 @@ export function isBrokerAdmin(caller: Caller): boolean {
 export function ownsOrganisation(caller: Caller, organisationId: number | null | undefined): boolean {
   return organisationId !== null && organisationId !== undefined && caller.organisation?.id === organisationId;
 }
+
+/**
+ * The financiers whose cards and approvals a caller sees: a broker sees every financier; a financier (lender) only
+ * its own organisation. null = every financier.
+ */
+export function bookOf(caller: Caller): Set<number> | null {
+  return caller.organisation?.type === 'f' ? new Set([caller.organisation.id]) : null;
+}

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { RateLimitedError } from '../../lib/errors.ts';
 import { TokenPairRef } from './auth.types.ts';
 import { refresh } from './service.ts';

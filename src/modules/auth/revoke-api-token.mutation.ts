@@ -1,5 +1,5 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { ApiTokenRef } from './auth.types.ts';
 import { revokeApiToken } from './service.ts';

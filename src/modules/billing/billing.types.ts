@@ -1,4 +1,6 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
+import { ErrorInterface } from '../../graphql/errors.ts';
+import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
 import { SURFACES } from '../../config.ts';
 
 export const SubscriptionRef = builder.prismaObject('Subscription', {
@@ -32,4 +34,29 @@ export const FeatureFlagsRef = builder.objectRef<{ surfaces: SurfaceStates; enti
     entitlements: t.exposeStringList('entitlements'),
     plan: t.exposeString('plan'),
   }),
+});
+
+// ---------- errors ----------
+
+builder.objectType(CapHitError, {
+  name: 'CapHitError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({
+    detail: t.exposeString('detail'),
+    limit: t.exposeInt('limit'),
+    used: t.exposeInt('used'),
+    metric: t.exposeString('metric', { description: 'calculator or matrix: which daily allowance ran out' }),
+  }),
+});
+
+builder.objectType(EntitlementRequiredError, {
+  name: 'EntitlementRequiredError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ detail: t.exposeString('detail'), entitlement: t.exposeString('entitlement') }),
+});
+
+builder.objectType(FeatureDisabledError, {
+  name: 'FeatureDisabledError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ detail: t.exposeString('detail') }),
 });

@@ -6,7 +6,7 @@
  */
 import type { Surface } from '../../config.ts';
 import { calendarDay } from '../../lib/clock.ts';
-import type { Context } from '../../lib/context.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError, type Metric } from './errors.ts';
@@ -20,7 +20,7 @@ export function termsOf(caller: Caller): PlanTerms {
 }
 
 /** The state of each surface for this caller (GET /feature-flags). */
-export function surfaceState(ctx: Pick<Context, 'config'>, caller: Caller, surface: Surface): SurfaceState {
+export function surfaceState(ctx: Pick<ServiceContext, 'config'>, caller: Caller, surface: Surface): SurfaceState {
   if (ctx.config.disabledSurfaces.includes(surface)) return 'feature_disabled';
   if (!caller.organisation) return 'organisation_required';
   const terms = termsOf(caller);
@@ -38,7 +38,7 @@ export function surfaceState(ctx: Pick<Context, 'config'>, caller: Caller, surfa
 }
 
 /** Throws the spec's typed 403 unless the caller can run the surface. */
-export function requireSurface(ctx: Pick<Context, 'config' | 'client'>, caller: Caller, surface: Surface): void {
+export function requireSurface(ctx: Pick<ServiceContext, 'config' | 'client'>, caller: Caller, surface: Surface): void {
   const state = surfaceState(ctx, caller, surface);
   if (state === 'available') return;
   if (state === 'feature_disabled') throw new FeatureDisabledError(say('feature_disabled_detail', ctx.client));
@@ -56,7 +56,7 @@ export function requireSurface(ctx: Pick<Context, 'config' | 'client'>, caller: 
  * runs never deadlock. A refused run consumes nothing and records nothing. Returns the recent scenario's id.
  */
 export async function meterRun(
-  ctx: Pick<Context, 'prisma' | 'config' | 'clock' | 'client'>, caller: Caller, metrics: Metric[], recent: { tool: string; request: unknown },
+  ctx: Pick<ServiceContext, 'prisma' | 'config' | 'clock' | 'client'>, caller: Caller, metrics: Metric[], recent: { tool: string; request: unknown },
 ): Promise<number> {
   const terms = termsOf(caller);
   const ordered = [...new Set(metrics)].sort();

@@ -1,5 +1,5 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { SURFACES } from '../../config.ts';
 import { FeatureFlagsRef, type SurfaceStates } from './billing.types.ts';
 import { surfaceState, termsOf } from './entitlements.ts';

@@ -1,5 +1,5 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { SubscriptionEnvelopeRef } from './billing.types.ts';
 
 /** Abandoned checkouts are not subscriptions: a Free organisation reads null. */

@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import {
   ASSET_SEARCH_DEFAULT_LIMIT, ASSET_SEARCH_MAX_LIMIT, ASSET_SEARCH_MAX_QUERY_LENGTH, searchAssets, validateAssetSearch,

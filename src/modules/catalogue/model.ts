@@ -102,7 +102,7 @@ export interface Approval {
 }
 
 /**
- * A deal as both engines read it, after request validation and normalisation (pricing/deal.ts).
+ * A deal as both engines read it, after request validation and normalisation (deal/deal.ts).
  * `null` = the broker did not answer. Amounts are dollars, rates percent.
  */
 export interface Deal {

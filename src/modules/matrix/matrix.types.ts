@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
 import type { MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';

@@ -8,9 +8,11 @@ import type { Caller } from '../auth/caller.ts';
 import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
 import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
 import { FieldErrors } from '../../lib/errors.ts';
-import type { DealRequest } from '../pricing/deal.ts';
+import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import { calculatorRow } from '../pricing/rows.ts';
-import { bookOf, snapshotFor, validatedDeal, type ServiceContext } from '../pricing/service.ts';
+import { bookOf } from '../auth/policy.ts';
+import { snapshotFor } from '../catalogue/service.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
 import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
 import { financierGroup, matrixCalculatorRow, pricedCardItem, type MatrixCalculatorRow, type MatrixFinancierGroup, type PricedCardItem } from './rows.ts';
@@ -37,7 +39,7 @@ export interface MatrixResult {
 }
 
 export async function runMatrix(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixResult> {
-  const deal = validatedDeal(ctx, request, 'matrix');
+  const deal = validatedDeal(request, 'matrix', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal);
@@ -73,7 +75,7 @@ function attempt<T>(half: DegradedHalf, run: () => T): T | null {
 }
 
 export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixCalculatorResult> {
-  const deal = validatedDeal(ctx, { ...request, type: request.type ?? 'commercial', deposit: request.deposit ?? 0 }, 'matrix_calculator');
+  const deal = validatedDeal({ ...request, type: request.type ?? 'commercial', deposit: request.deposit ?? 0 }, 'matrix_calculator', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal);

@@ -2,7 +2,7 @@
  * `financier` on result rows: the financier's Organisation, batched through a dataloader so a dashboard that asks for
  * it on 500 rows costs one query, not 500. Financier organisations are what every broker sees in results.
  */
-import type { Context } from '../../lib/context.ts';
+import type { Context } from '../../graphql/context.ts';
 import { OrganisationRef } from './organisation.types.ts';
 
 export function loadOrganisations(ids: readonly number[], ctx: Context) {

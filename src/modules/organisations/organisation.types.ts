@@ -1,4 +1,4 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 
 export const OrganisationRef = builder.prismaObject('Organisation', {
   fields: (t) => ({

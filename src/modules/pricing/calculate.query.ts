@@ -1,7 +1,7 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { RUN_ERRORS } from '../billing/errors.ts';
-import { DealInput } from './deal.types.ts';
+import { DealInput } from '../deal/deal.types.ts';
 import { CalculatorResultRef } from './pricing.types.ts';
 import { calculate } from './service.ts';
 

@@ -18,7 +18,7 @@ import type {
   RepaymentFrequency,
   TriState,
 } from '../catalogue/model.ts';
-import { withGst, withoutGst } from './deal.ts';
+import { withGst, withoutGst } from '../deal/deal.ts';
 import {
   compoundingPerYear,
   effectiveAnnualRate,

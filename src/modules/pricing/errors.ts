@@ -1,4 +1,3 @@
-import { builder, ErrorInterface } from '../../lib/builder.ts';
 import { DomainError } from '../../lib/errors.ts';
 
 /** The documented 500 of POST /calculator/recalculate: the edited row cannot be re-priced. */
@@ -6,9 +5,3 @@ export class RecalculationFailedError extends DomainError {
   readonly code = 'recalculation_failed';
   constructor(readonly reason: string, message = 'This result could not be re-priced with the values given.') { super(message); }
 }
-
-builder.objectType(RecalculationFailedError, {
-  name: 'RecalculationFailedError',
-  interfaces: [ErrorInterface],
-  fields: (t) => ({ reason: t.exposeString('reason') }),
-});

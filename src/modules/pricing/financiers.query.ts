@@ -1,5 +1,5 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { FinancierOptionRef } from './pricing.types.ts';
 import { financierOptions, type FinancierSurface } from './service.ts';
 

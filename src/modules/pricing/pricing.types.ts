@@ -1,4 +1,6 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
+import { ErrorInterface } from '../../graphql/errors.ts';
+import { RecalculationFailedError } from './errors.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
 import type { CalculatorRow } from './rows.ts';
@@ -80,4 +82,12 @@ export const RecalculateResultRef = builder.objectRef<RecalculateResult>('Recalc
 
 export const FinancierOptionRef = builder.objectRef<{ id: number; name: string }>('FinancierOption').implement({
   fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+});
+
+// ---------- errors ----------
+
+builder.objectType(RecalculationFailedError, {
+  name: 'RecalculationFailedError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ reason: t.exposeString('reason') }),
 });

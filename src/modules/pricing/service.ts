@@ -2,46 +2,16 @@
  * The Calculator's use cases: load the catalogue snapshot (one warm query), meter the run, price, save a recent.
  * No GraphQL here; the engines are pure and called with plain records.
  */
-import type { Context } from '../../lib/context.ts';
-import { FieldErrors, ValidationError } from '../../lib/errors.ts';
+import { FieldErrors } from '../../lib/errors.ts';
 import type { Caller } from '../auth/caller.ts';
+import { bookOf } from '../auth/policy.ts';
 import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
-import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
-import type { Deal } from '../catalogue/model.ts';
-import { normaliseDeal, type DealRequest } from './deal.ts';
+import { snapshotFor } from '../catalogue/service.ts';
+import { validatedDeal, type DealRequest } from '../deal/index.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { priceDeal, recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
-import { dealRequestErrors, type DealSurface } from './validate.ts';
-
-export type ServiceContext = Pick<Context, 'prisma' | 'config' | 'clock' | 'client' | 'services' | 'cache' | 'auth'>;
-
-/**
- * The catalogue for this request, as of the version read with the caller: read once per request, whichever fields
- * ask for it. (A request that writes the catalogue and then prices must drop `ctx.cache`'s entry; none does yet.)
- */
-export function snapshotFor(ctx: ServiceContext): Promise<CatalogueSnapshot> {
-  let pending = ctx.cache.get('catalogue') as Promise<CatalogueSnapshot> | undefined;
-  if (!pending) {
-    pending = ctx.services.catalogue.get(ctx.auth.kind === 'caller' ? ctx.auth.catalogueVersion : undefined);
-    ctx.cache.set('catalogue', pending);
-  }
-  return pending;
-}
-
-/**
- * The financiers whose cards and approvals a caller sees: a broker sees every financier; a financier (lender)
- * only its own organisation. null = every financier.
- */
-export function bookOf(caller: Caller): Set<number> | null {
-  return caller.organisation?.type === 'f' ? new Set([caller.organisation.id]) : null;
-}
-
-export function validatedDeal(ctx: ServiceContext, request: DealRequest, surface: DealSurface): Deal {
-  const errors = dealRequestErrors(request, surface);
-  if (errors.length) throw new ValidationError(errors);
-  return normaliseDeal(request, ctx.clock.now());
-}
 
 export interface CalculatorResult {
   results: CalculatorRow[];
@@ -51,7 +21,7 @@ export interface CalculatorResult {
 
 export async function calculate(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<CalculatorResult> {
   const type = request.type ?? 'commercial';
-  const deal = validatedDeal(ctx, { ...request, deposit: request.deposit ?? 0 }, 'calculator');
+  const deal = validatedDeal({ ...request, deposit: request.deposit ?? 0 }, 'calculator', ctx.clock.now());
   requireSurface(ctx, caller, type === 'consumer' ? 'consumer_calculator' : 'calculator');
   const snapshot = await snapshotFor(ctx);
   const fields = new FieldErrors();

@@ -1,5 +1,4 @@
 /** Promote, rename and delete refusals, with the spec's bodies (Errors table, POST /calculator/scenarios/{id}/promote). */
-import { builder, ErrorInterface } from '../../lib/builder.ts';
 import { DomainError } from '../../lib/errors.ts';
 
 /** 400 `name_required`: promote (or rename) without a name, or with only whitespace. */
@@ -22,11 +21,3 @@ export class OverLimitError extends DomainError {
   readonly code = 'over_limit';
   constructor(message: string, readonly limit: number) { super(message); }
 }
-
-builder.objectType(NameRequiredError, { name: 'NameRequiredError', interfaces: [ErrorInterface] });
-builder.objectType(ScenarioNotFoundError, { name: 'ScenarioNotFoundError', interfaces: [ErrorInterface] });
-builder.objectType(OverLimitError, {
-  name: 'OverLimitError',
-  interfaces: [ErrorInterface],
-  fields: (t) => ({ limit: t.exposeInt('limit', { description: 'Saved scenarios the caller may keep per tool' }) }),
-});

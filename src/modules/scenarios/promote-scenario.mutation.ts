@@ -1,5 +1,5 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 import { ScenarioRef } from './scenario.types.ts';

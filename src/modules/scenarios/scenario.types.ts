@@ -1,4 +1,6 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
+import { ErrorInterface } from '../../graphql/errors.ts';
+import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 
 export const ScenarioKindEnum = builder.enumType('ScenarioKind', {
   description: 'recent: kept automatically, newest 20 per tool; saved: promoted with a name, kept until deleted',
@@ -21,4 +23,14 @@ export const ScenarioRef = builder.prismaObject('Scenario', {
 
 export const DeletedScenarioRef = builder.objectRef<{ id: number }>('DeletedScenario').implement({
   fields: (t) => ({ id: t.exposeInt('id', { description: 'The id of the scenario that was deleted' }) }),
+});
+
+// ---------- errors ----------
+
+builder.objectType(NameRequiredError, { name: 'NameRequiredError', interfaces: [ErrorInterface] });
+builder.objectType(ScenarioNotFoundError, { name: 'ScenarioNotFoundError', interfaces: [ErrorInterface] });
+builder.objectType(OverLimitError, {
+  name: 'OverLimitError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ limit: t.exposeInt('limit', { description: 'Saved scenarios the caller may keep per tool' }) }),
 });

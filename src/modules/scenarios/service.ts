@@ -9,7 +9,7 @@
  * same scenario cannot both win.
  */
 import type { Prisma, PrismaClient, Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
-import type { Context } from '../../lib/context.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -23,7 +23,7 @@ export { RECENT_SCENARIO_LIMIT };
 export const SCENARIO_NAME_MAX_LENGTH = 200;
 
 type Tx = Prisma.TransactionClient | PrismaClient;
-type ScenarioCtx = Pick<Context, 'prisma' | 'client'>;
+type ScenarioCtx = Pick<ServiceContext, 'prisma' | 'client'>;
 
 export interface RecentScenarioInput {
   userId: number;

@@ -1,6 +1,6 @@
-import { builder } from '../../lib/builder.ts';
-import { callerOf } from '../../lib/context.ts';
-import { SeatsRef } from './errors.ts';
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
+import { SeatsRef } from './users.types.ts';
 import { seatsOf } from './service.ts';
 import { UserRef } from './users.types.ts';
 

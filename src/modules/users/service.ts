@@ -3,7 +3,7 @@
  * many concurrent reactivations exactly as many win as there are free seats, across any number of processes.
  */
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
-import type { Context } from '../../lib/context.ts';
+import type { ServiceContext } from '../service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -30,7 +30,7 @@ export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
 }
 
-export async function updateUser(ctx: Pick<Context, 'prisma' | 'client'>, caller: Caller, id: number, input: UpdateUserInput) {
+export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>, caller: Caller, id: number, input: UpdateUserInput) {
   const target = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, organisation_id: true, is_active: true, is_admin: true } });
   const self = target?.id === caller.userId;
   const sameOrganisation = target?.organisation_id != null && target.organisation_id === caller.organisation?.id;

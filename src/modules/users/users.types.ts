@@ -1,4 +1,6 @@
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
+import { ErrorInterface } from '../../graphql/errors.ts';
+import { SeatLimitReachedError, type Seats } from './errors.ts';
 
 export const PermissionRef = builder.prismaObject('Permission', {
   fields: (t) => ({ id: t.exposeInt('id'), codename: t.exposeString('codename') }),
@@ -23,4 +25,17 @@ export const UserRef = builder.prismaObject('User', {
     groups: t.relation('groups'),
     organisation: t.relation('organisation', { nullable: true }),
   }),
+});
+
+// ---------- errors ----------
+
+export const SeatsRef = builder.objectRef<Seats>('Seats').implement({
+  description: 'used: active users plus invites not yet accepted; limit: null = unlimited. used may exceed limit',
+  fields: (t) => ({ used: t.exposeInt('used'), limit: t.exposeInt('limit', { nullable: true }) }),
+});
+
+builder.objectType(SeatLimitReachedError, {
+  name: 'SeatLimitReachedError',
+  interfaces: [ErrorInterface],
+  fields: (t) => ({ seats: t.field({ type: SeatsRef, resolve: (e) => e.seats }) }),
 });

@@ -1,5 +1,4 @@
 import { body, defineRoute } from '../../define-route.ts';
-import { PLAN_ERROR_FIELDS, planErrorReply } from '../../../modules/billing/errors.ts';
 import { FINANCIER_GROUP_FIELDS } from './matrix.route.ts';
 
 const ROW_FIELDS = `organisation_id organisation_name approval_id approval_name doc_level status missing_fields
@@ -16,7 +15,7 @@ export default defineRoute({
       ... on MatrixCalculatorResult {
         results { ${ROW_FIELDS} } priced_count destination_count degraded
         priced { ${PRICED_FIELDS} } financiers { ${FINANCIER_GROUP_FIELDS} } }
-      ${PLAN_ERROR_FIELDS} ...ErrorFields } }`,
+      ...ErrorFields } }`,
   variables: (req) => ({ input: body(req) }),
   respond: (r) => {
     if (r.__typename === 'MatrixCalculatorResult') {
@@ -24,6 +23,6 @@ export default defineRoute({
       // `priced` and `financiers` appear only on the degraded run whose half they are.
       return [200, { ...rest, ...(priced ? { priced } : {}), ...(financiers ? { financiers } : {}) }];
     }
-    return planErrorReply(r);
+    return undefined;
   },
 });

@@ -1,5 +1,4 @@
 import { body, defineRoute } from '../../define-route.ts';
-import { PLAN_ERROR_FIELDS, planErrorReply } from '../../../modules/billing/errors.ts';
 
 export const APPROVAL_RESULT_FIELDS = 'approval_id approval_name doc_level status missing_fields deposit_percentage deposit_amount deposit_required max_term rate_bracket_ids';
 export const FINANCIER_GROUP_FIELDS = `organisation_id organisation_name approvals { ${APPROVAL_RESULT_FIELDS} }`;
@@ -9,10 +8,10 @@ export default defineRoute({
   document: `query RestMatrix($input: DealInput!) {
     matrix(input: $input) {
       __typename ... on MatrixResult { destination_count results { ${FINANCIER_GROUP_FIELDS} } }
-      ${PLAN_ERROR_FIELDS} ...ErrorFields } }`,
+      ...ErrorFields } }`,
   variables: (req) => ({ input: body(req) }),
   respond: (r) => {
     if (r.__typename === 'MatrixResult') return [200, { results: r.results, destination_count: r.destination_count }];
-    return planErrorReply(r);
+    return undefined;
   },
 });

@@ -1,4 +1,3 @@
-import './errors.ts';
 import './scenario.types.ts';
 import './scenarios.query.ts';
 import './promote-scenario.mutation.ts';

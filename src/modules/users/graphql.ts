@@ -1,4 +1,3 @@
-import './errors.ts';
 import './users.types.ts';
 import './update-user.mutation.ts';
 import './me.query.ts';

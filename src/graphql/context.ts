@@ -2,28 +2,15 @@
  * The per-request context. Yoga and the REST bridge both call buildContext(), so a request reaches the same
  * services, with the same caller and the same rules, whichever surface it came through.
  */
-import type { Config } from '../config.ts';
-import type { PrismaClient } from '../generated/prisma/client.ts';
-import type { Clock } from './clock.ts';
-import { authenticate, type Authentication, type Caller } from '../modules/auth/caller.ts';
-import { clientKind, type ClientKind } from './wording.ts';
-import type { Services } from '../modules/services.ts';
+import { clientKind } from '../lib/wording.ts';
+import { authenticate, type Caller } from '../modules/auth/caller.ts';
+import type { AppDeps, ServiceContext } from '../modules/service-context.ts';
 
-/** Process-wide dependencies, created once in createApp(). */
-export interface AppDeps {
-  prisma: PrismaClient;
-  config: Config;
-  clock: Clock;
-  services: Services;
-}
+export type { AppDeps };
 
-export interface Context extends AppDeps {
-  auth: Authentication;
+export interface Context extends ServiceContext {
   /** The caller, or null when unauthenticated (scope-auth refuses before a resolver sees null where it needs one). */
   caller: Caller | null;
-  client: ClientKind;
-  /** Per-request memo for loaders and snapshots. */
-  cache: Map<unknown, unknown>;
 }
 
 export interface RequestLike {

@@ -1,5 +1,5 @@
 /** The deal a broker enters: one input type for the Calculator, the Matrix and the Matrix Calculator. */
-import { builder } from '../../lib/builder.ts';
+import { builder } from '../../graphql/builder.ts';
 
 export const AdvanceArrearsEnum = builder.enumType('AdvanceArrears', { values: ['none', 'advance', 'arrears'] as const });
 export const RepaymentFrequencyEnum = builder.enumType('RepaymentFrequency', { values: ['yearly', 'quarterly', 'monthly', 'weekly', 'daily', 'none'] as const });

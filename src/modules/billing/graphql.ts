@@ -1,4 +1,3 @@
-import './errors.ts';
 import './billing.types.ts';
 import './subscription.query.ts';
 import './feature-flags.query.ts';

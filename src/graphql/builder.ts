@@ -1,0 +1,65 @@
+/**
+ * The Pothos schema builder. Plugin order matters: errors first, so failures thrown by scope-auth become typed
+ * results too; scope-auth before prisma and dataloader, so nothing loads before the caller is checked.
+ */
+import SchemaBuilder from '@pothos/core';
+import ErrorsPlugin from '@pothos/plugin-errors';
+import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import PrismaPlugin from '@pothos/plugin-prisma';
+import DataloaderPlugin from '@pothos/plugin-dataloader';
+import type PrismaTypes from '../generated/pothos-types.ts';
+import { getDatamodel } from '../generated/pothos-types.ts';
+import type { Context } from './context.ts';
+import { ForbiddenError, UnauthenticatedError } from '../lib/errors.ts';
+import { accessFailure, hasPermission } from '../modules/auth/policy.ts';
+import type { PermissionCodename } from '../modules/auth/permissions.ts';
+
+export interface AuthScopes {
+  /** Any signed-in caller, `read` API tokens included. */
+  signedIn: boolean;
+  /** A session, or a `read_write` API token. */
+  write: boolean;
+  /** A session only. */
+  session: boolean;
+  /** An administrator of the caller's organisation. */
+  admin: boolean;
+  /** A permission codename, held through a group (admins hold all). */
+  permission: PermissionCodename;
+  /** The caller's organisation is of this type. */
+  organisationType: 'f' | 'b' | 'u';
+}
+
+export const builder = new SchemaBuilder<{
+  Context: Context;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: AuthScopes;
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date | string };
+    Decimal: { Input: number; Output: number | string };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  defaultFieldNullability: false,
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
+  prisma: { client: (ctx) => ctx.prisma, dmmf: getDatamodel(), exposeDescriptions: true },
+  errors: { defaultTypes: [UnauthenticatedError, ForbiddenError] },
+  scopeAuth: {
+    // Credentials come first: an anonymous caller is 401 whatever the field asks for; otherwise 403.
+    unauthorizedError: (_parent, ctx, _info, result) => {
+      if (ctx.auth.kind !== 'caller') return new UnauthenticatedError();
+      return new ForbiddenError(result.message === 'Unauthorized' ? undefined : result.message);
+    },
+    authScopes: (ctx) => ({
+      signedIn: ctx.caller !== null && accessFailure(ctx.auth, 'any') === null,
+      write: accessFailure(ctx.auth, 'write') === null,
+      session: accessFailure(ctx.auth, 'session') === null,
+      admin: ctx.caller?.isAdmin === true,
+      permission: (codename) => ctx.caller !== null && hasPermission(ctx.caller, codename),
+      organisationType: (type) => ctx.caller?.organisation?.type === type,
+    }),
+  },
+});
+
+builder.queryType({});
+builder.mutationType({});

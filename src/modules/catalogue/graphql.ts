@@ -1,0 +1,2 @@
+/** The catalogue module's GraphQL registrations. */
+import './asset-search.query.ts';

@@ -1,0 +1,16 @@
+/** The catalogue as a request reads it. No GraphQL here. */
+import type { ServiceContext } from '../service-context.ts';
+import type { CatalogueSnapshot } from './snapshot.ts';
+
+/**
+ * The catalogue for this request, as of the version read with the caller: read once per request, whichever fields
+ * ask for it. (A request that writes the catalogue and then prices must drop `ctx.cache`'s entry; none does yet.)
+ */
+export function snapshotFor(ctx: Pick<ServiceContext, 'services' | 'cache' | 'auth'>): Promise<CatalogueSnapshot> {
+  let pending = ctx.cache.get('catalogue') as Promise<CatalogueSnapshot> | undefined;
+  if (!pending) {
+    pending = ctx.services.catalogue.get(ctx.auth.kind === 'caller' ? ctx.auth.catalogueVersion : undefined);
+    ctx.cache.set('catalogue', pending);
+  }
+  return pending;
+}

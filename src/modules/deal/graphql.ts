@@ -1,0 +1,2 @@
+/** The deal module's GraphQL registrations. */
+import './deal.types.ts';
