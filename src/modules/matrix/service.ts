@@ -11,7 +11,7 @@ import { FieldErrors } from '../../lib/errors.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import { calculatorRow } from '../pricing/rows.ts';
 import { bookOf } from '../auth/policy.ts';
-import { snapshotFor } from '../catalogue/service.ts';
+import { snapshotFor } from '../catalogue/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
 import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';

@@ -6,7 +6,7 @@ import { FieldErrors } from '../../lib/errors.ts';
 import type { Caller } from '../auth/caller.ts';
 import { bookOf } from '../auth/policy.ts';
 import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
-import { snapshotFor } from '../catalogue/service.ts';
+import { snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { priceDeal, recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
