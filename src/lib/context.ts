@@ -24,11 +24,14 @@ export interface Context extends AppDeps {
   client: ClientKind;
   /** Per-request memo for loaders and snapshots. */
   cache: Map<unknown, unknown>;
+  /** The client's IP (Express req.ip, which honours TRUST_PROXY); null when unknown. Keys the sign-in throttle. */
+  clientAddress: string | null;
 }
 
 export interface RequestLike {
   authorization?: string | null;
   serviceClient?: string | null;
+  clientAddress?: string | null;
 }
 
 export async function buildContext(deps: AppDeps, request: RequestLike): Promise<Context> {
@@ -39,6 +42,7 @@ export async function buildContext(deps: AppDeps, request: RequestLike): Promise
     caller: auth.kind === 'caller' ? auth.caller : null,
     client: clientKind(request.serviceClient),
     cache: new Map(),
+    clientAddress: request.clientAddress ?? null,
   };
 }
 
