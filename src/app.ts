@@ -35,9 +35,10 @@ export function createApp(options: { config: Config; database: Database; clock?:
     batching: false,
     maskedErrors: true,
     logging: false,
-    context: ({ request }) => buildContext(deps, {
+    context: ({ request, req }) => buildContext(deps, {
       authorization: request.headers.get('authorization'),
       serviceClient: request.headers.get('x-service-client'),
+      clientAddress: req?.ip,
     }),
     plugins: [
       graphqlLimits(),
@@ -47,6 +48,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
 
   const app = express();
   app.disable('x-powered-by');
+  // req.ip (the sign-in throttle's address) honours X-Forwarded-For only from the proxies TRUST_PROXY names.
+  app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
   app.use('/graphql', yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));

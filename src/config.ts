@@ -31,6 +31,8 @@ export interface Config {
   abnLookupTimeoutMs: number;
   /** GraphiQL, introspection and field suggestions; off in prod. */
   graphqlExplorer: boolean;
+  /** Express `trust proxy` (TRUST_PROXY): false, a hop count, or addresses/subnets of the proxies in front. */
+  trustProxy: boolean | number | string;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -39,6 +41,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): n
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
+}
+
+/** TRUST_PROXY: unset or `false` = off (req.ip is the socket's peer); `1`, `2`… = hops; else Express's list form. */
+function trustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw.trim() === '' || raw.trim() === 'false') return false;
+  if (raw.trim() === 'true') return true;
+  if (/^\d+$/.test(raw.trim())) return Number(raw.trim());
+  return raw.trim();
 }
 
 /** The embedded default keeps a generated JWT secret beside its data, so restarts keep sessions. */
@@ -81,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     abnLookupGuid: env.ABN_LOOKUP_GUID || null,
     abnLookupTimeoutMs: int(env, 'ABN_LOOKUP_TIMEOUT_MS', 5000),
     graphqlExplorer: environment !== 'prod',
+    trustProxy: trustProxy(env.TRUST_PROXY),
   };
   return { ...config, ...overrides };
 }

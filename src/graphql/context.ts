@@ -16,6 +16,7 @@ export interface Context extends ServiceContext {
 export interface RequestLike {
   authorization?: string | null;
   serviceClient?: string | null;
+  clientAddress?: string | null;
 }
 
 export async function buildContext(deps: AppDeps, request: RequestLike): Promise<Context> {
@@ -26,6 +27,7 @@ export async function buildContext(deps: AppDeps, request: RequestLike): Promise
     caller: auth.kind === 'caller' ? auth.caller : null,
     client: clientKind(request.serviceClient),
     cache: new Map(),
+    clientAddress: request.clientAddress ?? null,
   };
 }
 

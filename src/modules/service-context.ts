@@ -24,4 +24,6 @@ export interface ServiceContext extends AppDeps {
   client: ClientKind;
   /** Per-request memo for loaders and snapshots. */
   cache: Map<unknown, unknown>;
+  /** The client's IP (Express req.ip, which honours TRUST_PROXY); null when unknown. Keys the sign-in throttle. */
+  clientAddress: string | null;
 }

@@ -23,7 +23,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
 
   for (const route of compiled) {
     router[route.method](route.path, async (req: Request, res: Response) => {
-      const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client') });
+      const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client'), clientAddress: req.ip });
       const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
       if ('errors' in coerced) {
         // Credentials are judged before the body: an anonymous caller learns nothing about the endpoint's fields.

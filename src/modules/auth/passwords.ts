@@ -1,15 +1,25 @@
-import bcrypt from 'bcryptjs';
+import { hash, hashSync, verify } from '@node-rs/bcrypt';
 
-/** bcrypt (pure JS) with cost 10: about 50 ms a hash here, slow enough for stolen hashes, fast enough to sign in. */
+/**
+ * bcrypt, cost 10 (about 50 ms a hash here): slow enough for stolen hashes, fast enough to sign in. @node-rs/bcrypt
+ * hashes on libuv's thread pool, so a burst of sign-ins does not stall the event loop; it reads the `$2a$`/`$2b$`
+ * hashes bcryptjs wrote before.
+ */
 const COST = 10;
 
-export function hashPassword(plain: string): Promise<string> {
-  return bcrypt.hash(plain, COST);
+/**
+ * @node-rs/bcrypt 1.x labels its hashes `$2y$`; `$2y$` and `$2b$` name the same corrected algorithm, so the label is
+ * written as `$2b$`, which every bcrypt implementation (bcryptjs included) reads.
+ */
+const asTwoB = (hashed: string): string => hashed.replace(/^\$2y\$/, '$2b$');
+
+export async function hashPassword(plain: string): Promise<string> {
+  return asTwoB(await hash(plain, COST));
 }
 
-export function verifyPassword(plain: string, hash: string): Promise<boolean> {
-  return bcrypt.compare(plain, hash);
+export function verifyPassword(plain: string, hashed: string): Promise<boolean> {
+  return verify(plain, hashed);
 }
 
-/** Compared against when the email is unknown, so a miss costs the same time as a wrong password. */
-export const DUMMY_PASSWORD_HASH = bcrypt.hashSync('not-a-real-password', COST);
+/** Compared against when the email is unknown, so a miss costs the same time as a wrong password (made once, at load). */
+export const DUMMY_PASSWORD_HASH = asTwoB(hashSync('not-a-real-password', COST));

@@ -10,6 +10,7 @@ import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
 import type { Caller } from './caller.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
+import { beginSignIn, signInSucceeded } from './sign-in-throttle.ts';
 import {
   formatRefreshToken, newApiTokenSecret, newRefreshToken, parseRefreshToken, sameDigest, sha256, signAccessToken,
   successorOf, type RefreshTokenParts,
@@ -33,11 +34,18 @@ function accessFor(deps: AuthDeps, userId: number, sessionId: string, now: Date,
   return signAccessToken(deps.config.jwtSecret, { sub: String(userId), sid: sessionId }, now, exp);
 }
 
-/** Wrong password, unknown email and inactive user answer the same, in the same time. */
-export async function login(deps: AuthDeps, email: string, password: string): Promise<TokenPair> {
-  const user = await deps.prisma.user.findUnique({ where: { email: email.trim().toLowerCase() } });
+/**
+ * Wrong password, unknown email and inactive user answer the same, in the same time, and count alike against the
+ * sign-in throttle (per email and per client address). During a lockout every attempt is refused, a right
+ * password too, before any password is checked.
+ */
+export async function login(deps: AuthDeps, email: string, password: string, clientAddress: string | null): Promise<TokenPair> {
+  const normalised = email.trim().toLowerCase();
+  const attempt = await beginSignIn(deps.prisma, normalised, clientAddress, deps.clock.now());
+  const user = await deps.prisma.user.findUnique({ where: { email: normalised } });
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
   if (!user || !ok || !user.is_active) throw new UnauthenticatedError('Unable to sign in with the email and password provided.');
+  await signInSucceeded(deps.prisma, attempt);
   const now = deps.clock.now();
   const sessionId = randomBytes(16).toString('hex');
   const token = newRefreshToken();

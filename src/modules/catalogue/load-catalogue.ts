@@ -21,7 +21,7 @@ type Db = PrismaClient | Tx;
  */
 export const RESET_TABLES = [
   'organisations', 'users', 'invitations', 'groups', 'permissions', '_UserGroups', '_GroupPermissions',
-  'sessions', 'refresh_tokens', 'api_tokens', 'rate_counters', 'daily_usage', 'subscriptions',
+  'sessions', 'refresh_tokens', 'api_tokens', 'rate_counters', 'sign_in_throttles', 'daily_usage', 'subscriptions',
   'assets', 'products', 'rate_brackets', 'asset_rate_brackets', 'approvals', 'approval_rate_brackets',
   'rate_card_versions', 'scenarios', 'notification_preferences', 'devices', 'issue_reports', 'mcp_connections',
 ] as const;
