@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_DATABASE_TIMEOUTS, loadConfig } from '../../src/config.ts';
-import { pgTimeouts } from '../../src/lib/db.ts';
+import { openDatabase, pgTimeouts } from '../../src/lib/db.ts';
 
 const base = { DATA_DIR: ':memory:' } as NodeJS.ProcessEnv;
 const load = (env: Record<string, string>) => loadConfig({ ...base, ...env }, { dataDir: ':memory:' });
@@ -53,5 +53,21 @@ describe('database timeouts are configurable, with sane defaults', () => {
     expect(pgTimeouts(load({ DATABASE_CONNECT_TIMEOUT_MS: '750', DATABASE_STATEMENT_TIMEOUT_MS: '1500', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500' })))
       .toMatchObject({ connectionTimeoutMillis: 750, statement_timeout: 1500, query_timeout: 2500, idle_in_transaction_session_timeout: 2500 });
     expect(pgTimeouts()).toMatchObject({ connectionTimeoutMillis: 5000, statement_timeout: 15_000, query_timeout: 16_000 });
+  });
+});
+
+describe('both adapters get the statement timeout', () => {
+  it('PGlite: set on its one session (accepted; PGlite does not enforce it, see docs/operations.md)', async () => {
+    const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: false, timeouts: { databaseStatementTimeoutMs: 1234 } });
+    expect(await db.prisma.$queryRawUnsafe('SHOW statement_timeout')).toEqual([{ statement_timeout: '1234ms' }]);
+    await db.close();
+  });
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: every pooled connection starts with them', async () => {
+    const db = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, dataDir: ':memory:', migrate: false, timeouts: { databaseStatementTimeoutMs: 1234, databaseIdleInTransactionTimeoutMs: 4321 } });
+    const rows = await Promise.all(Array.from({ length: 3 }, () => db.prisma.$queryRawUnsafe<Record<string, string>[]>(
+      "SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i")));
+    for (const [row] of rows) expect(row).toEqual({ s: '1234ms', i: '4321ms' });
+    await db.close();
   });
 });
