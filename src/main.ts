@@ -54,10 +54,9 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
-    if (shuttingDown) {
-      logger.warn('shutdown.forced', { signal });
-      process.exit(1);
-    }
+    // Ctrl-C reaches npm, tsx and node alike, and npm and tsx relay it: one keystroke can arrive two or three times.
+    // Repeats are ignored; SHUTDOWN_TIMEOUT_MS bounds the shutdown anyway.
+    if (shuttingDown) return;
     shuttingDown = true;
     logger.info('shutdown.started', { signal, timeout_ms: config.shutdownTimeoutMs });
     // Stop accepting at once; in-flight requests finish; keep-alive connections close as they fall idle.
