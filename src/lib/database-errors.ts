@@ -6,6 +6,7 @@
  */
 import { GraphQLError } from 'graphql';
 import { maskError as yogaMaskError } from 'graphql-yoga';
+import { logger } from './logger.ts';
 
 /** Seconds a client should wait before retrying; short: the pool reconnects by itself as soon as the database is back. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
@@ -60,8 +61,15 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/** One warning line per refused request, so an outage shows in the logs (the message only: no stack, no query). */
+function logUnavailable(surface: 'rest' | 'graphql', error: unknown): void {
+  const message = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+  logger.warn('database.unavailable', { surface, message: message?.slice(0, 300) });
+}
+
 /** REST: status, body and headers of the 503. */
-export function databaseUnavailableReply(): [503, { error: string }, Record<string, string>] {
+export function databaseUnavailableReply(error?: unknown): [503, { error: string }, Record<string, string>] {
+  logUnavailable('rest', error);
   return [503, { error: DATABASE_UNAVAILABLE_MESSAGE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }];
 }
 
@@ -72,6 +80,7 @@ export function databaseUnavailableReply(): [503, { error: string }, Record<stri
  */
 export function maskDatabaseUnavailable(error: unknown, message: string, isDev?: boolean): Error {
   if (isDatabaseUnavailable(error)) {
+    logUnavailable('graphql', error);
     return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
       path: error instanceof GraphQLError ? error.path : undefined,
       extensions: {
