@@ -1,13 +1,15 @@
 /**
  * `npm run seed -- --file PATH [--reset]`: loads a catalogue file (docs/catalogue-format.md) into the configured
  * database (DATABASE_URL, or embedded PGlite in DATA_DIR). `--reset` empties every app table first. A bad file is
- * refused with the path of its first bad field and nothing is written. Exit codes: 0 loaded, 1 refused or failed,
- * 2 usage.
+ * refused with the path of its first bad field and nothing is written. Like the server, it takes the PGlite data
+ * directory's lock: while a server (or another seed) runs on DATA_DIR it is refused; stop the server first.
+ * Exit codes: 0 loaded, 1 refused or failed, 2 usage.
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/lib/db.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/lib/db.ts';
+import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 import { CATALOGUE_KEYS, CatalogueFileError, emptyExisting, parseCatalogueFile } from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
 
@@ -34,8 +36,15 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  const config = loadConfig();
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  let config;
+  let db: Database;
+  try {
+    config = loadConfig();
+    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config, lockOwner: 'seed' });
+  } catch (e) {
+    if (e instanceof ConfigError || e instanceof DataDirLockedError) { console.error(`${file}: refused, nothing written: ${e.message}`); return 1; }
+    throw e;
+  }
   try {
     // A first check for a quick answer; loadCatalogue checks again inside its transaction.
     const checked = parseCatalogueFile(json, reset ? emptyExisting() : await readExistingCatalogue(db.prisma));

@@ -13,6 +13,8 @@ import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { schema } from './schema.ts';
 import { graphqlLimits } from './graphql/limits.ts';
+import { maskDatabaseUnavailable } from './lib/database-errors.ts';
+import { readinessHandler } from './lib/readiness.ts';
 
 export interface App {
   express: express.Express;
@@ -33,7 +35,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
     graphiql: options.config.graphqlExplorer ? { title: 'Asset-finance pricing and approvals' } : false,
     landingPage: false,
     batching: false,
-    maskedErrors: true,
+    maskedErrors: { maskError: maskDatabaseUnavailable }, // a database outage: 503 + Retry-After
     logging: false,
     context: ({ request, req }) => buildContext(deps, {
       authorization: request.headers.get('authorization'),
@@ -54,6 +56,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.use('/graphql', yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/readyz', readinessHandler(deps.prisma, options.config.readinessTimeoutMs));
   app.use((_req: Request, res: Response) => { res.status(404).json({ error: 'Not found.' }); });
   return { express: app, deps };
 }

@@ -1,6 +1,6 @@
 /** Environment, validated once at start. Every variable is documented in the README. */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export const SERVICE_ENVIRONMENTS = ['local', 'qa', 'stage', 'prod'] as const;
@@ -8,7 +8,31 @@ export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
 export const SURFACES = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'] as const;
 export type Surface = (typeof SURFACES)[number];
 
-export interface Config {
+/** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
+export interface DatabaseTimeouts {
+  /** Opening a connection and waiting for a free one in the pool (pg `connectionTimeoutMillis`). */
+  databaseConnectTimeoutMs: number;
+  /** Server-side `statement_timeout`; the client gives up (`query_timeout`) one second later if the server is silent. */
+  databaseStatementTimeoutMs: number;
+  /** Server-side `idle_in_transaction_session_timeout`: a transaction left open this long is ended by PostgreSQL. */
+  databaseIdleInTransactionTimeoutMs: number;
+}
+
+export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
+  databaseConnectTimeoutMs: 5000,
+  databaseStatementTimeoutMs: 15_000,
+  databaseIdleInTransactionTimeoutMs: 30_000,
+};
+
+/** JWT_SECRET signs every access token: shorter than this is guessable offline from one token. */
+export const MIN_JWT_SECRET_BYTES = 32;
+
+/** A refused configuration: main prints the message alone (one line, no stack) and exits 1. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+export interface Config extends DatabaseTimeouts {
   port: number;
   dataDir: string;
   /** null = embedded PGlite in dataDir (or in memory when dataDir is ':memory:'). */
@@ -33,13 +57,17 @@ export interface Config {
   graphqlExplorer: boolean;
   /** Express `trust proxy` (TRUST_PROXY): false, a hop count, or addresses/subnets of the proxies in front. */
   trustProxy: boolean | number | string;
+  /** Bound on GET /readyz (database reachable, migrations applied). */
+  readinessTimeoutMs: number;
+  /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are closed. */
+  shutdownTimeoutMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new Error(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -56,24 +84,38 @@ function persistedSecret(dataDir: string): string {
   if (dataDir === ':memory:') return randomBytes(32).toString('hex');
   const file = path.join(dataDir, 'jwt-secret');
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(32).toString('hex');
-  writeFileSync(file, secret, { mode: 0o600 });
-  return secret;
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
+  try {
+    // 'wx': two processes starting on an empty directory keep the first one's secret, not one each.
+    writeFileSync(file, randomBytes(32).toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  return readFileSync(file, 'utf8').trim();
+}
+
+/** A configured JWT_SECRET (not the generated one) must be long enough to resist offline guessing. */
+export function checkJwtSecret(secret: string): void {
+  const bytes = Buffer.byteLength(secret, 'utf8');
+  if (bytes < MIN_JWT_SECRET_BYTES) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes, got ${bytes} (generate one with: openssl rand -hex 32)`);
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const environment = (env.SERVICE_ENVIRONMENT || 'local') as ServiceEnvironment;
   if (!SERVICE_ENVIRONMENTS.includes(environment)) {
-    throw new Error(`SERVICE_ENVIRONMENT must be one of ${SERVICE_ENVIRONMENTS.join(', ')}`);
+    throw new ConfigError(`SERVICE_ENVIRONMENT must be one of ${SERVICE_ENVIRONMENTS.join(', ')}`);
   }
   const databaseUrl = env.DATABASE_URL || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  if (env.JWT_SECRET) checkJwtSecret(env.JWT_SECRET);
   const dataDir = overrides.dataDir ?? path.resolve(env.DATA_DIR || './data');
   const disabledSurfaces = (env.DISABLED_SURFACES || '').split(',').map((s) => s.trim()).filter(Boolean) as Surface[];
-  for (const s of disabledSurfaces) if (!SURFACES.includes(s)) throw new Error(`DISABLED_SURFACES: unknown surface "${s}"`);
+  for (const s of disabledSurfaces) if (!SURFACES.includes(s)) throw new ConfigError(`DISABLED_SURFACES: unknown surface "${s}"`);
   const timeZone = env.SERVICE_TIME_ZONE || 'Australia/Sydney';
-  new Intl.DateTimeFormat('en', { timeZone }); // throws on an unknown zone
+  try { new Intl.DateTimeFormat('en', { timeZone }); } catch { throw new ConfigError(`SERVICE_TIME_ZONE: unknown time zone "${timeZone}"`); }
   const config: Config = {
     port: int(env, 'PORT', 4000, 0),
     dataDir,
@@ -92,6 +134,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     abnLookupTimeoutMs: int(env, 'ABN_LOOKUP_TIMEOUT_MS', 5000),
     graphqlExplorer: environment !== 'prod',
     trustProxy: trustProxy(env.TRUST_PROXY),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseConnectTimeoutMs),
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseStatementTimeoutMs),
+    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseIdleInTransactionTimeoutMs),
+    readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 2000),
+    shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
   };
   return { ...config, ...overrides };
 }

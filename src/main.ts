@@ -1,48 +1,94 @@
-/** config -> database (migrated) -> demo data on an empty database -> app -> listen; graceful shutdown. */
+/**
+ * config -> database (migrated; the PGlite data directory locked) -> demo data outside prod on an empty database ->
+ * app -> listen; graceful shutdown on SIGTERM/SIGINT. A refused start prints one line and exits 1.
+ */
 import './env.ts';
+import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig } from './config.ts';
-import { openDatabase } from './lib/db.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase, type Database } from './lib/db.ts';
+import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
+import { demoDataDecision, startupBanner } from './lib/startup.ts';
 import { createApp } from './app.ts';
 import { parseCatalogueFile } from './modules/catalogue/catalogue-file.ts';
 import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalogue.ts';
 
 export const DEMO_CATALOGUE = path.resolve(import.meta.dirname, '../prisma/seed/demo-catalogue.json');
-export const DEMO_LOGINS = ['broker.admin@demo.test', 'broker.user@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'];
+
+/** A start refused for a reason the operator can act on: printed as its message alone. */
+class StartError extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
-  let seeded = false;
-  if (await isDatabaseEmpty(database.prisma)) {
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config, lockOwner: 'server' });
+  try {
+    await serve(config, database);
+  } catch (e) {
+    await database.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function serve(config: ReturnType<typeof loadConfig>, database: Database): Promise<void> {
+  const databaseEmpty = await isDatabaseEmpty(database.prisma);
+  const decision = demoDataDecision(config.environment, databaseEmpty);
+  if (decision === 'load') {
     const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE, 'utf8')));
     if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
     await loadCatalogue(database.prisma, parsed.value, { reset: false });
-    seeded = true;
   }
   const app = createApp({ config, database });
-  const server = app.express.listen(config.port, () => {
-    const base = `http://localhost:${config.port}`;
-    const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
-    console.log([
-      `Asset-finance service (${config.environment}) on ${where}${seeded ? ', demo data loaded' : ''}`,
-      `  GraphQL:  ${base}/graphql${config.graphqlExplorer ? ' (GraphiQL in a browser)' : ''}`,
-      `  REST:     ${base}/api/v1`,
-      `  Demo logins (password demo-password-1): ${DEMO_LOGINS.join(', ')}`,
-    ].join('\n'));
+  const server = createServer(app.express);
+  // Without this, a busy port left a process that printed its banner and served nothing.
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, () => { server.off('error', reject); resolve(); });
+  }).catch((e: NodeJS.ErrnoException) => {
+    const why = e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    throw new StartError(`cannot listen on port ${config.port}: ${why}`);
   });
-  const shutdown = (signal: string) => {
-    logger.info('shutdown', { signal });
-    server.close(() => { database.close().finally(() => process.exit(0)); });
-    setTimeout(() => process.exit(1), 10_000).unref();
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
+  console.log(startupBanner({ environment: config.environment, port: config.port, where, graphqlExplorer: config.graphqlExplorer, decision, databaseEmpty }).join('\n'));
+
+  let shuttingDown = false;
+  const shutdown = async (signal: string) => {
+    // Ctrl-C reaches npm, tsx and node alike, and npm and tsx relay it: one keystroke can arrive two or three times.
+    // Repeats are ignored; SHUTDOWN_TIMEOUT_MS bounds the shutdown anyway.
+    if (shuttingDown) return;
+    shuttingDown = true;
+    logger.info('shutdown.started', { signal, timeout_ms: config.shutdownTimeoutMs });
+    // Stop accepting at once; in-flight requests finish; keep-alive connections close as they fall idle.
+    const drained = new Promise<'drained'>((resolve) => server.close(() => resolve('drained')));
+    const idle = setInterval(() => server.closeIdleConnections(), 50);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs); });
+    const outcome = await Promise.race([drained, timedOut]);
+    clearInterval(idle);
+    clearTimeout(timer);
+    if (outcome === 'timeout') {
+      logger.warn('shutdown.timeout', { message: `requests still in flight after ${config.shutdownTimeoutMs} ms were cut` });
+      server.closeAllConnections();
+    }
+    try {
+      await database.close();
+    } catch (e) {
+      logger.error('shutdown.database_close_failed', { message: (e as Error).message });
+      process.exit(1);
+    }
+    logger.info('shutdown.done', { signal, outcome });
+    process.exit(outcome === 'drained' ? 0 : 1);
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => { void shutdown('SIGINT'); });
+  process.on('SIGTERM', () => { void shutdown('SIGTERM'); });
 }
 
 main().catch((error) => {
-  console.error(error);
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof StartError) {
+    console.error(`Cannot start: ${error.message}`);
+  } else {
+    console.error(error);
+  }
   process.exit(1);
 });

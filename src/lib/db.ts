@@ -9,6 +9,8 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient } from '../generated/prisma/client.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.ts';
+import { acquireDataDirLock, restrictToOwner } from './data-dir-lock.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
 
 export type Db = PrismaClient;
@@ -26,28 +28,92 @@ export interface DatabaseOptions {
   /** Folder for PGlite's files; ':memory:' keeps everything in memory (tests). */
   dataDir: string;
   migrate?: boolean;
+  /** Defaults: DEFAULT_DATABASE_TIMEOUTS (src/config.ts). A whole Config fits here. */
+  timeouts?: Partial<DatabaseTimeouts>;
+  /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
+  lockOwner?: string;
+}
+
+/**
+ * pg settings that bound every wait on PostgreSQL: connecting and waiting for a pooled connection
+ * (connectionTimeoutMillis), a statement the server runs too long (statement_timeout, cancelled by the server, the
+ * connection stays usable), a server that never answers (query_timeout, one second later, client-side), and a
+ * transaction left open (idle_in_transaction_session_timeout). Every failure reaches the caller as an error that
+ * isDatabaseUnavailable() recognises (503).
+ */
+export function pgTimeouts(options: Partial<DatabaseTimeouts> = {}): pg.PoolConfig {
+  const t = { ...DEFAULT_DATABASE_TIMEOUTS, ...definedOnly(options) };
+  return {
+    connectionTimeoutMillis: t.databaseConnectTimeoutMs,
+    statement_timeout: t.databaseStatementTimeoutMs,
+    query_timeout: t.databaseStatementTimeoutMs + 1000,
+    idle_in_transaction_session_timeout: t.databaseIdleInTransactionTimeoutMs,
+    // Dead peers (a database host that vanished without a FIN) are noticed by TCP, not only by the next query.
+    keepAlive: true,
+  };
+}
+
+function definedOnly(options: Partial<DatabaseTimeouts>): Partial<DatabaseTimeouts> {
+  return Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k in DEFAULT_DATABASE_TIMEOUTS));
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let queries = 0;
+  const timeouts = pgTimeouts(options.timeouts);
   if (options.databaseUrl) {
-    const runner = pgRunner(options.databaseUrl);
-    if (options.migrate !== false) await applyMigrations(runner);
-    await runner.close();
-    const adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 10 }, { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string });
+    if (options.migrate !== false) {
+      const runner = pgRunner(options.databaseUrl, timeouts);
+      try { await applyMigrations(runner); } finally { await runner.close(); }
+    }
+    const adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 10, ...timeouts }, { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string });
     const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
     prisma.$on('query' as never, () => { queries += 1; });
     await prisma.$connect();
     return { prisma, kind: 'postgres', queryCount: () => queries, close: () => prisma.$disconnect() };
   }
   let pglite: PGlite;
+  let lock: { release(): void } | undefined;
   if (options.dataDir === ':memory:') pglite = new PGlite();
   else {
-    const dir = path.join(options.dataDir, 'pglite');
-    mkdirSync(dir, { recursive: true });
-    pglite = new PGlite(dir);
+    // One process per data directory (src/lib/data-dir-lock.ts), and only its owner may read it.
+    lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'server');
+    try {
+      // Files PGlite creates from now on are owner-only too (a process-wide setting; this process owns the directory).
+      try { process.umask(0o077); } catch { /* worker threads cannot change it; the 0700 directory still guards */ }
+      restrictToOwner(options.dataDir);
+      const dir = path.join(options.dataDir, 'pglite');
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      pglite = new PGlite(dir);
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
   }
+  try {
+    await openPglite(pglite, options);
+  } catch (e) {
+    await pglite.close().catch(() => {});
+    lock?.release();
+    throw e;
+  }
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
+  prisma.$on('query' as never, () => { queries += 1; });
+  return {
+    prisma,
+    kind: 'pglite',
+    queryCount: () => queries,
+    close: async () => {
+      try { await prisma.$disconnect(); await pglite.close(); } finally { lock?.release(); }
+    },
+  };
+}
+
+async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<void> {
   await pglite.waitReady;
+  // Set for parity with PostgreSQL; PGlite (single-threaded WebAssembly, no timer signals) accepts but does not
+  // enforce it today (docs/operations.md).
+  const t = { ...DEFAULT_DATABASE_TIMEOUTS, ...definedOnly(options.timeouts ?? {}) };
+  await pglite.exec(`SET statement_timeout = ${Math.trunc(t.databaseStatementTimeoutMs)}`);
   if (options.migrate !== false) {
     const runner: SqlRunner = {
       exec: async (sql) => { await pglite.exec(sql); },
@@ -59,14 +125,6 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     };
     await applyMigrations(runner);
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query' as never, () => { queries += 1; });
-  return {
-    prisma,
-    kind: 'pglite',
-    queryCount: () => queries,
-    close: async () => { await prisma.$disconnect(); await pglite.close(); },
-  };
 }
 
 /**
@@ -100,8 +158,10 @@ export function preparedStatementNames(max = 100): (query: { sql: string }) => s
   };
 }
 
-function pgRunner(connectionString: string): SqlRunner & { close(): Promise<void> } {
-  const client = new pg.Client({ connectionString });
+function pgRunner(connectionString: string, timeouts: pg.ClientConfig): SqlRunner & { close(): Promise<void> } {
+  // Migrations may legitimately run longer than a request's statement bound; only connecting is bounded here.
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: timeouts.connectionTimeoutMillis, keepAlive: true });
+  client.on('error', () => {}); // a dropped connection fails the pending query; without a listener it would crash the process
   const ready = client.connect();
   const run: SqlRunner = {
     exec: async (sql) => { await ready; await client.query(sql); },
@@ -112,5 +172,5 @@ function pgRunner(connectionString: string): SqlRunner & { close(): Promise<void
       try { const r = await fn(run); await client.query('COMMIT'); return r; } catch (e) { await client.query('ROLLBACK'); throw e; }
     },
   };
-  return { ...run, close: async () => { await ready; await client.end(); } };
+  return { ...run, close: async () => { await ready.catch(() => {}); await client.end().catch(() => {}); } };
 }

@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { GraphQLSchema } from 'graphql';
 import { buildContext, type AppDeps } from '../graphql/context.ts';
 import { logger } from '../lib/logger.ts';
+import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
 import { routes } from './routes/index.ts';
@@ -32,6 +33,8 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       }
       const outcome = await run(schema, route, ctx, coerced.values);
       if ('bug' in outcome) {
+        const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
+        if (down) return send(res, databaseUnavailableReply(down));
         logger.error('rest.graphql_errors', { route: `${route.method.toUpperCase()} ${route.path}`, errors: outcome.bug.map((e) => ({ message: e.message, path: e.path, stack: (e.originalError as Error | undefined)?.stack })) });
         return send(res, [500, { error: 'Internal server error.' }]);
       }
@@ -50,6 +53,8 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     if (err?.type === 'entity.parse.failed') return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
     if (err?.type === 'entity.too.large') return send(res, [413 as never, { error: 'Request body is too large.' }]);
     if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
+    // buildContext() queries the caller before a route runs: a database outage there is a 503 too.
+    if (isDatabaseUnavailable(err)) return send(res, databaseUnavailableReply(err));
     logger.error('rest.unhandled', { message: err?.message, stack: err?.stack });
     send(res, [500, { error: 'Internal server error.' }]);
   });

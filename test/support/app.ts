@@ -36,6 +36,8 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Open a second app (another "process") on the same database. */
   shareDatabaseWith?: TestApp;
+  /** PostgreSQL only: the app reaches its fresh database through this address (a test's TCP proxy). */
+  databaseAddress?: { host: string; port: number };
 }
 
 export async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -69,9 +71,11 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       : options.shareDatabaseWith.database; // PGlite has one connection: share it (still two app instances)
   } else if (process.env.TEST_DATABASE_URL) {
     const fresh = await freshPostgres(process.env.TEST_DATABASE_URL);
-    databaseUrl = fresh.url;
+    const url = new URL(fresh.url);
+    if (options.databaseAddress) { url.hostname = options.databaseAddress.host; url.port = String(options.databaseAddress.port); }
+    databaseUrl = url.toString();
     drop = fresh.drop;
-    database = await openDatabase({ databaseUrl, dataDir: ':memory:' });
+    database = await openDatabase({ databaseUrl, dataDir: ':memory:', timeouts: options.config });
   } else {
     database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
   }

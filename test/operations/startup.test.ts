@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { SERVICE_ENVIRONMENTS } from '../../src/config.ts';
+import { DEMO_PASSWORD, demoDataDecision, startupBanner, type BannerFacts } from '../../src/lib/startup.ts';
+
+const facts = (f: Partial<BannerFacts>): BannerFacts => ({
+  environment: 'local', port: 4000, where: 'PGlite', graphqlExplorer: true, decision: 'load', databaseEmpty: true, ...f,
+});
+
+describe('prod never loads demo data', () => {
+  it('prod on an empty database loads nothing', () => {
+    expect(demoDataDecision('prod', true)).toBe('never-in-prod');
+    expect(demoDataDecision('prod', false)).toBe('never-in-prod');
+  });
+
+  it.each(SERVICE_ENVIRONMENTS.filter((e) => e !== 'prod'))('%s loads it on an empty database only', (environment) => {
+    expect(demoDataDecision(environment, true)).toBe('load');
+    expect(demoDataDecision(environment, false)).toBe('keep-existing');
+  });
+});
+
+describe('demo logins are printed only when demo data was just loaded, and never in prod', () => {
+  it('the start that loaded the demo data prints the logins', () => {
+    const text = startupBanner(facts({ decision: 'load' })).join('\n');
+    expect(text).toContain(DEMO_PASSWORD);
+    expect(text).toContain('broker.admin@demo.test');
+  });
+
+  it('later starts on the same database do not', () => {
+    expect(startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false })).join('\n')).not.toContain(DEMO_PASSWORD);
+  });
+
+  it('prod never does, even if asked to with a load decision', () => {
+    for (const decision of ['load', 'keep-existing', 'never-in-prod'] as const) {
+      const text = startupBanner(facts({ environment: 'prod', decision })).join('\n');
+      expect(text).not.toContain(DEMO_PASSWORD);
+      expect(text).not.toContain('@demo.test');
+    }
+  });
+
+  it('prod on an empty database says how to load a catalogue', () => {
+    expect(startupBanner(facts({ environment: 'prod', decision: 'never-in-prod', databaseEmpty: true })).join('\n')).toContain('npm run seed');
+  });
+});
