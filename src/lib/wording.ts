@@ -45,6 +45,10 @@ export const WORDING = {
     web: (p) => `Your organisation is using ${p.used} of ${p.limit} seats. Upgrade your plan at /settings/billing or deactivate another user first.`,
     mobile: (p) => `Your organisation is using ${p.used} of ${p.limit} seats.`,
   },
+  last_admin: {
+    web: () => 'Your organisation needs at least one active administrator. Make another user an administrator first.',
+    mobile: () => 'Your organisation needs at least one active administrator. Make another user an administrator first.',
+  },
   scenario_over_limit: {
     web: (p) => `You can keep ${p.limit} saved scenarios on your plan. Delete one, or upgrade at /settings/billing to keep more.`,
     mobile: (p) => `You already keep ${p.limit} saved scenarios, the most allowed.`,

@@ -20,11 +20,11 @@ describe('financier on Matrix Calculator rows, Matrix groups and Calculator rows
     await counted(`{ matrixCalculator(input: ${INPUT}) { __typename } }`); // warm the snapshot
     const plain = await counted<any>(`{ matrixCalculator(input: ${INPUT}) { ... on MatrixCalculatorResult { results { organisation_id } } } }`);
     const withFinancier = await counted<any>(`{ matrixCalculator(input: ${INPUT}) {
-      ... on MatrixCalculatorResult { results { organisation_id organisation_name financier { id name type } } } } }`);
+      ... on MatrixCalculatorResult { results { organisation_id organisation_name financier { id name } } } } }`);
     const rows = withFinancier.data.matrixCalculator.results;
     expect(rows.length).toBeGreaterThan(3);
     expect(new Set(rows.map((r: any) => r.organisation_id)).size).toBeGreaterThan(1);
-    for (const row of rows) expect(row.financier).toEqual({ id: row.organisation_id, name: row.organisation_name, type: 'f' });
+    for (const row of rows) expect(row.financier).toEqual({ id: row.organisation_id, name: row.organisation_name });
     expect(withFinancier.queries).toBe(plain.queries + 1);
   });
 

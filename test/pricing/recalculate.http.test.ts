@@ -140,10 +140,10 @@ describe('Rule 9 Monthly fee: the bracket\'s product fee share is added to the r
     expect(res.body.repayment_min).toBe(cents(PMT(i, 260, -50000, 0, 0) + (10 * 12) / 52));
   });
 
-  it('an unknown rate_bracket_id prices without a fee', async () => {
+  it('an unknown rate_bracket_id is not priced: 404, like another book\'s bracket (test/organisations/recalculate-book.test.ts)', async () => {
     const res = await recalc(plain({ rate_bracket_id: 987654 }));
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ rate_bracket_id: 987654, repayment_min: 1050.09 });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: 'Rate bracket not found.' });
   });
 });
 

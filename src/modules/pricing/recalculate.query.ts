@@ -1,5 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
-import { ValidationError } from '../../lib/errors.ts';
+import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { RepaymentFrequencyEnum } from '../deal/deal.types.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { RecalculateResultRef } from './pricing.types.ts';
@@ -25,7 +25,7 @@ builder.queryField('recalculate', (t) =>
     description: 'Re-prices one result row with edited figures',
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: RecalculateInput, required: true }) },
-    errors: { types: [RecalculationFailedError, ValidationError], directResult: true },
+    errors: { types: [RecalculationFailedError, ValidationError, NotFoundError], directResult: true },
     resolve: (_root, args, ctx) => {
       // api-v1.md: every body field is required; billing_type is "string or null", so null is an answer but
       // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).

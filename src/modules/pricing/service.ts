@@ -2,9 +2,9 @@
  * The Calculator's use cases: load the catalogue snapshot (one warm query), meter the run, price, save a recent.
  * No GraphQL here; the engines are pure and called with plain records.
  */
-import { FieldErrors } from '../../lib/errors.ts';
+import { FieldErrors, NotFoundError } from '../../lib/errors.ts';
 import type { Caller } from '../auth/caller.ts';
-import { bookOf } from '../auth/policy.ts';
+import { bookOf, requireCaller } from '../auth/policy.ts';
 import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
 import { snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
@@ -34,8 +34,23 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   return { results, priced_count: results.length, scenario_id };
 }
 
+/**
+ * Re-prices one edited card. Only a bracket the caller could have been shown is re-priced: its financier is in the
+ * caller's book (bookOf) and the caller can run the surface its card type belongs to (commercial: calculator;
+ * consumer: consumer_calculator, i.e. Best Interests Duty standing), the same rule as `calculate` and the
+ * `preferred_financier` options. Anything else, an unknown id included, is the same NotFoundError: the repayment
+ * carries the product's monthly fee, so pricing another book's bracket would reveal it.
+ */
 export async function recalculate(ctx: ServiceContext, input: RecalculateInput): Promise<RecalculateResult> {
+  const caller = requireCaller(ctx.auth);
   const snapshot = await snapshotFor(ctx);
+  const bracket = snapshot.bracketsById.get(input.rate_bracket_id);
+  const book = bookOf(caller);
+  const visible = bracket !== undefined
+    && (book === null || book.has(bracket.organisation_id))
+    && snapshot.organisations.get(bracket.organisation_id)?.type === 'f'
+    && surfaceState(ctx, caller, bracket.type === 'consumer' ? 'consumer_calculator' : 'calculator') === 'available';
+  if (!visible) throw new NotFoundError('Rate bracket not found.');
   const outcome = recalculateRow(input, snapshot.pricingIndex);
   if (!outcome.ok) throw new RecalculationFailedError(outcome.reason);
   return outcome.value;

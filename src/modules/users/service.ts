@@ -1,6 +1,8 @@
 /**
  * User edits (PUT /users/{id}) and seats. Reactivation takes a seat under a lock on the organisation row, so of
  * many concurrent reactivations exactly as many win as there are free seats, across any number of processes.
+ * Demoting, deactivating or removing an administrator takes the same lock, so an organisation always keeps at least
+ * one active administrator, however many such edits race (two admins demoting each other: one wins, one gets 409).
  */
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -8,7 +10,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { effectiveTerms, type PlanName, type PlanOverrides } from '../billing/plans.ts';
-import { SeatLimitReachedError, type Seats } from './errors.ts';
+import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
 
 export interface UpdateUserInput {
   first_name?: string | null;
@@ -28,6 +30,32 @@ export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
          + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL) AS used
       FROM organisations o WHERE o.id = $1`, organisationId);
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
+}
+
+/**
+ * Everything that counts an organisation's users (seats, administrators) runs under this lock, so concurrent edits
+ * of one organisation are serialised across processes; READ COMMITTED then shows each the others' committed rows.
+ */
+async function lockOrganisation(tx: Tx, organisationId: number): Promise<void> {
+  await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', organisationId);
+}
+
+/**
+ * Under the organisation's lock: refuses (LastAdminError) an edit that would take away the organisation's last
+ * active administrator, and rechecks what the request was authorised on, which a concurrent edit may have changed
+ * since the caller was read: the caller still an active admin (when needed), the target still in the organisation.
+ */
+async function requireAnotherAdmin(
+  tx: Tx, ctx: Pick<ServiceContext, 'client'>, caller: Caller, targetId: number, organisationId: number, needsAdmin: boolean,
+): Promise<void> {
+  const rows = await tx.$queryRawUnsafe<{ id: number; organisation_id: number | null; is_admin: boolean; is_active: boolean }[]>(
+    `SELECT id, organisation_id, is_admin, is_active FROM users
+      WHERE (organisation_id = $1 AND is_admin AND is_active) OR id = $2`, organisationId, targetId);
+  const target = rows.find((r) => r.id === targetId);
+  if (!target || (target.organisation_id !== organisationId && targetId !== caller.userId)) throw new NotFoundError('User not found.');
+  const admins = rows.filter((r) => r.organisation_id === organisationId && r.is_admin && r.is_active).map((r) => r.id);
+  if (admins.includes(targetId) && admins.length === 1) throw new LastAdminError(say('last_admin', ctx.client));
+  if (needsAdmin && !admins.includes(caller.userId)) throw new ForbiddenError('Only an administrator of the organisation can do this.');
 }
 
 export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>, caller: Caller, id: number, input: UpdateUserInput) {
@@ -59,10 +87,20 @@ export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>,
   if (input.is_active === false) data.is_active = false;
   const staysInOrganisation = input.organisation_id !== null && target.organisation_id !== null;
 
+  // Demoting, deactivating or removing a user can take away the organisation's last active administrator.
+  const removesAdminStanding = target.organisation_id !== null
+    && ((data.is_admin === false) || input.is_active === false || input.organisation_id === null);
+  // Editing someone else or anyone's admin rights rests on the caller being an active admin; rechecked under the lock.
+  const needsAdmin = !self || data.is_admin !== undefined;
+
   return ctx.prisma.$transaction(async (tx) => {
+    if (removesAdminStanding) {
+      await lockOrganisation(tx, target.organisation_id!);
+      await requireAnotherAdmin(tx, ctx, caller, target.id, target.organisation_id!, needsAdmin);
+    }
     if (reactivating) {
       if (staysInOrganisation) {
-        await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', target.organisation_id);
+        await lockOrganisation(tx, target.organisation_id!);
         const seats = await seatsOf(tx, target.organisation_id!);
         if (seats.limit !== null && seats.used >= seats.limit) {
           throw new SeatLimitReachedError(say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }), seats);

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
-import { SeatLimitReachedError } from './errors.ts';
+import { LastAdminError, SeatLimitReachedError } from './errors.ts';
 import { updateUser } from './service.ts';
 import { UserRef } from './users.types.ts';
 
@@ -20,7 +20,7 @@ builder.mutationField('updateUser', (t) =>
     type: UserRef,
     authScopes: { write: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
-    errors: { types: [NotFoundError, ForbiddenError, ValidationError, SeatLimitReachedError], directResult: true },
+    errors: { types: [NotFoundError, ForbiddenError, ValidationError, SeatLimitReachedError, LastAdminError], directResult: true },
     resolve: (_query, _root, args, ctx) => updateUser(ctx, callerOf(ctx), args.id, args.input),
   }),
 );

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
-import { SeatLimitReachedError, type Seats } from './errors.ts';
+import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
 
 export const PermissionRef = builder.prismaObject('Permission', {
   fields: (t) => ({ id: t.exposeInt('id'), codename: t.exposeString('codename') }),
@@ -38,4 +38,10 @@ builder.objectType(SeatLimitReachedError, {
   name: 'SeatLimitReachedError',
   interfaces: [ErrorInterface],
   fields: (t) => ({ seats: t.field({ type: SeatsRef, resolve: (e) => e.seats }) }),
+});
+
+builder.objectType(LastAdminError, {
+  name: 'LastAdminError',
+  description: 'The edit would leave the organisation without an active administrator; nothing was changed',
+  interfaces: [ErrorInterface],
 });

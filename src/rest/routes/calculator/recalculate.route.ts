@@ -11,6 +11,6 @@ export default defineRoute({
     if (r.__typename === 'RecalculateResult') { const { __typename, ...result } = r; return [200, result]; }
     // The spec's documented 500: a body, never a stack trace.
     if (r.__typename === 'RecalculationFailedError') return [500, { error: r.message }];
-    return undefined; // 400 (ValidationError), 401, 403: the bridge's shared bodies
+    return undefined; // 400 (ValidationError), 401, 403, 404 (a bracket outside the caller's book): the bridge's shared bodies
   },
 });

@@ -14,6 +14,7 @@ export default defineRoute({
     switch (r.__typename) {
       case 'User': { const { __typename, ...user } = r; return [200, user]; }
       case 'SeatLimitReachedError': return [409, { error: r.message, reason: 'seat_limit_reached', seats: r.seats }];
+      case 'LastAdminError': return [409, { error: r.message, reason: 'last_admin' }];
       default: return undefined;
     }
   },
