@@ -1,6 +1,6 @@
 /** Spec: ApiToken resource; Authentication 5 (scopes), 6 (environments), 7 (session-only); reliability AK1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let session: string;

@@ -1,7 +1,7 @@
 /** Spec: States and transitions, "Refresh token lifecycle", row by row; Limits: refresh grace window and rate limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { ManualClock, startTestApp, type TestApp } from '../support/app.ts';
+import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const IDLE = 3600;
 const CAP = 4 * 3600;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetSearchIndex, searchAssets, validateAssetSearch } from '../../src/modules/catalogue/asset-search.ts';
 import type { AssetNode } from '../../src/modules/catalogue/model.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let session: string;

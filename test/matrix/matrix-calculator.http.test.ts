@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql } from 'graphql-request';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const clock = new ManualClock(new Date('2026-11-21T02:00:00Z')); // 13:00 in Sydney: one calendar day throughout
 let t: TestApp;

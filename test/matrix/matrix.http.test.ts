@@ -7,7 +7,7 @@
  * name those organisations in `preferred_financier`, so every assertion is exact rather than "contains".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let pro: string; // broker.admin@demo.test (Pro, org 8)

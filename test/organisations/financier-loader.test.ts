@@ -1,6 +1,6 @@
 /** Result rows' `financier` field is batched through a dataloader: one query for every row of a response. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;

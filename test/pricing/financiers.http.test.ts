@@ -11,7 +11,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../support/app.ts';
+import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let pro: string; // broker.admin: Pro, BID broker

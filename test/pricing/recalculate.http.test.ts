@@ -5,7 +5,7 @@
  */
 import { PMT as excelPmt } from '@formulajs/formulajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 /** Excel PMT (formulajs, the test oracle); its error values fail the test. */
 function PMT(rate: number, nper: number, pv: number, fv: number, type: 0 | 1): number {

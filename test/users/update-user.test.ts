@@ -1,7 +1,7 @@
 /** Spec: PUT /users/{id}; States "User activity"; Resources "Seats"; reliability Q4 and AZ3. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let admin: string;

@@ -1,21 +1,20 @@
 /**
- * Starts the real app on a real database and real HTTP, one per test file:
+ * Starts the real app on a real database and real HTTP, one per test file (and per benchmark app):
  * in-memory PGlite by default; a fresh PostgreSQL database per file when TEST_DATABASE_URL is set (CI's second pass).
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import path from 'node:path';
-import pg from 'pg';
 import { GraphQLClient } from 'graphql-request';
-import { loadConfig, type Config } from '../../src/config.ts';
-import { openDatabase, type Database } from '../../src/lib/db.ts';
-import { createApp, type App } from '../../src/app.ts';
-import { ManualClock, systemClock, type Clock } from '../../src/lib/clock.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Database } from '../src/lib/db.ts';
+import { createApp, type App } from '../src/app.ts';
+import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
+import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
+import { freshPostgres } from './postgres.ts';
 
-export const DEMO_PASSWORD = 'demo-password-1';
-export const DEMO_CATALOGUE_PATH = path.resolve(import.meta.dirname, '../../prisma/seed/demo-catalogue.json');
+export { DEMO_CATALOGUE_PATH, DEMO_PASSWORD };
 
 export interface TestApp {
   baseUrl: string;
@@ -36,25 +35,12 @@ export interface TestAppOptions {
   config?: Partial<Config>;
   /** Open a second app (another "process") on the same database. */
   shareDatabaseWith?: TestApp;
-}
-
-async function freshPostgres(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new pg.Client({ connectionString: baseUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  /** PostgreSQL server to make the fresh database on (postgres:// URL); null: PGlite. Default: TEST_DATABASE_URL. */
+  postgresUrl?: string | null;
+  /** Name prefix of that fresh database (default `test`). */
+  databasePrefix?: string;
+  /** Writes to the new database after the demo seed and before the app starts (the benchmark's catalogue). */
+  prepare?: (database: Database) => Promise<void>;
 }
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
@@ -62,13 +48,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | null = null;
+  const postgresUrl = options.postgresUrl === undefined ? process.env.TEST_DATABASE_URL || null : options.postgresUrl;
   if (options.shareDatabaseWith) {
     databaseUrl = options.shareDatabaseWith.config.databaseUrl;
     database = databaseUrl
       ? await openDatabase({ databaseUrl, dataDir: ':memory:', migrate: false })
       : options.shareDatabaseWith.database; // PGlite has one connection: share it (still two app instances)
-  } else if (process.env.TEST_DATABASE_URL) {
-    const fresh = await freshPostgres(process.env.TEST_DATABASE_URL);
+  } else if (postgresUrl) {
+    const fresh = await freshPostgres(postgresUrl, options.databasePrefix);
     databaseUrl = fresh.url;
     drop = fresh.drop;
     database = await openDatabase({ databaseUrl, dataDir: ':memory:' });
@@ -81,12 +68,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.config,
   });
   if (!options.shareDatabaseWith && (options.seed ?? 'demo') === 'demo') {
-    const { parseCatalogueFile } = await import('../../src/modules/catalogue/catalogue-file.ts');
-    const { loadCatalogue } = await import('../../src/modules/catalogue/load-catalogue.ts');
+    const { parseCatalogueFile } = await import('../src/modules/catalogue/catalogue-file.ts');
+    const { loadCatalogue } = await import('../src/modules/catalogue/load-catalogue.ts');
     const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
     if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
     await loadCatalogue(database.prisma, parsed.value, { reset: false });
   }
+  if (options.prepare) await options.prepare(database);
   const app = createApp({ config, database, clock });
   const server: Server = await new Promise((resolve) => { const s = app.express.listen(0, '127.0.0.1', () => resolve(s)); });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
