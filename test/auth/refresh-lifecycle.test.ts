@@ -146,7 +146,8 @@ describe('POST /auth/refresh 429: too many refreshes for this user', () => {
     }
     const limited = await refresh(token);
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(limited.body).toEqual({ error: 'Too many requests. Try again shortly.' });
+    expect(limited.headers.get('retry-after')).toBe('60'); // the clock stands at the start of the minute's window
     const other = await t.login('broker.admin@demo.test');
     expect((await refresh(other.refresh)).status).toBe(200);
     clock.advance(61_000);

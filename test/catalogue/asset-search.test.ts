@@ -62,6 +62,7 @@ describe('GET /assets/search: finds assets by name, alias or category', () => {
     for (const q of ['e', 'a', 'vehicle', 'equipment', 'compact', 'plant', 'trucks', 'medical', 'IT']) {
       const res = await search(`?q=${encodeURIComponent(q)}&limit=50`);
       expect(res.status).toBe(200);
+      expect(res.body.length, `${q} found no leaf`).toBeGreaterThan(0);
       for (const asset of res.body) expect(categories.has(asset.id), `${q} returned category ${asset.id}`).toBe(false);
     }
   });

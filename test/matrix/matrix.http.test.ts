@@ -307,6 +307,7 @@ describe('Matrix result shapes: MatrixFinancierGroup (grouped by financier; leas
     const owners = await t.database.prisma.approval.findMany({ select: { id: true, organisation_id: true } });
     const ownerOf = new Map(owners.map((o) => [o.id, o.organisation_id]));
     const seen = new Set<number>();
+    expect(res.body.results.length).toBeGreaterThan(1);
     for (const group of res.body.results) {
       expect(seen.has(group.organisation_id)).toBe(false); // one group per financier
       seen.add(group.organisation_id);
@@ -375,6 +376,7 @@ describe('POST /matrix/ response body: {results: MatrixFinancierGroup[], destina
         for (const id of a.rate_bracket_ids) expect(Number.isInteger(id)).toBe(true);
       }
     }
+    expect(count).toBeGreaterThan(0);
     expect(res.body.destination_count).toBe(count);
   });
 

@@ -116,6 +116,7 @@ describe('Amortisation schedule: in arrears, the final balance equals the balloo
 
   it('weekly with no balloon closes at exactly 0.00 after 260 instalments', async () => {
     const rows = await price(deal({ cost: 50000, balloon: 0, repayment_frequency: 'weekly' }));
+    expect(rows.map((r) => r.rate_bracket_id).sort((a, b) => a - b)).toEqual([cat.plain, cat.fee, cat.worked]);
     for (const r of rows) {
       expect(r.instalments).toBe(260);
       expect(r.min[r.min.length - 1].balance).toBe(0);
