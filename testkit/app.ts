@@ -14,7 +14,7 @@ import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
 import { freshPostgres } from './postgres.ts';
 
-export { DEMO_CATALOGUE_PATH, DEMO_PASSWORD };
+export { DEMO_CATALOGUE_PATH, DEMO_PASSWORD, freshPostgres };
 
 export interface TestApp {
   baseUrl: string;
