@@ -15,7 +15,6 @@
  * per product it qualifies for, and some specials: the bench prints how many).
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Database } from '../src/lib/db.ts';
 import {
   ANZSIC_DIVISIONS, parseCatalogueFile, planOverridesOf,
@@ -24,9 +23,8 @@ import {
 } from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
 import type { DealRequest } from '../src/modules/deal/deal.ts';
-import { seededRandom } from '../test/pricing/fixtures.ts';
-
-export const DEMO_CATALOGUE_PATH = path.resolve(import.meta.dirname, '../prisma/seed/demo-catalogue.json');
+import { DEMO_CATALOGUE_PATH } from '../testkit/demo.ts';
+import { seededRandom } from '../testkit/random.ts';
 
 /** The bench caller: a Pro broker whose organisation's allowances are unlimited. */
 export const BENCH_USER = { email: 'bench.broker@bench.test', password: 'bench-password-1' } as const;

@@ -1,24 +1,24 @@
 /**
- * The real app on 127.0.0.1, as test/support/app.ts starts it: over in-memory PGlite, or, when BENCH_DATABASE_URL is
- * set (a postgres:// URL), over a fresh PostgreSQL database made for each app and dropped when it closes (or when the
- * run fails or is interrupted). Plus the bench's own pieces: a seeded catalogue, the bench broker's access token,
- * "bare" Express routes placed at the front of the same app (so the real routes keep exactly the production
- * middleware), and a keep-alive HTTP client.
+ * The real app on 127.0.0.1, started as the tests start it (testkit/app.ts): over in-memory PGlite, or, when
+ * BENCH_DATABASE_URL is set (a postgres:// URL), over a fresh PostgreSQL database made for each app and dropped when it
+ * closes (or, through dropFreshDatabases, when the run fails or is interrupted). Plus the bench's own pieces: a seeded
+ * catalogue, the bench broker's access token, "bare" Express routes placed at the front of the same app (so the real
+ * routes keep exactly the production middleware), and a keep-alive HTTP client.
  */
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import express, { type Request, type Response } from 'express';
 import pg from 'pg';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase, type Database } from '../src/lib/db.ts';
-import { createApp, type App } from '../src/app.ts';
+import type { Database } from '../src/lib/db.ts';
+import type { App } from '../src/app.ts';
+import { startTestApp } from '../testkit/app.ts';
+import { dropFreshDatabases } from '../testkit/postgres.ts';
 import { BENCH_USER, seedBenchCatalogue, type SeededCatalogue } from './catalogue.ts';
+
+export { dropFreshDatabases };
 
 export interface BenchApp {
   baseUrl: string;
@@ -53,55 +53,14 @@ export async function describeDatabase(): Promise<string> {
   }
 }
 
-/** Fresh databases not yet dropped: dropped by dropFreshDatabases() when a run fails or is interrupted. */
-const freshDatabases = new Set<string>();
-
-async function adminQuery(sql: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL! });
-  await admin.connect();
-  try { await admin.query(sql); } finally { await admin.end(); }
-}
-
-/** A new, empty database next to BENCH_DATABASE_URL's (as test/support/app.ts freshPostgres does). */
-async function freshPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  freshDatabases.add(name);
-  const url = new URL(BENCH_DATABASE_URL!);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      freshDatabases.delete(name);
-    },
-  };
-}
-
-export async function dropFreshDatabases(): Promise<void> {
-  for (const name of [...freshDatabases]) {
-    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((e) => process.stderr.write(`bench: could not drop ${name}: ${(e as Error).message}\n`));
-    freshDatabases.delete(name);
-  }
-}
-
 export async function startBenchApp(financiers: number): Promise<BenchApp> {
-  let database: Database;
-  let databaseUrl = '';
-  let drop = async () => {};
-  if (BENCH_DATABASE_URL) {
-    const fresh = await freshPostgres();
-    databaseUrl = fresh.url;
-    drop = fresh.drop;
-    database = await openDatabase({ databaseUrl, dataDir: ':memory:' });
-  } else {
-    database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
-  }
-  const seeded = await seedBenchCatalogue(database, { financiers });
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, PORT: '0' }, { dataDir: ':memory:', jwtSecret: randomBytes(32).toString('hex') });
-  const app = createApp({ config, database });
-  const server: Server = await new Promise((resolve) => { const s = app.express.listen(0, '127.0.0.1', () => resolve(s)); });
-  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  let seeded: SeededCatalogue | undefined;
+  const started = await startTestApp({
+    seed: 'none', postgresUrl: BENCH_DATABASE_URL, databasePrefix: 'bench',
+    prepare: async (database) => { seeded = await seedBenchCatalogue(database, { financiers }); },
+  });
+  const { app, database, baseUrl } = started;
+  const databaseUrl = started.config.databaseUrl ?? '';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
   const send = (method: string, path: string, body: unknown, headers: Record<string, string>, retry: boolean): Promise<{ status: number; text: string }> =>
@@ -141,7 +100,7 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
   };
 
   return {
-    baseUrl, app, database, seeded, token, request, backendPids,
+    baseUrl, app, database, seeded: seeded!, token, request, backendPids,
     addBareRoute(path, json, { parse }) {
       const handler = (_req: Request, res: Response) => { res.json(json); };
       if (parse) app.express.post(path, express.json({ limit: '256kb', strict: false }), handler);
@@ -152,10 +111,7 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
     },
     close: async () => {
       agent.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections?.();
-      await database.close();
-      await drop();
+      await started.close();
     },
   };
 }

@@ -1,6 +1,6 @@
 /** Spec: ApiToken resource; Authentication 5 (scopes), 6 (environments), 7 (session-only); reliability AK1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let session: string;
@@ -37,10 +37,10 @@ describe('POST /api-tokens: the secret is shown once, at creation', () => {
   it('refuses a bad scope or a missing name with 400 naming the field', async () => {
     const bad = await t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: 'x', scope: 'admin' } });
     expect(bad.status).toBe(400);
-    expect(bad.body.errors.scope).toBeDefined();
+    expect(bad.body).toEqual({ error: 'Invalid request.', errors: { scope: ['Must be one of: read, read_write.'] } });
     const noName = await t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: '  ', scope: 'read' } });
     expect(noName.status).toBe(400);
-    expect(noName.body.errors.name).toBeDefined();
+    expect(noName.body).toEqual({ error: 'Invalid request.', errors: { name: ['This field is required.'] } });
   });
 });
 

@@ -1,7 +1,7 @@
 /** Spec: States and transitions, "Refresh token lifecycle", row by row; Limits: refresh grace window and rate limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import jwt from 'jsonwebtoken';
-import { ManualClock, startTestApp, type TestApp } from '../support/app.ts';
+import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const IDLE = 3600;
 const CAP = 4 * 3600;
@@ -146,7 +146,8 @@ describe('POST /auth/refresh 429: too many refreshes for this user', () => {
     }
     const limited = await refresh(token);
     expect(limited.status).toBe(429);
-    expect(limited.headers.get('retry-after')).toBeTruthy();
+    expect(limited.body).toEqual({ error: 'Too many requests. Try again shortly.' });
+    expect(limited.headers.get('retry-after')).toBe('60'); // the clock stands at the start of the minute's window
     const other = await t.login('broker.admin@demo.test');
     expect((await refresh(other.refresh)).status).toBe(200);
     clock.advance(61_000);

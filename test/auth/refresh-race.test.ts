@@ -1,6 +1,6 @@
 /** reliability.md RT1: concurrent refreshes of one token across two app processes on one database. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let a: TestApp;
 let b: TestApp;

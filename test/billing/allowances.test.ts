@@ -8,7 +8,7 @@ import { meterRun } from '../../src/modules/billing/entitlements.ts';
 import type { Metric } from '../../src/modules/billing/errors.ts';
 import { CapHitError } from '../../src/modules/billing/errors.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let a: TestApp;
 let b: TestApp;

@@ -1,6 +1,6 @@
 /** Spec: GET /feature-flags (surfaces), Authentication 9; plans.md entitlements; operator switches. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let off: TestApp;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assetSearchIndex, searchAssets, validateAssetSearch } from '../../src/modules/catalogue/asset-search.ts';
 import type { AssetNode } from '../../src/modules/catalogue/model.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let session: string;
@@ -62,6 +62,7 @@ describe('GET /assets/search: finds assets by name, alias or category', () => {
     for (const q of ['e', 'a', 'vehicle', 'equipment', 'compact', 'plant', 'trucks', 'medical', 'IT']) {
       const res = await search(`?q=${encodeURIComponent(q)}&limit=50`);
       expect(res.status).toBe(200);
+      expect(res.body.length, `${q} found no leaf`).toBeGreaterThan(0);
       for (const asset of res.body) expect(categories.has(asset.id), `${q} returned category ${asset.id}`).toBe(false);
     }
   });

@@ -6,6 +6,7 @@ import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { verifyPassword } from '../../src/modules/auth/passwords.ts';
 import { CatalogueFileError, parseCatalogueFile, type CatalogueFile } from '../../src/modules/catalogue/catalogue-file.ts';
 import { RESET_TABLES, isDatabaseEmpty, loadCatalogue, readExistingCatalogue } from '../../src/modules/catalogue/load-catalogue.ts';
+import { seedKit } from '../../testkit/seed.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 function fileAt(p: string): CatalogueFile {
@@ -87,14 +88,17 @@ describe('loadCatalogue', () => {
     const prisma = await freshDb();
     await loadCatalogue(prisma, DEMO, { reset: false });
     const max = (xs: { id: number }[]) => Math.max(...xs.map((x) => x.id));
-    expect((await prisma.organisation.create({ data: { name: 'New', type: 'b' } })).id).toBe(max(DEMO.organisations) + 1);
-    expect((await prisma.asset.create({ data: { name: 'Boat' } })).id).toBe(max(DEMO.assets) + 1);
-    expect((await prisma.approval.create({ data: { name: 'New', doc_level: 'full_doc', organisation_id: 1 } })).id).toBe(max(DEMO.approvals) + 1);
-    expect((await prisma.user.create({ data: { email: 'new@demo.test', password_hash: 'x' } })).id).toBe(max(DEMO.users) + 1);
-    expect((await prisma.group.create({ data: { name: 'Another' } })).id).toBe(DEMO.groups.length + 1);
-    const product = await prisma.product.create({ data: { product_name: 'New', organisation_id: 1 } });
-    await prisma.rateBracket.create({ data: { name: 'New', organisation_id: 1, product_id: product.id, base_min: 8, base_max: 9 } });
-    await prisma.assetRateBracket.create({ data: { asset_id: 1, organisation_id: 1, product_id: product.id } });
+    const kit = seedKit(prisma);
+    expect((await kit.broker({ name: 'New' })).id).toBe(max(DEMO.organisations) + 1);
+    expect((await kit.asset({ name: 'Boat' })).id).toBe(max(DEMO.assets) + 1);
+    const harbour = await kit.financierOf(1);
+    expect((await harbour.approval({ name: 'New', doc_level: 'full_doc' })).id).toBe(max(DEMO.approvals) + 1);
+    expect((await kit.user({ email: 'new@demo.test' })).id).toBe(max(DEMO.users) + 1);
+    expect((await kit.group({ name: 'Another' })).id).toBe(DEMO.groups.length + 1);
+    const product = await harbour.product({ product_name: 'New' });
+    expect(product.id).toBe(max(DEMO.products) + 1);
+    expect((await product.bracket({ name: 'New', base_min: 8, base_max: 9 })).id).toBe(max(DEMO.rate_brackets) + 1);
+    expect((await product.mapTo(1)).map((m) => m.id)).toEqual([max(DEMO.asset_rate_brackets) + 1]);
   });
 
   it('adds to an existing catalogue without --reset, resolving references to rows already loaded', async () => {

@@ -1,7 +1,7 @@
 /** The catalogue snapshot is keyed by the version the database owns: never older than the version a request read. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueCache } from '../../src/modules/catalogue/snapshot.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startTestApp(); });

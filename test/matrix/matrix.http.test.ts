@@ -7,7 +7,8 @@
  * name those organisations in `preferred_financier`, so every assertion is exact rather than "contains".
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit, type ApprovalInput } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let pro: string; // broker.admin@demo.test (Pro, org 8)
@@ -29,18 +30,14 @@ const APPROVAL_RESULT_KEYS = ['approval_id', 'approval_name', 'deposit_amount', 
   'max_term', 'missing_fields', 'rate_bracket_ids', 'status'];
 const GROUP_KEYS = ['approvals', 'organisation_id', 'organisation_name'];
 
-type ApprovalData = Record<string, unknown> & { name: string; doc_level?: 'low_doc' | 'lite_doc' | 'full_doc' };
+type ApprovalData = ApprovalInput & { name: string };
 
-/** A financier organisation of the test's own, holding exactly the approvals given (and nothing else). */
+/** A financier organisation of the test's own, holding exactly the approvals given (low doc unless told; nothing else). */
 async function financierWith(name: string, approvals: ApprovalData[]): Promise<{ organisationId: number; approvalIds: number[] }> {
-  const prisma = t.database.prisma;
-  const organisation = await prisma.organisation.create({ data: { name, type: 'f', plan: 'enterprise' } });
+  const financier = await seedKit(t.database.prisma).financier({ name });
   const approvalIds: number[] = [];
-  for (const a of approvals) {
-    const created = await prisma.approval.create({ data: { doc_level: 'low_doc', ...a, organisation_id: organisation.id } as never });
-    approvalIds.push(created.id);
-  }
-  return { organisationId: organisation.id, approvalIds };
+  for (const a of approvals) approvalIds.push((await financier.approval(a)).id);
+  return { organisationId: financier.id, approvalIds };
 }
 
 /** The approvals of one organisation in a 200 answer, or undefined when it has no group. */
@@ -310,6 +307,7 @@ describe('Matrix result shapes: MatrixFinancierGroup (grouped by financier; leas
     const owners = await t.database.prisma.approval.findMany({ select: { id: true, organisation_id: true } });
     const ownerOf = new Map(owners.map((o) => [o.id, o.organisation_id]));
     const seen = new Set<number>();
+    expect(res.body.results.length).toBeGreaterThan(1);
     for (const group of res.body.results) {
       expect(seen.has(group.organisation_id)).toBe(false); // one group per financier
       seen.add(group.organisation_id);
@@ -378,6 +376,7 @@ describe('POST /matrix/ response body: {results: MatrixFinancierGroup[], destina
         for (const id of a.rate_bracket_ids) expect(Number.isInteger(id)).toBe(true);
       }
     }
+    expect(count).toBeGreaterThan(0);
     expect(res.body.destination_count).toBe(count);
   });
 
@@ -459,12 +458,12 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     readToken = minted.body.token;
   });
   afterAll(async () => {
-    await t.database.prisma.organisation.update({ where: { id: 8 }, data: { plan_overrides: {} } });
+    await seedKit(t.database.prisma).planOverrides(8, {});
     await t.database.prisma.dailyUsage.deleteMany({ where: { user_id: userId } });
   });
   const matrixUsage = async () => (await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId, metric: 'matrix' } })).reduce((n, r) => n + r.count, 0);
   const setAllowance = async (matrix_allowance: number) => {
-    await t.database.prisma.organisation.update({ where: { id: 8 }, data: { plan_overrides: { matrix_allowance } } });
+    await seedKit(t.database.prisma).planOverrides(8, { matrix_allowance });
     await t.database.prisma.dailyUsage.deleteMany({ where: { user_id: userId } });
   };
 

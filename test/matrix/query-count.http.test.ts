@@ -5,12 +5,13 @@
  * the recent scenario). The issue's bound is three.
  * A cold run (after a catalogue write bumps the version) reloads every table once: also a constant.
  *
- * Method: measure on the demo catalogue, then add nine copies of it (financiers, products, brackets, mappings,
- * approvals, links: createMany, so the insert itself is cheap) to make it ten times the size, and measure again.
+ * Method: measure on the demo catalogue, then add nine copies of it (the seed kit's copyCatalogue: financiers, products,
+ * brackets, mappings, approvals, links, in bulk) to make it ten times the size, and measure again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gql } from 'graphql-request';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let pro: string;
@@ -23,7 +24,7 @@ const QUERY = gql`
 beforeAll(async () => {
   t = await startTestApp();
   // Unlimited runs, so metering never refuses a measured request.
-  await t.database.prisma.organisation.update({ where: { id: 8 }, data: { plan_overrides: { calculator_allowance: null, matrix_allowance: null } } });
+  await seedKit(t.database.prisma).planOverrides(8, { calculator_allowance: null, matrix_allowance: null });
   pro = (await t.login('broker.admin@demo.test')).access;
 });
 afterAll(async () => { await t?.close(); });
@@ -53,48 +54,6 @@ async function bumpCatalogue(): Promise<void> {
   await t.database.prisma.$executeRawUnsafe('UPDATE organisations SET name = name WHERE id = 1');
 }
 
-/** Adds `copies` copies of the demo financiers' catalogue under new financier organisations. */
-async function multiplyCatalogue(copies: number): Promise<void> {
-  const prisma = t.database.prisma;
-  const organisations = await prisma.organisation.findMany({ where: { type: 'f' }, orderBy: { id: 'asc' } });
-  const products = await prisma.product.findMany({ orderBy: { id: 'asc' } });
-  const brackets = await prisma.rateBracket.findMany({ orderBy: { id: 'asc' } });
-  const mappings = await prisma.assetRateBracket.findMany({ orderBy: { id: 'asc' } });
-  const approvals = await prisma.approval.findMany({ orderBy: { id: 'asc' } });
-  const links = await prisma.approvalRateBracket.findMany();
-  const strip = <T extends Record<string, unknown>>(row: T) => {
-    const { id: _id, created_at: _c, updated_at: _u, ...rest } = row as any;
-    return rest;
-  };
-  for (let copy = 1; copy <= copies; copy++) {
-    const newOrgs = await prisma.organisation.createManyAndReturn({
-      data: organisations.map((o) => ({ name: `${o.name} (copy ${copy})`, type: o.type, plan: o.plan })),
-    });
-    const org = new Map(organisations.map((o, i) => [o.id, newOrgs[i].id]));
-    const newProducts = await prisma.product.createManyAndReturn({
-      data: products.map((p) => ({ ...strip(p), organisation_id: p.organisation_id === null ? null : org.get(p.organisation_id) ?? p.organisation_id })),
-    });
-    const product = new Map(products.map((p, i) => [p.id, newProducts[i].id]));
-    const newBrackets = await prisma.rateBracket.createManyAndReturn({
-      data: brackets.map((b) => ({ ...strip(b), organisation_id: org.get(b.organisation_id)!, product_id: product.get(b.product_id)! })),
-    });
-    const bracket = new Map(brackets.map((b, i) => [b.id, newBrackets[i].id]));
-    await prisma.assetRateBracket.createMany({
-      data: mappings.map((m) => ({
-        asset_id: m.asset_id, organisation_id: org.get(m.organisation_id)!,
-        product_id: m.product_id === null ? null : product.get(m.product_id)!, rate_bracket_id: m.rate_bracket_id === null ? null : bracket.get(m.rate_bracket_id)!,
-      })),
-    });
-    const newApprovals = await prisma.approval.createManyAndReturn({
-      data: approvals.map((a) => ({ ...strip(a), organisation_id: org.get(a.organisation_id)! })) as never,
-    });
-    const approval = new Map(approvals.map((a, i) => [a.id, newApprovals[i].id]));
-    await prisma.approvalRateBracket.createMany({
-      data: links.map((l) => ({ approval_id: approval.get(l.approval_id)!, rate_bracket_id: bracket.get(l.rate_bracket_id)! })),
-    });
-  }
-}
-
 describe('Catalogue snapshot: a constant number of database queries per request, whatever the catalogue size', () => {
   const demo: Record<string, Measured> = {};
   const big: Record<string, Measured> = {};
@@ -110,7 +69,7 @@ describe('Catalogue snapshot: a constant number of database queries per request,
     demo.graphqlCold = await graphqlRun();
     demo.graphqlWarm = await graphqlRun();
 
-    await multiplyCatalogue(9);
+    await seedKit(t.database.prisma).copyCatalogue(9);
     big.restCold = await restRun(); // the version moved: this run reloads the snapshot
     big.rest = await restRun();
     big.graphql = await graphqlRun();

@@ -1,6 +1,6 @@
 /** Spec: GET /organisations/{id}; reliability AZ1 (cross-tenant probes over REST and GraphQL). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 beforeAll(async () => { t = await startTestApp(); });

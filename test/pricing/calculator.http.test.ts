@@ -8,8 +8,8 @@
  */
 import { PMT as excelPmt } from '@formulajs/formulajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit, type ProductSeed } from '../../testkit/seed.ts';
 
 /** Excel PMT (formulajs, the test oracle); its error values fail the test. */
 function PMT(rate: number, nper: number, pv: number, fv: number, type: 0 | 1): number {
@@ -42,40 +42,32 @@ const RATE = /^-?\d+\.\d{4}$/;
 const MONEY = /^-?\d+\.\d{2}$/;
 
 async function buildExactCatalogue(): Promise<void> {
-  const prisma = t.database.prisma;
-  const exact = await prisma.organisation.create({ data: { name: 'Exact Test Finance', type: 'f', plan: 'enterprise' } });
-  const other = await prisma.organisation.create({ data: { name: 'Other Test Finance', type: 'f', plan: 'enterprise' } });
-  const category = await prisma.asset.create({ data: { name: 'Test Category', is_asset: false } });
-  const widget = await prisma.asset.create({ data: { name: 'Test Widget', parent_id: category.id } });
-  const reference = await prisma.asset.create({ data: { name: 'Reference Widget', parent_id: null } });
-  const product = (organisation_id: number, product_name: string, extra: Record<string, unknown> = {}) =>
-    prisma.product.create({ data: { organisation_id, product_name, compounding_frequency: 'm', ...extra } });
-  const noFees = await product(exact.id, 'Exact No Fees');
-  const monthlyFee = await product(exact.id, 'Exact Monthly Fee', { monthly_fee: 10 });
-  const docFee = await product(exact.id, 'Exact Financed Doc Fee', { documentation_fee: 500, doc_fee_financed: 'yes' });
-  const referenceProduct = await product(exact.id, 'Exact Reference');
-  const loadedProduct = await product(exact.id, 'Exact Rate-Loaded', { brokerage_loading_treatment: 0.5 });
-  const otherProduct = await product(other.id, 'Other No Fees');
-  const bracket = (p: { id: number; organisation_id: number | null }, name: string, base_min: number, base_max: number) =>
-    prisma.rateBracket.create({ data: { organisation_id: p.organisation_id!, product_id: p.id, name, base_min, base_max } });
-  const plain = await bracket(noFees, 'Plain 9.50', 9.5, 11.5);
-  const twin = await bracket(noFees, 'Plain 9.50 twin', 9.5, 11.5);
-  const fee = await bracket(monthlyFee, 'Monthly fee 9.50', 9.5, 11.5);
-  const doc = await bracket(docFee, 'Doc fee 9.20', 9.2, 11.2);
-  const ten = await bracket(noFees, 'Ten and a quarter', 10.25, 12.25);
-  const otherBracket = await bracket(otherProduct, 'Other 9.75', 9.75, 11.75);
-  const funded = await bracket(referenceProduct, 'Reference 7.50', 7.5, 7.5);
-  const balloon = await bracket(referenceProduct, 'Reference 8.45', 8.45, 8.45);
-  const zero = await bracket(referenceProduct, 'Reference 0.00', 0, 0);
-  const loaded = await bracket(loadedProduct, 'Loaded 7.50', 7.5, 8.5);
-  await prisma.assetRateBracket.createMany({
-    data: [
-      ...[plain, twin, fee, doc, ten].map((b) => ({ asset_id: widget.id, organisation_id: exact.id, product_id: b.product_id, rate_bracket_id: b.id })),
-      // Through the ancestor category, the whole product (rate_bracket_id null).
-      { asset_id: category.id, organisation_id: other.id, product_id: otherProduct.id, rate_bracket_id: null },
-      ...[funded, balloon, zero, loaded].map((b) => ({ asset_id: reference.id, organisation_id: exact.id, product_id: b.product_id, rate_bracket_id: b.id })),
-    ],
-  });
+  const kit = seedKit(t.database.prisma);
+  const exact = await kit.financier({ name: 'Exact Test Finance' });
+  const other = await kit.financier({ name: 'Other Test Finance' });
+  const category = await kit.asset({ name: 'Test Category', is_asset: false });
+  const widget = await category.child({ name: 'Test Widget' });
+  const reference = await kit.asset({ name: 'Reference Widget' });
+  const noFees = await exact.product({ product_name: 'Exact No Fees' });
+  const monthlyFee = await exact.product({ product_name: 'Exact Monthly Fee', monthly_fee: 10 });
+  const docFee = await exact.product({ product_name: 'Exact Financed Doc Fee', documentation_fee: 500, doc_fee_financed: 'yes' });
+  const referenceProduct = await exact.product({ product_name: 'Exact Reference' });
+  const loadedProduct = await exact.product({ product_name: 'Exact Rate-Loaded', brokerage_loading_treatment: 0.5 });
+  const otherProduct = await other.product({ product_name: 'Other No Fees' });
+  const bracket = (p: ProductSeed, name: string, base_min: number, base_max: number, asset: { id: number }) =>
+    p.bracket({ name, base_min, base_max, assets: [asset] });
+  const plain = await bracket(noFees, 'Plain 9.50', 9.5, 11.5, widget);
+  const twin = await bracket(noFees, 'Plain 9.50 twin', 9.5, 11.5, widget);
+  const fee = await bracket(monthlyFee, 'Monthly fee 9.50', 9.5, 11.5, widget);
+  const doc = await bracket(docFee, 'Doc fee 9.20', 9.2, 11.2, widget);
+  const ten = await bracket(noFees, 'Ten and a quarter', 10.25, 12.25, widget);
+  const otherBracket = await otherProduct.bracket({ name: 'Other 9.75', base_min: 9.75, base_max: 11.75 });
+  const funded = await bracket(referenceProduct, 'Reference 7.50', 7.5, 7.5, reference);
+  const balloon = await bracket(referenceProduct, 'Reference 8.45', 8.45, 8.45, reference);
+  const zero = await bracket(referenceProduct, 'Reference 0.00', 0, 0, reference);
+  const loaded = await bracket(loadedProduct, 'Loaded 7.50', 7.5, 8.5, reference);
+  // Through the ancestor category, the whole product (rate_bracket_id null).
+  await otherProduct.mapTo(category);
   Object.assign(cat, {
     exact: exact.id, other: other.id, widget: widget.id, reference: reference.id,
     plain: plain.id, twin: twin.id, fee: fee.id, doc: doc.id, ten: ten.id, otherBracket: otherBracket.id,
@@ -84,12 +76,11 @@ async function buildExactCatalogue(): Promise<void> {
 }
 
 async function createBrokers(): Promise<void> {
-  const prisma = t.database.prisma;
-  const password_hash = await hashPassword(DEMO_PASSWORD);
-  const capped = await prisma.organisation.create({ data: { name: 'Capped Test Brokers', type: 'b', plan: 'free', plan_overrides: { calculator_allowance: 2 } } });
-  await prisma.user.create({ data: { email: 'capped.broker@test.example', password_hash, organisation_id: capped.id, is_active: true, is_email_verified: true } });
-  const nonBid = await prisma.organisation.create({ data: { name: 'Pro Non-BID Brokers', type: 'b', plan: 'pro', is_bid_broker: false } });
-  await prisma.user.create({ data: { email: 'pro.nonbid@test.example', password_hash, organisation_id: nonBid.id, is_active: true, is_email_verified: true } });
+  const kit = seedKit(t.database.prisma);
+  const capped = await kit.broker({ name: 'Capped Test Brokers', plan: 'free', plan_overrides: { calculator_allowance: 2 } });
+  await capped.user({ email: 'capped.broker@test.example' });
+  const nonBid = await kit.broker({ name: 'Pro Non-BID Brokers', plan: 'pro', is_bid_broker: false });
+  await nonBid.user({ email: 'pro.nonbid@test.example' });
 }
 
 beforeAll(async () => {

@@ -10,8 +10,8 @@
  * - Zebra Commercial Finance: a commercial card and no approval.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit, type FinancierSeed } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let pro: string; // broker.admin: Pro, BID broker
@@ -33,36 +33,30 @@ const DEMO = [
 const byName = (list: { id: number; name: string }[]) => [...list].sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id);
 
 async function addFinanciers(): Promise<void> {
-  const prisma = t.database.prisma;
-  const financier = (name: string) => prisma.organisation.create({ data: { name, type: 'f', plan: 'enterprise' } });
-  const card = async (organisation_id: number, type: 'commercial' | 'consumer') => {
-    const product = await prisma.product.create({ data: { organisation_id, product_name: `${type} product`, compounding_frequency: 'm' } });
-    return prisma.rateBracket.create({ data: { organisation_id, product_id: product.id, type, name: `${type} card`, base_min: 9, base_max: 11 } });
-  };
-  const approval = async (organisation_id: number, bracketIds: number[]) => {
-    const a = await prisma.approval.create({ data: { organisation_id, name: 'Test approval', doc_level: 'full_doc' } });
-    if (bracketIds.length) await prisma.approvalRateBracket.createMany({ data: bracketIds.map((rate_bracket_id) => ({ approval_id: a.id, rate_bracket_id })) });
-  };
+  const kit = seedKit(t.database.prisma);
+  const card = async (financier: FinancierSeed, type: 'commercial' | 'consumer') =>
+    (await financier.product({ product_name: `${type} product` })).bracket({ type, name: `${type} card`, base_min: 9, base_max: 11 });
+  const approval = (financier: FinancierSeed, brackets: { id: number }[]) => financier.approval({ name: 'Test approval', doc_level: 'full_doc', brackets });
   // Created in reverse name order, so id order never happens to be name order.
-  const zebra = await financier('Zebra Commercial Finance');
-  await card(zebra.id, 'commercial');
-  const quokka = await financier('Quokka Mixed Finance');
-  await card(quokka.id, 'commercial');
-  await approval(quokka.id, [(await card(quokka.id, 'consumer')).id]);
-  const mallee = await financier('Mallee Approvals Finance');
-  await approval(mallee.id, []);
-  const aardvark = await financier('Aardvark Consumer Finance');
-  await approval(aardvark.id, [(await card(aardvark.id, 'consumer')).id]);
+  const zebra = await kit.financier({ name: 'Zebra Commercial Finance' });
+  await card(zebra, 'commercial');
+  const quokka = await kit.financier({ name: 'Quokka Mixed Finance' });
+  await card(quokka, 'commercial');
+  await approval(quokka, [await card(quokka, 'consumer')]);
+  const mallee = await kit.financier({ name: 'Mallee Approvals Finance' });
+  await approval(mallee, []);
+  const aardvark = await kit.financier({ name: 'Aardvark Consumer Finance' });
+  await approval(aardvark, [await card(aardvark, 'consumer')]);
   Object.assign(created, { aardvark: aardvark.id, quokka: quokka.id, mallee: mallee.id, zebra: zebra.id });
 }
 
 beforeAll(async () => {
   t = await startTestApp();
   await addFinanciers();
-  const password_hash = await hashPassword(DEMO_PASSWORD);
-  await t.database.prisma.user.create({ data: { email: 'no.org@test.example', password_hash, organisation_id: null, is_active: true, is_email_verified: true } });
-  const nonBid = await t.database.prisma.organisation.create({ data: { name: 'Pro Non-BID Brokers', type: 'b', plan: 'pro', is_bid_broker: false } });
-  await t.database.prisma.user.create({ data: { email: 'pro.nonbid@test.example', password_hash, organisation_id: nonBid.id, is_active: true, is_email_verified: true } });
+  const kit = seedKit(t.database.prisma);
+  await kit.user({ email: 'no.org@test.example' });
+  const nonBid = await kit.broker({ name: 'Pro Non-BID Brokers', plan: 'pro', is_bid_broker: false });
+  await nonBid.user({ email: 'pro.nonbid@test.example' });
   [pro, free, lender, orgless, proNonBid] = await Promise.all(
     ['broker.admin@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test', 'no.org@test.example', 'pro.nonbid@test.example'].map(async (e) => (await t.login(e)).access),
   );

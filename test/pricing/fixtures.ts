@@ -12,18 +12,9 @@ import type {
 } from '../../src/modules/catalogue/model.ts';
 import type { PricingCatalogue } from '../../src/modules/pricing/engine.ts';
 import { UNANSWERED } from '../support/deal.ts';
+import { seededRandom } from '../../testkit/random.ts';
 
-/** mulberry32: small, fast, seeded; good enough for test data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 export function makeProduct(overrides: Partial<Product> = {}): Product {
   return {

@@ -5,7 +5,8 @@
  * same statement (1) = 2, on the demo catalogue and on one ten times larger.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let token: string;
@@ -25,37 +26,11 @@ async function counted(run: () => Promise<{ status: number; body: any }>): Promi
 }
 const calculate = () => t.rest('POST', '/api/v1/calculator', { token, body: DEAL });
 
-/** Grows the catalogue tenfold: 63 more financiers, 117 products, 360 brackets, 513 mappings and 270 approvals. */
+/** Grows the catalogue tenfold: nine copies of the demo financiers' catalogue (63 more financiers, 117 products, 360 brackets, 513 mappings, 270 approvals). */
 async function growTenfold(): Promise<void> {
   const prisma = t.database.prisma;
   const before = { brackets: await prisma.rateBracket.count(), products: await prisma.product.count(), relations: await prisma.assetRateBracket.count() };
-  const orgs = await prisma.organisation.createManyAndReturn({
-    data: Array.from({ length: 63 }, (_, k) => ({ name: `Bulk Finance ${String(k).padStart(3, '0')}`, type: 'f' as const, plan: 'enterprise' as const })),
-    select: { id: true },
-  });
-  const products = await prisma.product.createManyAndReturn({
-    data: Array.from({ length: before.products * 9 }, (_, k) => ({
-      organisation_id: orgs[k % orgs.length].id, product_name: `Bulk product ${k}`, compounding_frequency: 'm' as const,
-      monthly_fee: k % 3, documentation_fee: k % 2 ? 300 : null, min_range: 12, max_range: 84,
-    })),
-    select: { id: true, organisation_id: true },
-  });
-  const brackets = await prisma.rateBracket.createManyAndReturn({
-    data: Array.from({ length: before.brackets * 9 }, (_, k) => {
-      const product = products[k % products.length];
-      return { organisation_id: product.organisation_id!, product_id: product.id, name: `Bulk bracket ${k}`, base_min: 6 + (k % 50) / 10, base_max: 9 + (k % 50) / 10, min_term: 12, max_term: 84 };
-    }),
-    select: { id: true, organisation_id: true, product_id: true },
-  });
-  // Every new bracket reaches Passenger Car (11), directly or through Motor Vehicles (1); the rest of the mappings go elsewhere.
-  const relations = Array.from({ length: before.relations * 9 }, (_, k) => {
-    const b = brackets[k % brackets.length];
-    return { asset_id: k < brackets.length ? (k % 2 ? 11 : 1) : 31, organisation_id: b.organisation_id, product_id: b.product_id, rate_bracket_id: b.id };
-  });
-  await prisma.assetRateBracket.createMany({ data: relations });
-  await prisma.approval.createMany({
-    data: Array.from({ length: 270 }, (_, k) => ({ organisation_id: orgs[k % orgs.length].id, name: `Bulk approval ${k}`, doc_level: 'full_doc' as const })),
-  });
+  await seedKit(prisma).copyCatalogue(9);
   expect(await prisma.rateBracket.count()).toBe(before.brackets * 10);
   expect(await prisma.product.count()).toBe(before.products * 10);
   expect(await prisma.assetRateBracket.count()).toBe(before.relations * 10);

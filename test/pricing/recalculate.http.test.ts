@@ -5,7 +5,8 @@
  */
 import { PMT as excelPmt } from '@formulajs/formulajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit } from '../../testkit/seed.ts';
 
 /** Excel PMT (formulajs, the test oracle); its error values fail the test. */
 function PMT(rate: number, nper: number, pv: number, fv: number, type: 0 | 1): number {
@@ -21,12 +22,11 @@ let feeBracket = 0;
 
 beforeAll(async () => {
   t = await startTestApp();
-  const prisma = t.database.prisma;
-  const org = await prisma.organisation.create({ data: { name: 'Recalc Test Finance', type: 'f', plan: 'enterprise' } });
-  const noFee = await prisma.product.create({ data: { organisation_id: org.id, product_name: 'No Fees', compounding_frequency: 'm' } });
-  const fee = await prisma.product.create({ data: { organisation_id: org.id, product_name: 'Monthly Fee', compounding_frequency: 'm', monthly_fee: 10 } });
-  noFeeBracket = (await prisma.rateBracket.create({ data: { organisation_id: org.id, product_id: noFee.id, name: 'Plain', base_min: 9.5, base_max: 11.5 } })).id;
-  feeBracket = (await prisma.rateBracket.create({ data: { organisation_id: org.id, product_id: fee.id, name: 'With fee', base_min: 9.5, base_max: 11.5 } })).id;
+  const org = await seedKit(t.database.prisma).financier({ name: 'Recalc Test Finance' });
+  const noFee = await org.product({ product_name: 'No Fees' });
+  const fee = await org.product({ product_name: 'Monthly Fee', monthly_fee: 10 });
+  noFeeBracket = (await noFee.bracket({ name: 'Plain', base_min: 9.5, base_max: 11.5 })).id;
+  feeBracket = (await fee.bracket({ name: 'With fee', base_min: 9.5, base_max: 11.5 })).id;
   token = (await t.login('broker.admin@demo.test')).access;
 });
 afterAll(async () => { await t?.close(); });

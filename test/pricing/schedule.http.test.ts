@@ -5,7 +5,8 @@
  */
 import { gql } from 'graphql-request';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { seedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let token: string;
@@ -13,23 +14,16 @@ const cat = { asset: 0, plain: 0, fee: 0, worked: 0 };
 
 beforeAll(async () => {
   t = await startTestApp();
-  const prisma = t.database.prisma;
-  const org = await prisma.organisation.create({ data: { name: 'Schedule Test Finance', type: 'f', plan: 'enterprise' } });
-  const asset = await prisma.asset.create({ data: { name: 'Schedule Widget' } });
-  const product = (product_name: string, extra: Record<string, unknown> = {}) =>
-    prisma.product.create({ data: { organisation_id: org.id, product_name, compounding_frequency: 'm', ...extra } });
-  const noFees = await product('No Fees');
-  const monthlyFee = await product('Monthly Fee', { monthly_fee: 10 });
+  const kit = seedKit(t.database.prisma);
+  const org = await kit.financier({ name: 'Schedule Test Finance' });
+  const asset = await kit.asset({ name: 'Schedule Widget' });
+  const noFees = await org.product({ product_name: 'No Fees' });
+  const monthlyFee = await org.product({ product_name: 'Monthly Fee', monthly_fee: 10 });
   // docs/pricing.md worked example: doc fee 495 financed by default, brokerage cap 4%, monthly fee 9.90, funded brokerage.
-  const worked = await product('Worked Example', { documentation_fee: 495, brokerage_cap: 4, monthly_fee: 9.9 });
-  const bracket = (p: { id: number }, name: string, base_min: number, base_max: number) =>
-    prisma.rateBracket.create({ data: { organisation_id: org.id, product_id: p.id, name, base_min, base_max } });
-  const plain = await bracket(noFees, 'Plain 8.45', 8.45, 10.45);
-  const fee = await bracket(monthlyFee, 'Fee 8.45', 8.45, 10.45);
-  const workedBracket = await bracket(worked, 'Worked 8.25', 8.25, 9.25);
-  await prisma.assetRateBracket.createMany({
-    data: [plain, fee, workedBracket].map((b) => ({ asset_id: asset.id, organisation_id: org.id, product_id: b.product_id, rate_bracket_id: b.id })),
-  });
+  const worked = await org.product({ product_name: 'Worked Example', documentation_fee: 495, brokerage_cap: 4, monthly_fee: 9.9 });
+  const plain = await noFees.bracket({ name: 'Plain 8.45', base_min: 8.45, base_max: 10.45, assets: [asset] });
+  const fee = await monthlyFee.bracket({ name: 'Fee 8.45', base_min: 8.45, base_max: 10.45, assets: [asset] });
+  const workedBracket = await worked.bracket({ name: 'Worked 8.25', base_min: 8.25, base_max: 9.25, assets: [asset] });
   Object.assign(cat, { asset: asset.id, plain: plain.id, fee: fee.id, worked: workedBracket.id });
   token = (await t.login('broker.admin@demo.test')).access;
 });
@@ -122,6 +116,7 @@ describe('Amortisation schedule: in arrears, the final balance equals the balloo
 
   it('weekly with no balloon closes at exactly 0.00 after 260 instalments', async () => {
     const rows = await price(deal({ cost: 50000, balloon: 0, repayment_frequency: 'weekly' }));
+    expect(rows.map((r) => r.rate_bracket_id).sort((a, b) => a - b)).toEqual([cat.plain, cat.fee, cat.worked]);
     for (const r of rows) {
       expect(r.instalments).toBe(260);
       expect(r.min[r.min.length - 1].balance).toBe(0);

@@ -1,6 +1,6 @@
 /** The REST bridge: the spec's general error body for everything a client can get wrong; never HTML or a stack. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;

@@ -3,7 +3,7 @@
  * session or an API token; a refused run does neither (metering and recording are one statement: record_run).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let session: string;
