@@ -2,11 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-export const SERVICE_ENVIRONMENTS = ['local', 'qa', 'stage', 'prod'] as const;
-export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
-export const SURFACES = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'] as const;
-export type Surface = (typeof SURFACES)[number];
+import { SERVICE_ENVIRONMENTS, SURFACES, isOneOf, type ServiceEnvironment, type Surface } from './lib/vocabulary.ts';
 
 export interface Config {
   port: number;
@@ -53,15 +49,18 @@ function persistedSecret(dataDir: string): string {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const environment = (env.SERVICE_ENVIRONMENT || 'local') as ServiceEnvironment;
-  if (!SERVICE_ENVIRONMENTS.includes(environment)) {
+  const environment = env.SERVICE_ENVIRONMENT || 'local';
+  if (!isOneOf(SERVICE_ENVIRONMENTS, environment)) {
     throw new Error(`SERVICE_ENVIRONMENT must be one of ${SERVICE_ENVIRONMENTS.join(', ')}`);
   }
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new Error('DATABASE_URL must be a postgres:// URL');
   const dataDir = overrides.dataDir ?? path.resolve(env.DATA_DIR || './data');
-  const disabledSurfaces = (env.DISABLED_SURFACES || '').split(',').map((s) => s.trim()).filter(Boolean) as Surface[];
-  for (const s of disabledSurfaces) if (!SURFACES.includes(s)) throw new Error(`DISABLED_SURFACES: unknown surface "${s}"`);
+  const disabledSurfaces: Surface[] = [];
+  for (const s of (env.DISABLED_SURFACES || '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!isOneOf(SURFACES, s)) throw new Error(`DISABLED_SURFACES: unknown surface "${s}"`);
+    disabledSurfaces.push(s);
+  }
   const timeZone = env.SERVICE_TIME_ZONE || 'Australia/Sydney';
   new Intl.DateTimeFormat('en', { timeZone }); // throws on an unknown zone
   const config: Config = {

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import { RepaymentFrequencyEnum } from '../deal/deal.types.ts';
+import { RepaymentFrequencyEnum } from '../../graphql/enums.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { RecalculateResultRef } from './pricing.types.ts';
 import { recalculate } from './service.ts';

@@ -7,7 +7,8 @@ import type { ServiceContext } from '../service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
-import { effectiveTerms, type PlanName, type PlanOverrides } from '../billing/plans.ts';
+import type { PlanName } from '../../lib/vocabulary.ts';
+import { effectiveTerms, type PlanOverrides } from '../billing/plans.ts';
 import { SeatLimitReachedError, type Seats } from './errors.ts';
 
 export interface UpdateUserInput {
