@@ -1,5 +1,5 @@
 /**
- * Request -> Deal normalisation for the calculator and the Matrix Calculator (pricing-conventions Rule 5).
+ * Request -> Deal normalisation for the calculator and the Matrix Calculator (docs/pricing.md, "Deal normalisation").
  *
  * The request has already been validated by the caller (400s live there: missing term, consumer type, balloon
  * percentage over 100, contradictory home_owner/asset_owner). This function is total: it never throws, whatever
@@ -57,9 +57,6 @@ export interface DealRequest {
   employment_status?: string | null;
   citizenship_status?: string | null;
 }
-
-/** GST rate (Rule 5): 10%. */
-export const GST_RATE = 0.1;
 
 /** Adds GST: `x * 1.1`, computed as x * 11 / 10 so round dollar figures stay exact (50,000 -> 55,000, not 55,000.00000000001). */
 export function withGst(x: number): number {

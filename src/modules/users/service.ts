@@ -2,7 +2,8 @@
  * User edits (PUT /users/{id}) and seats. Reactivation takes a seat under a lock on the organisation row, so of
  * many concurrent reactivations exactly as many win as there are free seats, across any number of processes.
  */
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../lib/db.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
@@ -20,9 +21,8 @@ export interface UpdateUserInput {
   is_active?: boolean | null;
 }
 
-type Tx = Prisma.TransactionClient | PrismaClient;
 
-export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
+export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
   const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(`
     SELECT o.plan::text AS plan, o.plan_overrides,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
