@@ -64,3 +64,8 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+
+/** The `t` of an object type's `fields: (t) => ...`, for helpers that declare the same fields on several types. */
+export type ObjectFieldBuilder<Parent> = PothosSchemaTypes.ObjectFieldBuilder<
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, Parent
+>;

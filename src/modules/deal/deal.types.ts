@@ -3,7 +3,7 @@ import { builder } from '../../graphql/builder.ts';
 import { AdvanceArrearsEnum, AssetStateEnum, CardTypeEnum, RepaymentFrequencyEnum, TransactionTypeEnum } from '../../graphql/enums.ts';
 
 export const DealInput = builder.inputType('DealInput', {
-  description: 'A deal, with the spec field names (api-v1.md, POST /matrix-calculator/ request table)',
+  description: 'A deal, with the field names of the REST request body (POST /matrix-calculator/)',
   fields: (t) => ({
     cost: t.field({ type: 'Decimal', required: true, description: 'Asset cost; GST-inclusive when cost_gst' }),
     asset_value: t.int({ required: true, description: 'Asset id (GET /assets/search)' }),

@@ -1,6 +1,6 @@
 /**
- * Request rules shared by the calculator, the Matrix and the Matrix Calculator (api-v1.md request table, Rules 1-3,
- * Limits "Input bounds"). Pure: returns the field errors; the service turns them into one ValidationError.
+ * Request rules shared by the calculator, the Matrix and the Matrix Calculator: required fields, non-negative figures,
+ * percentages at most 100, input bounds. Pure: returns the field errors; the service turns them into one ValidationError.
  */
 import type { FieldError } from '../../lib/errors.ts';
 import type { Surface } from '../../lib/vocabulary.ts';

@@ -1,5 +1,5 @@
 /**
- * Approval criteria engine (api-v1.md, "Approval evaluation outcome").
+ * Approval criteria engine: which approvals a deal passes, and how surely (docs/matrix.md, "Outcome rules").
  *
  * Pure: no I/O. Evaluates one deal against every approval and returns the approvals not ruled out:
  * - a criterion left blank on the approval is never checked;

@@ -1,14 +1,12 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
 import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/enums.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
 import type { MatrixApprovalOutcome, MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
 /** An approval's answer for the deal: the same fields on a Matrix approval and on a Matrix Calculator row. */
-function approvalOutcomeFields(t: PothosSchemaTypes.ObjectFieldBuilder<Types, MatrixApprovalOutcome>) {
+function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
   return {
     approval_id: t.exposeInt('approval_id'),
     approval_name: t.exposeString('approval_name'),

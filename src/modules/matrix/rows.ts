@@ -1,4 +1,4 @@
-/** Matrix results as the API shows them (api-v1.md "Matrix result shapes"). */
+/** Matrix and Matrix Calculator results as the API shows them: figures rounded, masked rows without figures. */
 import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/model.ts';
 import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
 import type { CalculatorRow, RateCardIdentity } from '../pricing/rows.ts';

@@ -1,4 +1,4 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
 import { RateBandEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import type { RateBand } from '../../lib/vocabulary.ts';
@@ -29,10 +29,8 @@ export function scheduleOf(priced: PricedBracket, band: RateBand): AmortisationR
   return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance);
 }
 
-type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
-
 /** Whose card a row prices (financier, product, rate bracket): declared here once for every result row type. */
-export function rateCardIdentityFields(t: PothosSchemaTypes.ObjectFieldBuilder<Types, RateCardIdentity>) {
+export function rateCardIdentityFields(t: ObjectFieldBuilder<RateCardIdentity>) {
   return {
     organisation_id: t.exposeInt('organisation_id'),
     organisation_name: t.exposeString('organisation_name'),
