@@ -24,12 +24,12 @@ import type { Deal } from '../src/modules/catalogue/model.ts';
 import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
 import { applyPaywall, joinMatrixCalculator } from '../src/modules/matrix/join.ts';
 import { matrixCalculatorRow } from '../src/modules/matrix/rows.ts';
-import { normaliseDeal, type DealRequest } from '../src/modules/deal/deal.ts';
+import { validatedDeal, type DealRequest } from '../src/modules/deal/index.ts';
 import { priceDeal, reachableBracketCount } from '../src/modules/pricing/engine.ts';
-import { dealRequestErrors } from '../src/modules/deal/validate.ts';
-import { ERROR_FIELDS_FRAGMENT } from '../src/rest/bridge.ts';
+import { withFragments } from '../src/rest/fragments.ts';
 import matrixCalculatorRoute from '../src/rest/routes/matrix/matrix-calculator.route.ts';
 import { benchDeals } from './catalogue.ts';
+import { pricingWorkload } from './workloads.ts';
 import { BENCH_DATABASE_URL, describeDatabase, dropFreshDatabases, load, startBenchApp, type BenchApp, type LoadResult } from './harness.ts';
 
 setFlagsFromString('--expose-gc');
@@ -94,11 +94,9 @@ function printTable(): void {
 // ---------------------------------------------------------------------------------------------------------------
 
 const now = new Date();
+/** The deal the service would price: validated and normalised by the same function (a bad bench deal throws). */
 function toDeal(request: DealRequest, surface: 'calculator' | 'matrix_calculator'): Deal {
-  const body = surface === 'calculator' ? { ...request, deposit: request.deposit ?? 0 } : { ...request, type: request.type ?? 'commercial', deposit: request.deposit ?? 0 };
-  const errors = dealRequestErrors(body, surface);
-  if (errors.length) throw new Error(`bench deal invalid: ${JSON.stringify(errors)}`);
-  return normaliseDeal(body, now);
+  return validatedDeal(request, surface, now);
 }
 
 /** Times `run` once per deal, after a warm-up pass over the first 50; per-deal milliseconds in deal order. */
@@ -201,7 +199,7 @@ async function main(): Promise<void> {
 
   // (1) pricing engine alone
   const pricing = timePerDeal(calculatorDeals, (deal) => priceDeal(snapshot.pricingIndex, deal, { organisationIds: null, type: 'commercial' }));
-  const pricedRows = calculatorDeals.reduce((sum, deal) => sum + priceDeal(snapshot.pricingIndex, deal, { organisationIds: null, type: 'commercial' }).length, 0);
+  const pricedRows = pricingWorkload(snapshot.pricingIndex, calculatorDeals).rows;
   const pricingStats = summary(pricing);
   line('1', `pricing engine, 1 deal x ${reachable.median} brackets: median`, ms(pricingStats.median), '< 10 ms', atMost(pricingStats.median, 10));
   line('1', 'pricing engine: p99', ms(pricingStats.p99));
@@ -274,7 +272,7 @@ async function main(): Promise<void> {
   const body = JSON.parse(captured.text) as { results: unknown[] };
   demo.addBareRoute('/bench/bare', body, { parse: true });
   demo.addBareRoute('/bench/bare-no-parse', body, { parse: false });
-  const gqlQuery = matrixCalculatorRoute.document + ERROR_FIELDS_FRAGMENT;
+  const gqlQuery = withFragments(matrixCalculatorRoute.document);
   const gqlCheck = await demo.request('POST', '/graphql', { query: gqlQuery, variables: { input: deal } }, bearer(demo));
   const gqlBody = JSON.parse(gqlCheck.text) as { data?: { matrixCalculator?: { __typename: string } }; errors?: unknown };
   if (gqlCheck.status !== 200 || gqlBody.data?.matrixCalculator?.__typename !== 'MatrixCalculatorResult') throw new Error(`graphql: ${gqlCheck.status} ${gqlCheck.text.slice(0, 300)}`);

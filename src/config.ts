@@ -2,11 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-
-export const SERVICE_ENVIRONMENTS = ['local', 'qa', 'stage', 'prod'] as const;
-export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
-export const SURFACES = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'] as const;
-export type Surface = (typeof SURFACES)[number];
+import { SERVICE_ENVIRONMENTS, SURFACES, isOneOf, type ServiceEnvironment, type Surface } from './lib/vocabulary.ts';
 
 /** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
 export interface DatabaseTimeouts {
@@ -104,16 +100,19 @@ export function checkJwtSecret(secret: string): void {
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
-  const environment = (env.SERVICE_ENVIRONMENT || 'local') as ServiceEnvironment;
-  if (!SERVICE_ENVIRONMENTS.includes(environment)) {
+  const environment = env.SERVICE_ENVIRONMENT || 'local';
+  if (!isOneOf(SERVICE_ENVIRONMENTS, environment)) {
     throw new ConfigError(`SERVICE_ENVIRONMENT must be one of ${SERVICE_ENVIRONMENTS.join(', ')}`);
   }
   const databaseUrl = env.DATABASE_URL || null;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   if (env.JWT_SECRET) checkJwtSecret(env.JWT_SECRET);
   const dataDir = overrides.dataDir ?? path.resolve(env.DATA_DIR || './data');
-  const disabledSurfaces = (env.DISABLED_SURFACES || '').split(',').map((s) => s.trim()).filter(Boolean) as Surface[];
-  for (const s of disabledSurfaces) if (!SURFACES.includes(s)) throw new ConfigError(`DISABLED_SURFACES: unknown surface "${s}"`);
+  const disabledSurfaces: Surface[] = [];
+  for (const s of (env.DISABLED_SURFACES || '').split(',').map((x) => x.trim()).filter(Boolean)) {
+    if (!isOneOf(SURFACES, s)) throw new ConfigError(`DISABLED_SURFACES: unknown surface "${s}"`);
+    disabledSurfaces.push(s);
+  }
   const timeZone = env.SERVICE_TIME_ZONE || 'Australia/Sydney';
   try { new Intl.DateTimeFormat('en', { timeZone }); } catch { throw new ConfigError(`SERVICE_TIME_ZONE: unknown time zone "${timeZone}"`); }
   const config: Config = {

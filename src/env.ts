@@ -1,7 +1,7 @@
 /**
  * Imported FIRST (src/main.ts, bench/index.ts), before any module loads graphql: graphql-js decides once, when it
- * loads, whether to run its development checks on every type test (NODE_ENV !== 'production'), which costs 15-20% of
- * a request's CPU (docs/performance.md); Express and Prisma read NODE_ENV too. The service runs as deployed unless
+ * loads, whether to run its development checks on every type test (NODE_ENV !== 'production'), a visible share of a
+ * request's CPU (docs/performance.md); Express and Prisma read NODE_ENV too. The service runs as deployed unless
  * NODE_ENV is set explicitly (`NODE_ENV=development npm start`). GraphiQL and introspection follow
  * SERVICE_ENVIRONMENT, not this.
  */

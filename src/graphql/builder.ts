@@ -13,6 +13,7 @@ import type { Context } from './context.ts';
 import { ForbiddenError, UnauthenticatedError } from '../lib/errors.ts';
 import { accessFailure, hasPermission } from '../modules/auth/policy.ts';
 import type { PermissionCodename } from '../modules/auth/permissions.ts';
+import type { OrganisationType } from '../lib/vocabulary.ts';
 
 export interface AuthScopes {
   /** Any signed-in caller, `read` API tokens included. */
@@ -26,7 +27,7 @@ export interface AuthScopes {
   /** A permission codename, held through a group (admins hold all). */
   permission: PermissionCodename;
   /** The caller's organisation is of this type. */
-  organisationType: 'f' | 'b' | 'u';
+  organisationType: OrganisationType;
 }
 
 export const builder = new SchemaBuilder<{
@@ -63,3 +64,8 @@ export const builder = new SchemaBuilder<{
 
 builder.queryType({});
 builder.mutationType({});
+
+/** The `t` of an object type's `fields: (t) => ...`, for helpers that declare the same fields on several types. */
+export type ObjectFieldBuilder<Parent> = PothosSchemaTypes.ObjectFieldBuilder<
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, Parent
+>;

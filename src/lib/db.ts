@@ -8,12 +8,13 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import { PrismaClient } from '../generated/prisma/client.ts';
+import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.ts';
 import { acquireDataDirLock, restrictToOwner } from './data-dir-lock.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
 
-export type Db = PrismaClient;
+/** What a query needs: the client, or the client of a transaction in progress. */
+export type Db = PrismaClient | Prisma.TransactionClient;
 
 export interface Database {
   prisma: PrismaClient;
@@ -130,9 +131,9 @@ async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<voi
 /**
  * Names for PostgreSQL prepared statements (adapter-pg's `statementNameGenerator`; `undefined` leaves a statement
  * unnamed, pg's default). A named statement is parsed and planned once per connection; later runs send only
- * Bind/Execute, and PostgreSQL's plan cache may reuse a generic plan. The warm Matrix Calculator request's caller
- * statement spent ~0.35 ms planning for ~0.1 ms executing: naming cut PostgreSQL's CPU per request by about a quarter
- * (docs/performance.md). Results are the same rows, typed the same way.
+ * Bind/Execute, and PostgreSQL's plan cache may reuse a generic plan. The caller statement of every request costs more
+ * to plan than to execute, so naming saves PostgreSQL most of that work (figures in docs/performance.md). Results are
+ * the same rows, typed the same way.
  *
  * A text is named on its second use, so one-off statements stay unnamed, and a pool names at most `max` texts
  * (each connection keeps what it prepared until it closes). Names map 1:1 to texts, as pg requires.

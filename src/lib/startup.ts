@@ -3,7 +3,7 @@
  * says. The demo accounts (admins included) share a published password, so `prod` never gets them, and the password
  * is printed only by the start that just created those accounts, never by later starts.
  */
-import type { ServiceEnvironment } from '../config.ts';
+import type { ServiceEnvironment } from './vocabulary.ts';
 
 export const DEMO_LOGINS = ['broker.admin@demo.test', 'broker.user@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'];
 export const DEMO_PASSWORD = 'demo-password-1';

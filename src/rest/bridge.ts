@@ -10,16 +10,7 @@ import {
 import type { Context } from '../graphql/context.ts';
 import type { FieldError } from '../lib/errors.ts';
 import type { RestReply, Result, RouteDefinition } from './define-route.ts';
-
-export const ERROR_FIELDS_FRAGMENT = `
-fragment ErrorFields on Error {
-  __typename message code
-  ... on ValidationError { errors { field messages } }
-  ... on RateLimitedError { retry_after }
-  ... on CapHitError { detail limit used metric }
-  ... on EntitlementRequiredError { detail entitlement }
-  ... on FeatureDisabledError { detail }
-}`;
+import { withFragments } from './fragments.ts';
 
 export interface CompiledRoute extends RouteDefinition {
   compiled: DocumentNode;
@@ -29,8 +20,7 @@ export interface CompiledRoute extends RouteDefinition {
 }
 
 export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): CompiledRoute {
-  const source = route.document.includes('...ErrorFields') ? route.document + ERROR_FIELDS_FRAGMENT : route.document;
-  const compiled = parse(source);
+  const compiled = parse(withFragments(route.document));
   const problems = validate(schema, compiled);
   if (problems.length) throw new Error(`REST ${route.method.toUpperCase()} ${route.path}: ${problems.map((p) => p.message).join('; ')}`);
   const operation = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;

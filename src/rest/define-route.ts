@@ -15,7 +15,7 @@ export interface RouteDefinition {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   /** Express path below /api/v1. */
   path: string;
-  /** One operation with exactly one root field; may spread `...ErrorFields` (appended by the bridge). */
+  /** One operation with exactly one root field; may spread the named fragments of fragments.ts (appended by the bridge). */
   document: string;
   variables?: (req: Request) => Record<string, unknown>;
   /** Needs no bearer token (sign-in, refresh, resend-verification ...). */

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticate, type Caller } from '../../src/modules/auth/caller.ts';
 import { meterRun } from '../../src/modules/billing/entitlements.ts';
-import type { Metric } from '../../src/modules/billing/errors.ts';
+import type { Metric } from '../../src/lib/vocabulary.ts';
 import { CapHitError } from '../../src/modules/billing/errors.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVICE_ENVIRONMENTS } from '../../src/config.ts';
+import { SERVICE_ENVIRONMENTS } from '../../src/lib/vocabulary.ts';
 import { DEMO_PASSWORD, demoDataDecision, startupBanner, type BannerFacts } from '../../src/lib/startup.ts';
 
 const facts = (f: Partial<BannerFacts>): BannerFacts => ({

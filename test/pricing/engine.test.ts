@@ -4,7 +4,6 @@ import {
   buildPricingIndex,
   compareCheapest,
   priceDeal,
-  pricingWorkload,
   reachableBracketCount,
   recalculate,
   sortCheapestFirst,
@@ -601,12 +600,6 @@ describe('Rule 11 Brackets and ranges / Rule 13 Cheapest: synthetic 12,000-brack
       if (k > 0) expect(compareCheapest(rows[k - 1], row)).toBeLessThanOrEqual(0);
     }
     expect(new Set(ids(rows)).size).toBe(rows.length);
-  });
-
-  it('pricingWorkload reports the work done (the benchmark times it)', () => {
-    const deals = [makeDeal({ asset_value: leaf }), makeDeal({ asset_value: leaf, term: null })];
-    const expectedRows = priceDeal(index, deals[0]).length;
-    expect(pricingWorkload(index, deals, 3)).toEqual({ calls: 6, rows: 3 * expectedRows });
   });
 
   it('gives the same answer on repeated calls (per-call scratch state is reset)', () => {

@@ -4,7 +4,7 @@
  * scenarios), 11 (client wording); reliability "saved-scenario limit exact under concurrency" (also on PostgreSQL).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { saveRecentScenario } from '../../src/modules/scenarios/service.ts';
+import { recordRun } from '../../src/modules/scenarios/record-run.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -32,8 +32,14 @@ async function setSavedLimit(limit: number | null): Promise<void> {
   await t.database.prisma.organisation.update({ where: { id: PRO_BROKER }, data: { plan_overrides: limit === null ? {} : { saved_scenario_limit: limit } } });
 }
 
-const recent = (userId = adminId, tool = 'calculator') =>
-  saveRecentScenario(t.database.prisma, { userId, tool, request: { cost: '55000', term: 48 }, summary: { repayment_min: '1234.56' } });
+/** A recent scenario, written by the statement every run records itself with (record_run), no allowance consumed. */
+async function recent(userId = adminId, tool = 'calculator'): Promise<number> {
+  const outcome = await recordRun(t.database.prisma, {
+    userId, day: '', metrics: [], limits: [], tool, request: { cost: '55000', term: 48 }, summary: { repayment_min: '1234.56' },
+  });
+  if (!outcome.ok) throw new Error('a run without allowances cannot be refused');
+  return outcome.scenarioId;
+}
 
 async function saved(userId = adminId, tool = 'calculator', name = 'Saved earlier'): Promise<number> {
   const id = await recent(userId, tool);

@@ -4,7 +4,7 @@
  * Also the GraphQL surface: scenarios (list), renameScenario, deleteScenario.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RECENT_SCENARIO_LIMIT, saveRecentScenario } from '../../src/modules/scenarios/service.ts';
+import { RECENT_SCENARIO_LIMIT, recordRun } from '../../src/modules/scenarios/record-run.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -23,17 +23,24 @@ beforeAll(async () => {
 afterAll(async () => { await t?.close(); });
 beforeEach(async () => { await t.database.prisma.scenario.deleteMany({ where: { user_id: { in: [adminId, memberId] } } }); });
 
+/** A run's recording statement (record_run), with no allowance to consume: the new recent's id. */
+async function saveRecent(run: { userId: number; tool: string; request: unknown; summary: unknown }): Promise<number> {
+  const outcome = await recordRun(t.database.prisma, { ...run, day: '', metrics: [], limits: [] });
+  if (!outcome.ok) throw new Error('a run without allowances cannot be refused');
+  return outcome.scenarioId;
+}
+
 const save = (userId = adminId, tool = 'calculator', n = 0) =>
-  saveRecentScenario(t.database.prisma, { userId, tool, request: { cost: String(1000 + n), term: 36 }, summary: { n } });
+  saveRecent({ userId, tool, request: { cost: String(1000 + n), term: 36 }, summary: { n } });
 
 const ids = async (where: { user_id: number; tool?: string; kind?: 'recent' | 'saved' }) =>
   (await t.database.prisma.scenario.findMany({ where, orderBy: { id: 'asc' }, select: { id: true } })).map((r) => r.id);
 
-describe('saveRecentScenario: recents trim themselves to the newest 20 per user per tool', () => {
+describe('record_run: recents trim themselves to the newest 20 per user per tool', () => {
   it('the limit is 20', () => { expect(RECENT_SCENARIO_LIMIT).toBe(20); });
 
   it('returns the new id and stores request and summary as given, kind recent, no name', async () => {
-    const id = await saveRecentScenario(t.database.prisma, { userId: adminId, tool: 'calculator', request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
+    const id = await saveRecent({ userId: adminId, tool: 'calculator', request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
     expect(typeof id).toBe('number');
     const row = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } });
     expect(row).toMatchObject({ user_id: adminId, tool: 'calculator', kind: 'recent', name: null, request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });

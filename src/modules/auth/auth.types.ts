@@ -14,8 +14,6 @@ export const OkRef = builder.objectRef<{ ok: boolean }>('Ok').implement({
   fields: (t) => ({ ok: t.exposeBoolean('ok') }),
 });
 
-export const ApiTokenScopeEnum = builder.enumType('ApiTokenScope', { values: ['read', 'read_write'] as const });
-
 export const ApiTokenRef = builder.objectRef<ApiTokenMetadata>('ApiToken').implement({
   description: 'API token metadata; never carries the secret',
   fields: (t) => ({

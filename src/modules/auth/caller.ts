@@ -4,13 +4,14 @@
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Config } from '../../config.ts';
-import { effectiveTerms, type PlanName, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
+import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
+import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
 import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken, type AccessClaims } from './tokens.ts';
 
 export interface CallerOrganisation {
   id: number;
   name: string;
-  type: 'f' | 'b' | 'u';
+  type: OrganisationType;
   plan: PlanName;
   is_bid_broker: boolean;
   terms: PlanTerms;
@@ -24,8 +25,8 @@ export interface Caller {
   permissions: ReadonlySet<string>;
   via: 'session' | 'api_token';
   /** API tokens only: `read` allows reads and the five computation endpoints; `read_write` also mutations. */
-  scope: 'read' | 'read_write' | null;
-  origin: 'ui' | 'mcp' | null;
+  scope: ApiTokenScope | null;
+  origin: ApiTokenOrigin | null;
   sessionId: string | null;
   apiTokenId: number | null;
 }
@@ -35,11 +36,11 @@ export type Authentication = { kind: 'anonymous' } | { kind: 'caller'; caller: C
 
 interface CallerRow {
   id: number; email: string; is_admin: boolean; is_active: boolean; organisation_id: number | null;
-  org_name: string | null; org_type: 'f' | 'b' | 'u' | null; org_plan: PlanName | null; org_overrides: PlanOverrides | null;
+  org_name: string | null; org_type: OrganisationType | null; org_plan: PlanName | null; org_overrides: PlanOverrides | null;
   org_bid: boolean | null; permissions: string[];
   session_revoked_at: Date | null; session_user_id: number | null;
-  token_pk: number | null; token_hash: string | null; token_scope: 'read' | 'read_write' | null; token_env: string | null;
-  token_origin: 'ui' | 'mcp' | null; token_expires_at: Date | null; token_revoked_at: Date | null; token_last_used_at: Date | null;
+  token_pk: number | null; token_hash: string | null; token_scope: ApiTokenScope | null; token_env: string | null;
+  token_origin: ApiTokenOrigin | null; token_expires_at: Date | null; token_revoked_at: Date | null; token_last_used_at: Date | null;
   catalogue_version: bigint;
 }
 

@@ -1,7 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import { ApiTokenScopeEnum, CreatedApiTokenRef } from './auth.types.ts';
+import { ApiTokenScopeEnum } from '../../graphql/enums.ts';
+import { CreatedApiTokenRef } from './auth.types.ts';
 import { createApiToken } from './service.ts';
 
 builder.mutationField('createApiToken', (t) =>

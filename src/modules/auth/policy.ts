@@ -15,11 +15,6 @@ import type { PermissionCodename } from './permissions.ts';
  */
 export type Access = 'any' | 'write' | 'session';
 
-export function requireCaller(auth: Authentication): Caller {
-  if (auth.kind !== 'caller') throw new UnauthenticatedError();
-  return auth.caller;
-}
-
 export function accessFailure(auth: Authentication, access: Access): UnauthenticatedError | ForbiddenError | null {
   if (auth.kind !== 'caller') return new UnauthenticatedError();
   const caller = auth.caller;
@@ -35,14 +30,6 @@ export function accessFailure(auth: Authentication, access: Access): Unauthentic
 /** Organisation admins hold every permission within their organisation; others through their groups. */
 export function hasPermission(caller: Caller, codename: PermissionCodename): boolean {
   return caller.isAdmin || caller.permissions.has(codename);
-}
-
-export function isFinancier(caller: Caller): boolean {
-  return caller.organisation?.type === 'f';
-}
-
-export function isBrokerAdmin(caller: Caller): boolean {
-  return caller.isAdmin && caller.organisation?.type === 'b';
 }
 
 /** A caller reaches an organisation's private objects only when it is their own. */

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
+import type { ApiTokenScope } from '../../lib/vocabulary.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
@@ -162,7 +163,7 @@ export async function forgotPassword(deps: AuthDeps, email: unknown): Promise<vo
 
 // ---------- API tokens ----------
 
-export interface CreateApiTokenInput { name: string; scope: 'read' | 'read_write'; expires_at?: Date | null }
+export interface CreateApiTokenInput { name: string; scope: ApiTokenScope; expires_at?: Date | null }
 
 const API_TOKEN_METADATA = {
   id: true, name: true, token_id: true, last_four: true, scope: true, environment: true, origin: true,

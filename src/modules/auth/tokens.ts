@@ -12,7 +12,7 @@ export interface AccessClaims { sub: string; sid: string }
 
 /**
  * The signing key as a KeyObject, made once per secret. Given a string, jsonwebtoken first tries to read it as a PEM
- * public key on every call (about 1 ms a request: docs/performance.md); a KeyObject skips that.
+ * public key on every call (a measurable cost per request: docs/performance.md); a KeyObject skips that.
  */
 const keys = new Map<string, KeyObject>();
 function keyOf(secret: string): KeyObject {

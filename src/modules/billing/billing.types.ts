@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
-import { SURFACES } from '../../config.ts';
+import { SURFACES, type Surface } from '../../lib/vocabulary.ts';
 
 export const SubscriptionRef = builder.prismaObject('Subscription', {
   fields: (t) => ({
@@ -21,7 +21,7 @@ export const SubscriptionEnvelopeRef = builder.objectRef<{ subscription: any | n
   fields: (t) => ({ subscription: t.field({ type: SubscriptionRef, nullable: true, resolve: (r) => r.subscription }) }),
 });
 
-export type SurfaceStates = Record<(typeof SURFACES)[number], string>;
+export type SurfaceStates = Record<Surface, string>;
 
 export const SurfacesRef = builder.objectRef<SurfaceStates>('Surfaces').implement({
   description: "Each surface is `available`, or says why not: entitlement_required, feature_disabled, bid_standing_required, organisation_required",

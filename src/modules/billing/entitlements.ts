@@ -4,12 +4,12 @@
  * (record_run, which also records the run as a recent scenario), so they are exact across processes; a refused run
  * consumes nothing.
  */
-import type { Surface } from '../../config.ts';
+import type { Metric, Surface } from '../../lib/vocabulary.ts';
 import { calendarDay } from '../../lib/clock.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
-import { CapHitError, EntitlementRequiredError, FeatureDisabledError, type Metric } from './errors.ts';
+import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
 

@@ -1,7 +1,6 @@
 /** Plan and allowance refusals, with the spec's 403 and 429 bodies (Errors table, POST /matrix-calculator/). */
 import { DomainError, ValidationError } from '../../lib/errors.ts';
-
-export type Metric = 'calculator' | 'matrix';
+import type { Metric } from '../../lib/vocabulary.ts';
 
 /** 429 `cap_hit`: a daily allowance is spent. `message` is what the client shows. */
 export class CapHitError extends DomainError {

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
-import { SURFACES } from '../../config.ts';
+import { SURFACES } from '../../lib/vocabulary.ts';
 import { FeatureFlagsRef, type SurfaceStates } from './billing.types.ts';
 import { surfaceState, termsOf } from './entitlements.ts';
 

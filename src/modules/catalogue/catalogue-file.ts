@@ -11,8 +11,11 @@
  * must be self-contained; the loader passes what it reads inside its transaction (empty after --reset).
  */
 import {
-  AssetState, CardType, CompoundingFrequency, DocLevel, OrganisationType, Plan, SubscriptionStatus, TransactionType, TriState,
-} from '../../generated/prisma/enums.ts';
+  ASSET_STATES, CARD_TYPES, COMPOUNDING_FREQUENCIES, DOC_LEVELS, ORGANISATION_TYPES, PLANS, SUBSCRIPTION_STATUSES, TRANSACTION_TYPES,
+  TRI_STATES,
+  type AssetState, type CardType, type CompoundingFrequency, type DocLevel, type OrganisationType, type PlanName,
+  type SubscriptionStatus, type TransactionType, type TriState,
+} from '../../lib/vocabulary.ts';
 import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../billing/plans.ts';
 import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissions.ts';
 
@@ -57,7 +60,7 @@ export type AnzsicDivision = keyof typeof ANZSIC_DIVISIONS;
 export type Money = number | string;
 
 export interface CatalogueOrganisation {
-  id: number; name: string; type: OrganisationType; abn?: string | null; is_bid_broker?: boolean; plan?: Plan;
+  id: number; name: string; type: OrganisationType; abn?: string | null; is_bid_broker?: boolean; plan?: PlanName;
   limit?: number | null; calculator_allowance?: number | null; matrix_allowance?: number | null;
   saved_scenario_limit?: number; entitlements?: Entitlement[];
 }
@@ -67,7 +70,7 @@ export interface CatalogueUser {
   is_admin?: boolean; is_active?: boolean; is_email_verified?: boolean; groups?: string[];
 }
 export interface CatalogueSubscription {
-  organisation_id: number; plan: Plan; plan_name?: string; status: SubscriptionStatus; seats?: number;
+  organisation_id: number; plan: PlanName; plan_name?: string; status: SubscriptionStatus; seats?: number;
   trial_end?: string | null; current_period_end?: string | null; cancel_at_period_end?: boolean;
   card_brand?: string | null; card_last4?: string | null; processor_id?: string | null;
 }
@@ -265,7 +268,7 @@ const req = (check: Check): Field => ({ check, required: true });
 const opt = (check: Check): Field => ({ check });
 const optInt = opt(nullable(int()));
 const optNum = opt(nullable(num()));
-const optTri = opt(nullable(oneOf(TriState)));
+const optTri = opt(nullable(oneOf(TRI_STATES)));
 const optBool = opt(nullable(bool));
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -273,10 +276,10 @@ const TABLES: Record<CatalogueKey, Table> = {
   organisations: {
     id: req(uniqueId('organisations')),
     name: req(text()),
-    type: req(oneOf(OrganisationType)),
+    type: req(oneOf(ORGANISATION_TYPES)),
     abn: opt(nullable(text({ pattern: /^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, hint: 'an 11-digit ABN such as "51 824 753 556"' }))),
     is_bid_broker: opt(bool),
-    plan: opt(oneOf(Plan)),
+    plan: opt(oneOf(PLANS)),
     limit: optInt,
     calculator_allowance: optInt,
     matrix_allowance: optInt,
@@ -304,9 +307,9 @@ const TABLES: Record<CatalogueKey, Table> = {
   },
   subscriptions: {
     organisation_id: req(all(organisation(false), unique('subscriptions', (v, e) => e.subscriptions.has(v as number), 'subscription for organisation'))),
-    plan: req(oneOf(Plan)),
+    plan: req(oneOf(PLANS)),
     plan_name: opt(text()),
-    status: req(oneOf(SubscriptionStatus)),
+    status: req(oneOf(SUBSCRIPTION_STATUSES)),
     seats: opt(int(1)),
     trial_end: opt(nullable(datetime)),
     current_period_end: opt(nullable(datetime)),
@@ -338,7 +341,7 @@ const TABLES: Record<CatalogueKey, Table> = {
     documentation_fee: optNum,
     brokerage_cap: opt(nullable(num(0, 100))),
     maximum_brokerage_limit: optNum,
-    compounding_frequency: opt(nullable(oneOf(CompoundingFrequency))),
+    compounding_frequency: opt(nullable(oneOf(COMPOUNDING_FREQUENCIES))),
     brokerage_loading_treatment: optNum,
     max_origination_fee_limit: optNum,
     doc_fee_financed: optTri, private_sale: optTri, sale_hire_back: optTri, home_owner: optTri,
@@ -348,7 +351,7 @@ const TABLES: Record<CatalogueKey, Table> = {
     name: req(text()),
     organisation_id: req(organisation(true)),
     product_id: req(product),
-    type: opt(oneOf(CardType)),
+    type: opt(oneOf(CARD_TYPES)),
     min_term: optInt, max_term: optInt,
     min_amount: optNum, max_amount: optNum,
     min_asset_age: optInt, max_asset_age: optInt,
@@ -365,7 +368,7 @@ const TABLES: Record<CatalogueKey, Table> = {
   approvals: {
     id: req(uniqueId('approvals')),
     name: req(text()),
-    doc_level: req(oneOf(DocLevel)),
+    doc_level: req(oneOf(DOC_LEVELS)),
     organisation_id: req(organisation(true)),
     priority: opt(anyNumber),
     min_deposit_percentage: opt(nullable(money(100))),
@@ -379,8 +382,8 @@ const TABLES: Record<CatalogueKey, Table> = {
     min_file_age: optInt, max_file_age: optInt,
     min_credit_score: optInt, max_credit_score: optInt,
     home_owner: optBool, private_sale: optBool, sale_hire_back: optBool,
-    asset_state: opt(nullable(oneOf(AssetState))),
-    transaction_types: opt(listOf(oneOf(TransactionType))),
+    asset_state: opt(nullable(oneOf(ASSET_STATES))),
+    transaction_types: opt(listOf(oneOf(TRANSACTION_TYPES))),
     industries: opt(listOf(oneOf(Object.keys(ANZSIC_DIVISIONS)))),
     asset_ids: opt(listOf(assetRef)),
     rate_bracket_ids: opt(listOf(bracket('organisation_id'))),

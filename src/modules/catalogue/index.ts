@@ -1,3 +1,6 @@
-/** The catalogue module's public entry: what other modules may use of it. */
-export { snapshotFor } from './service.ts';
+/**
+ * The catalogue module's public entry for other modules' services: the request's snapshot and the asset check every
+ * deal passes. Its GraphQL registrations are in ./graphql.ts; the engines' records are typed in ./model.ts.
+ */
+export { requireKnownAsset, snapshotFor } from './service.ts';
 export type { CatalogueSnapshot } from './snapshot.ts';

@@ -5,14 +5,13 @@
  * largest id so later inserts do not collide. Any failure rolls everything back, the emptying included.
  */
 import { Prisma, type PrismaClient } from '../../generated/prisma/client.ts';
+import type { Db } from '../../lib/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import {
   CATALOGUE_KEYS, CatalogueFileError, emptyExisting, parseCatalogueFile, planNameOf, planOverridesOf,
   type CatalogueAsset, type CatalogueFile, type CatalogueKey, type ExistingCatalogue,
 } from './catalogue-file.ts';
 
-type Tx = Prisma.TransactionClient;
-type Db = PrismaClient | Tx;
 
 /**
  * Every app table (the schema's @@map names) except `_prisma_migrations` and `catalogue_state`; the implicit

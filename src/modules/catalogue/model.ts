@@ -2,18 +2,17 @@
  * Plain catalogue records the engines read: the spec's field names, numbers already parsed.
  * Services build these from Prisma rows (see catalogue/snapshot.ts); engines never see Prisma.
  */
+import type {
+  AdvanceArrears, AssetState, CardType, CompoundingFrequency, DocLevel, EvaluationStatus, OrganisationType, RepaymentFrequency,
+  TransactionType, TriState,
+} from '../../lib/vocabulary.ts';
 
-export type DocLevel = 'low_doc' | 'lite_doc' | 'full_doc';
-/** Least onerous first: results sort on this index. */
-export const DOC_LEVELS: readonly DocLevel[] = ['low_doc', 'lite_doc', 'full_doc'];
+// The engines read these records with the vocabulary's types (defined once, in lib/vocabulary.ts).
+export type {
+  AdvanceArrears, AssetState, CardType, CompoundingFrequency, DocLevel, EvaluationStatus, OrganisationType, RepaymentFrequency,
+  TransactionType, TriState,
+};
 
-export type TransactionType = 'purchase' | 'refinance' | 'sale_hire_back' | 'capital_raise';
-export type AssetState = 'none' | 'new' | 'used' | 'demo';
-export type TriState = 'yes' | 'no' | 'both';
-export type CompoundingFrequency = 'w' | 'm' | 'q' | 'y';
-export type CardType = 'commercial' | 'consumer';
-export type RepaymentFrequency = 'yearly' | 'quarterly' | 'monthly' | 'weekly' | 'daily' | 'none';
-export type AdvanceArrears = 'none' | 'advance' | 'arrears';
 
 export interface AssetNode {
   id: number;
@@ -27,7 +26,7 @@ export interface AssetNode {
 export interface Organisation {
   id: number;
   name: string;
-  type: 'f' | 'b' | 'u';
+  type: OrganisationType;
 }
 
 export interface Product {
@@ -155,8 +154,6 @@ export interface PricedBracket {
   advance: boolean;
   monthly_fee_per_instalment: number;
 }
-
-export type EvaluationStatus = 'confirmed' | 'possible';
 
 /** One approval not ruled out (criteria engine output). */
 export interface ApprovalOutcome {

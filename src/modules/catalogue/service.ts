@@ -1,4 +1,5 @@
 /** The catalogue as a request reads it. No GraphQL here. */
+import { FieldErrors } from '../../lib/errors.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { CatalogueSnapshot } from './snapshot.ts';
 
@@ -13,4 +14,11 @@ export function snapshotFor(ctx: Pick<ServiceContext, 'services' | 'cache' | 'au
     ctx.cache.set('catalogue', pending);
   }
   return pending;
+}
+
+/** A deal names its asset by id; one the catalogue does not hold is a 400 on `asset_value`, before anything is metered. */
+export function requireKnownAsset(snapshot: CatalogueSnapshot, assetId: number): void {
+  const errors = new FieldErrors();
+  if (!snapshot.assetsById.has(assetId)) errors.add('asset_value', 'Unknown asset.');
+  errors.throwIfAny();
 }

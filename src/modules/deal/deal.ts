@@ -1,18 +1,15 @@
 /**
- * Request -> Deal normalisation for the calculator and the Matrix Calculator (pricing-conventions Rule 5).
+ * Request -> Deal normalisation for the calculator and the Matrix Calculator (docs/pricing.md, "Deal normalisation").
  *
  * The request has already been validated by the caller (400s live there: missing term, consumer type, balloon
  * percentage over 100, contradictory home_owner/asset_owner). This function is total: it never throws, whatever
  * it is given; a field it cannot read becomes "not answered" (null) or its documented default.
  */
-import type {
-  AdvanceArrears,
-  AssetState,
-  CardType,
-  Deal,
-  RepaymentFrequency,
-  TransactionType,
-} from '../catalogue/model.ts';
+import type { Deal } from '../catalogue/model.ts';
+import {
+  ADVANCE_ARREARS, ASSET_STATES, REPAYMENT_FREQUENCIES, TRANSACTION_TYPES, isOneOf,
+  type AdvanceArrears, type AssetState, type CardType, type RepaymentFrequency, type TransactionType,
+} from '../../lib/vocabulary.ts';
 
 /** A calculator / Matrix Calculator request body with the spec's field names, numbers already parsed. */
 export interface DealRequest {
@@ -60,9 +57,6 @@ export interface DealRequest {
   employment_status?: string | null;
   citizenship_status?: string | null;
 }
-
-/** GST rate (Rule 5): 10%. */
-export const GST_RATE = 0.1;
 
 /** Adds GST: `x * 1.1`, computed as x * 11 / 10 so round dollar figures stay exact (50,000 -> 55,000, not 55,000.00000000001). */
 export function withGst(x: number): number {
@@ -121,10 +115,8 @@ export function normaliseDeal(request: DealRequest, now: Date): Deal {
     type: r.type === 'consumer' ? 'consumer' : 'commercial',
     asset_value: typeof r.asset_value === 'number' ? r.asset_value : Number.NaN,
     term,
-    advance_arrears: r.advance_arrears === 'advance' || r.advance_arrears === 'arrears' ? r.advance_arrears : 'none',
-    repayment_frequency: REPAYMENT_FREQUENCIES.has(r.repayment_frequency as RepaymentFrequency)
-      ? (r.repayment_frequency as RepaymentFrequency)
-      : 'monthly',
+    advance_arrears: isOneOf(ADVANCE_ARREARS, r.advance_arrears) ? r.advance_arrears : 'none',
+    repayment_frequency: isOneOf(REPAYMENT_FREQUENCIES, r.repayment_frequency) ? r.repayment_frequency : 'monthly',
     cost,
     cost_gst,
     cost_inc,
@@ -146,10 +138,8 @@ export function normaliseDeal(request: DealRequest, now: Date): Deal {
     file_age: num(r.file_age),
     credit_score: num(r.credit_score),
     industry: typeof r.industry === 'string' && r.industry !== '' ? r.industry : null,
-    asset_state: ASSET_STATES.has(r.asset_state as AssetState) ? (r.asset_state as AssetState) : null,
-    transaction_type: TRANSACTION_TYPES.has(r.transaction_type as TransactionType)
-      ? (r.transaction_type as TransactionType)
-      : null,
+    asset_state: isOneOf(ASSET_STATES, r.asset_state) ? r.asset_state : null,
+    transaction_type: isOneOf(TRANSACTION_TYPES, r.transaction_type) ? r.transaction_type : null,
     home_owner: bool(r.home_owner) ?? bool(r.asset_owner),
     private_sale: bool(r.private_sale),
     sale_hire_back: bool(r.sale_hire_back),
@@ -167,10 +157,6 @@ export function assetAgeFromYearModel(yearModel: number | null, now: Date): numb
   if (!Number.isFinite(year)) return null;
   return Math.max(0, (year - yearModel) * 12);
 }
-
-const REPAYMENT_FREQUENCIES = new Set<RepaymentFrequency>(['yearly', 'quarterly', 'monthly', 'weekly', 'daily', 'none']);
-const ASSET_STATES = new Set<AssetState>(['none', 'new', 'used', 'demo']);
-const TRANSACTION_TYPES = new Set<TransactionType>(['purchase', 'refinance', 'sale_hire_back', 'capital_raise']);
 
 let sydneyYearFormat: Intl.DateTimeFormat | null | undefined;
 

@@ -1,14 +1,9 @@
 /** The deal a broker enters: one input type for the Calculator, the Matrix and the Matrix Calculator. */
 import { builder } from '../../graphql/builder.ts';
-
-export const AdvanceArrearsEnum = builder.enumType('AdvanceArrears', { values: ['none', 'advance', 'arrears'] as const });
-export const RepaymentFrequencyEnum = builder.enumType('RepaymentFrequency', { values: ['yearly', 'quarterly', 'monthly', 'weekly', 'daily', 'none'] as const });
-export const AssetStateEnum = builder.enumType('AssetState', { values: ['none', 'new', 'used', 'demo'] as const });
-export const TransactionTypeEnum = builder.enumType('TransactionType', { values: ['purchase', 'refinance', 'sale_hire_back', 'capital_raise'] as const });
-export const CardTypeEnum = builder.enumType('CardType', { values: ['commercial', 'consumer'] as const });
+import { AdvanceArrearsEnum, AssetStateEnum, CardTypeEnum, RepaymentFrequencyEnum, TransactionTypeEnum } from '../../graphql/enums.ts';
 
 export const DealInput = builder.inputType('DealInput', {
-  description: 'A deal, with the spec field names (api-v1.md, POST /matrix-calculator/ request table)',
+  description: 'A deal, with the field names of the REST request body (POST /matrix-calculator/)',
   fields: (t) => ({
     cost: t.field({ type: 'Decimal', required: true, description: 'Asset cost; GST-inclusive when cost_gst' }),
     asset_value: t.int({ required: true, description: 'Asset id (GET /assets/search)' }),

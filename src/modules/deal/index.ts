@@ -10,9 +10,14 @@ import { dealRequestErrors, type DealSurface } from './validate.ts';
 
 export type { DealRequest, DealSurface };
 
-/** The request checked against the surface's rules (throws one ValidationError naming every bad field), then normalised. */
+/**
+ * The request checked against the surface's rules (throws one ValidationError naming every bad field), then
+ * normalised. Every default is applied here, once: normaliseDeal's (commercial, monthly, ...), and on the surfaces
+ * that price, an unanswered deposit is no deposit. The Matrix alone keeps it unanswered, so that an approval asking
+ * for a deposit can list `deposit` as missing.
+ */
 export function validatedDeal(request: DealRequest, surface: DealSurface, now: Date): Deal {
   const errors = dealRequestErrors(request, surface);
   if (errors.length) throw new ValidationError(errors);
-  return normaliseDeal(request, now);
+  return normaliseDeal(surface === 'matrix' ? request : { ...request, deposit: request.deposit ?? 0 }, now);
 }

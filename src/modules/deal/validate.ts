@@ -1,11 +1,13 @@
 /**
- * Request rules shared by the calculator, the Matrix and the Matrix Calculator (api-v1.md request table, Rules 1-3,
- * Limits "Input bounds"). Pure: returns the field errors; the service turns them into one ValidationError.
+ * Request rules shared by the calculator, the Matrix and the Matrix Calculator: required fields, non-negative figures,
+ * percentages at most 100, input bounds. Pure: returns the field errors; the service turns them into one ValidationError.
  */
 import type { FieldError } from '../../lib/errors.ts';
+import type { Surface } from '../../lib/vocabulary.ts';
 import type { DealRequest } from './deal.ts';
 
-export type DealSurface = 'calculator' | 'matrix' | 'matrix_calculator';
+/** The rules a deal is checked by: the calculator's serve the consumer calculator too. */
+export type DealSurface = Exclude<Surface, 'consumer_calculator'>;
 
 const NON_NEGATIVE_INTEGERS = ['abn_age', 'gst_age', 'asset_age', 'year_model', 'borrower_age_youngest', 'borrower_age_oldest',
   'borrower_age', 'file_age', 'credit_score', 'asset_age_plus_term'] as const;

@@ -1,5 +1,5 @@
 /**
- * Approval criteria engine (api-v1.md, "Approval evaluation outcome").
+ * Approval criteria engine: which approvals a deal passes, and how surely (docs/matrix.md, "Outcome rules").
  *
  * Pure: no I/O. Evaluates one deal against every approval and returns the approvals not ruled out:
  * - a criterion left blank on the approval is never checked;
@@ -13,7 +13,7 @@
  * collects missing answers in a bit mask and allocates nothing unless the approval survives.
  * See docs/matrix.md for the field mapping table and the decisions behind the edge cases.
  */
-import { DOC_LEVELS } from '../catalogue/model.ts';
+import { DOC_LEVELS, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
 import type {
   Approval,
   ApprovalOutcome,
@@ -208,8 +208,6 @@ function industryListed(industries: readonly string[], wanted: string): boolean 
   }
   return false;
 }
-
-const TRANSACTION_TYPES: readonly TransactionType[] = ['purchase', 'refinance', 'sale_hire_back', 'capital_raise'];
 
 /** A list naming every transaction type cannot be failed, so it does not make `transaction_type` missing. */
 function namesEveryTransactionType(types: readonly TransactionType[]): boolean {

@@ -1,8 +1,8 @@
 /**
- * Matrix Calculator join (api-v1.md, POST /matrix-calculator/ rule 4): the rate bracket is the join key.
+ * Matrix Calculator join (docs/matrix.md, "Matrix Calculator join"): the rate bracket is the join key.
  *
  * Pure: takes the criteria engine's outcomes and the pricing engine's priced brackets and returns one row per
- * approval that has at least one priced bracket, carrying the cheapest of them (pricing-conventions Rule 13).
+ * approval that has at least one priced bracket, carrying the cheapest of them (docs/pricing.md, "Sorting").
  * Linear in approvals + priced brackets + approval-to-bracket links: brackets are indexed by id once, never
  * scanned per approval.
  */
@@ -101,7 +101,7 @@ export function joinMatrixCalculator(
   return { rows, priced_count: pricedById.size, destination_count: outcomes.length };
 }
 
-/** Free-tier paywall (api-v1.md Limits): this many rows keep their figures. */
+/** Free-tier paywall (docs/matrix.md): this many rows keep their figures. */
 export const FREE_TIER_VISIBLE_ROWS = 3;
 
 export interface PaywallOptions {

@@ -1,17 +1,13 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
+import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/enums.ts';
 import { financierField } from '../organisations/financier.loader.ts';
+import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
-import type { MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
+import type { MatrixApprovalOutcome, MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
 
-export const EvaluationStatusEnum = builder.enumType('EvaluationStatus', {
-  values: { confirmed: { description: 'every checked criterion was supplied and satisfied' }, possible: { description: 'a checked criterion had no input: see missing_fields' } },
-});
-export const DocLevelEnum = builder.enumType('DocLevel', { values: ['low_doc', 'lite_doc', 'full_doc'] as const });
-export const DegradedEnum = builder.enumType('Degraded', { values: { rates: { description: 'the rate engine is missing' }, approvals: { description: 'approval checks are missing' } } });
-
-export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('MatrixApprovalResult').implement({
-  description: 'One approval not ruled out; approvals the deal violates are omitted',
-  fields: (t) => ({
+/** An approval's answer for the deal: the same fields on a Matrix approval and on a Matrix Calculator row. */
+function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
+  return {
     approval_id: t.exposeInt('approval_id'),
     approval_name: t.exposeString('approval_name'),
     doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),
@@ -21,6 +17,13 @@ export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('
     deposit_amount: t.exposeFloat('deposit_amount', { nullable: true }),
     deposit_required: t.exposeFloat('deposit_required', { nullable: true, description: 'The deposit the deal needs, in dollars' }),
     max_term: t.exposeInt('max_term', { nullable: true }),
+  };
+}
+
+export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('MatrixApprovalResult').implement({
+  description: 'One approval not ruled out; approvals the deal violates are omitted',
+  fields: (t) => ({
+    ...approvalOutcomeFields(t),
     rate_bracket_ids: t.exposeIntList('rate_bracket_ids'),
   }),
 });
@@ -44,22 +47,9 @@ export const MatrixResultRef = builder.objectRef<MatrixResult>('MatrixResult').i
 export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('MatrixCalculatorRow').implement({
   description: 'A financier that can both price and approve the deal, with the cheapest bracket the approval accepts. Masked rows have their figures null',
   fields: (t) => ({
-    organisation_id: t.exposeInt('organisation_id'),
-    organisation_name: t.exposeString('organisation_name'),
+    ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
-    approval_id: t.exposeInt('approval_id'),
-    approval_name: t.exposeString('approval_name'),
-    doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),
-    status: t.field({ type: EvaluationStatusEnum, resolve: (r) => r.status }),
-    missing_fields: t.exposeStringList('missing_fields'),
-    deposit_percentage: t.exposeFloat('deposit_percentage', { nullable: true }),
-    deposit_amount: t.exposeFloat('deposit_amount', { nullable: true }),
-    deposit_required: t.exposeFloat('deposit_required', { nullable: true }),
-    max_term: t.exposeInt('max_term', { nullable: true }),
-    product_id: t.exposeInt('product_id'),
-    product_name: t.exposeString('product_name'),
-    rate_bracket_id: t.exposeInt('rate_bracket_id'),
-    rate_bracket_name: t.exposeString('rate_bracket_name'),
+    ...approvalOutcomeFields(t),
     base_min: t.exposeString('base_min', { nullable: true }),
     base_max: t.exposeString('base_max', { nullable: true }),
     e_min: t.exposeString('e_min', { nullable: true }),
@@ -76,12 +66,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
 export const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardItem').implement({
   description: 'A priced rate card of a degraded run, unjoined',
   fields: (t) => ({
-    organisation_id: t.exposeInt('organisation_id'),
-    organisation_name: t.exposeString('organisation_name'),
-    product_id: t.exposeInt('product_id'),
-    product_name: t.exposeString('product_name'),
-    rate_bracket_id: t.exposeInt('rate_bracket_id'),
-    rate_bracket_name: t.exposeString('rate_bracket_name'),
+    ...rateCardIdentityFields(t),
     base_min: t.exposeString('base_min', { nullable: true }), base_max: t.exposeString('base_max', { nullable: true }),
     rate_min: t.exposeString('rate_min', { nullable: true }), rate_max: t.exposeString('rate_max', { nullable: true }),
     e_min: t.exposeString('e_min', { nullable: true }), e_max: t.exposeString('e_max', { nullable: true }),

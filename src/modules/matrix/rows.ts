@@ -1,11 +1,12 @@
-/** Matrix results as the API shows them (api-v1.md "Matrix result shapes"). */
+/** Matrix and Matrix Calculator results as the API shows them: figures rounded, masked rows without figures. */
 import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/model.ts';
 import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
 import type { CalculatorRow, RateCardIdentity } from '../pricing/rows.ts';
 import type { FinancierGroup } from './criteria.ts';
 import type { JoinedRow } from './join.ts';
 
-export interface MatrixApprovalResult {
+/** An approval's answer for the deal, as both Matrix result shapes show it. */
+export interface MatrixApprovalOutcome {
   approval_id: number;
   approval_name: string;
   doc_level: DocLevel;
@@ -15,6 +16,9 @@ export interface MatrixApprovalResult {
   deposit_amount: number | null;
   deposit_required: number | null;
   max_term: number | null;
+}
+
+export interface MatrixApprovalResult extends MatrixApprovalOutcome {
   rate_bracket_ids: number[];
 }
 
@@ -24,7 +28,7 @@ export interface MatrixFinancierGroup {
   approvals: MatrixApprovalResult[];
 }
 
-export interface MatrixCalculatorRow extends Omit<MatrixApprovalResult, 'rate_bracket_ids'>, RateCardIdentity {
+export interface MatrixCalculatorRow extends MatrixApprovalOutcome, RateCardIdentity {
   base_min: string | null; base_max: string | null;
   e_min: string | null; e_max: string | null;
   repayment_min: string | null; repayment_max: string | null;

@@ -2,21 +2,19 @@
  * The Approval Matrix and the Matrix Calculator. Per run: the warm snapshot (one query), one metering statement,
  * then pure engines over in-memory indexes. Nothing here is O(approvals x brackets).
  */
-import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
+import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/model.ts';
 import { logger } from '../../lib/logger.ts';
+import type { DegradedHalf } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
+import { bookOf } from '../auth/policy.ts';
 import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
-import type { CatalogueSnapshot } from '../catalogue/snapshot.ts';
-import { FieldErrors } from '../../lib/errors.ts';
+import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import { calculatorRow } from '../pricing/rows.ts';
-import { bookOf } from '../auth/policy.ts';
-import { snapshotFor } from '../catalogue/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
 import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
 import { financierGroup, matrixCalculatorRow, pricedCardItem, type MatrixCalculatorRow, type MatrixFinancierGroup, type PricedCardItem } from './rows.ts';
-import type { Deal } from '../catalogue/model.ts';
 
 /** The financiers a run may look at: the caller's book, narrowed by preferred_financier. null = all. */
 function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
@@ -25,12 +23,6 @@ function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
   if (!book) return preferred;
   if (!preferred) return book;
   return new Set([...book].filter((id) => preferred.has(id)));
-}
-
-function requireKnownAsset(snapshot: CatalogueSnapshot, deal: Deal): void {
-  const errors = new FieldErrors();
-  if (!snapshot.assetsById.has(deal.asset_value)) errors.add('asset_value', 'Unknown asset.');
-  errors.throwIfAny();
 }
 
 export interface MatrixResult {
@@ -42,7 +34,7 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   const deal = validatedDeal(request, 'matrix', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix');
   const snapshot = await snapshotFor(ctx);
-  requireKnownAsset(snapshot, deal);
+  requireKnownAsset(snapshot, deal.asset_value);
   await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request });
   const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: financiersInScope(caller, deal) });
   return {
@@ -50,8 +42,6 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
     destination_count: outcomes.length,
   };
 }
-
-export type DegradedHalf = 'rates' | 'approvals';
 
 export interface MatrixCalculatorResult {
   results: MatrixCalculatorRow[];
@@ -75,10 +65,10 @@ function attempt<T>(half: DegradedHalf, run: () => T): T | null {
 }
 
 export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixCalculatorResult> {
-  const deal = validatedDeal({ ...request, type: request.type ?? 'commercial', deposit: request.deposit ?? 0 }, 'matrix_calculator', ctx.clock.now());
+  const deal = validatedDeal(request, 'matrix_calculator', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
-  requireKnownAsset(snapshot, deal);
+  requireKnownAsset(snapshot, deal.asset_value);
   await meterRun(ctx, caller, ['calculator', 'matrix'], { tool: 'matrix_calculator', request });
 
   const scope = financiersInScope(caller, deal);
@@ -100,11 +90,10 @@ export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, r
   }
   if (priced) {
     // Approval checks are missing: the priced cards, unjoined, behind the same paywall (cheapest first already).
-    const frequency = request.repayment_frequency ?? 'monthly';
     return {
       results: [], priced_count: priced.length, destination_count: 0, degraded: 'approvals',
       priced: priced.map((p, i) => pricedCardItem(
-        calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', frequency),
+        calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal),
         paywalled && i >= FREE_TIER_VISIBLE_ROWS,
       )),
     };

@@ -649,23 +649,3 @@ export function recalculate(input: RecalculateInput, index?: PricingIndex | null
     },
   };
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Benchmark hook (not a test: timing belongs to a benchmark, not to CI)
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * Prices each deal `rounds` times and reports the work done, for a benchmark harness to time (e.g. with
- * `performance.now()` around it). Returns the number of rows produced so the work cannot be optimised away.
- */
-export function pricingWorkload(index: PricingIndex, deals: readonly Deal[], rounds = 1): { calls: number; rows: number } {
-  let rows = 0;
-  let calls = 0;
-  for (let round = 0; round < rounds; round++) {
-    for (const deal of deals) {
-      rows += priceDeal(index, deal).length;
-      calls++;
-    }
-  }
-  return { calls, rows };
-}

@@ -1,5 +1,5 @@
 /**
- * Finance maths for the pricing engine (shared/spec/pricing-conventions.md, Rules 1-4, 8, 10; docs/pricing.md).
+ * Finance maths for the pricing engine: instalments, rates, effective rates and rounding (docs/pricing.md, "Maths").
  *
  * Pure and cheap on the hot paths (pmt allocates nothing, solveRate one small record): the engine calls them twice
  * per priced bracket.
@@ -128,8 +128,8 @@ const MAX_SOLVER_ITERATIONS = 200;
  * Rule 8: the rate per instalment `i` (a fraction) at which `n` instalments of `instalment` (advance or arrears)
  * and a balloon `B` at time n repay `pv`; Excel `RATE(n, -instalment, pv, -B, t)`.
  *
- * Bracketed, never a bare Newton step (domain.md cites formulajs RATE #20, #183, #184: a solver that fails or
- * returns the wrong root):
+ * Bracketed, never a bare Newton step (spreadsheet RATE solvers built on Newton alone are known to fail to converge
+ * or to return the wrong root):
  * 1. the gap is evaluated at the starting point (`guess`, default 0; at 0 a zero-rate deal is settled exactly);
  *    its sign tells on which side the root lies;
  * 2. the bracket expands geometrically on that side (up to MAX_RATE, or down towards -1 for negative rates,

@@ -1,9 +1,8 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
+import { SURFACES, isOneOf } from '../../lib/vocabulary.ts';
 import { FinancierOptionRef } from './pricing.types.ts';
-import { financierOptions, type FinancierSurface } from './service.ts';
-
-const SURFACES: FinancierSurface[] = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'];
+import { financierOptions } from './service.ts';
 
 builder.queryField('financiers', (t) =>
   t.field({
@@ -13,7 +12,7 @@ builder.queryField('financiers', (t) =>
     args: { surface: t.arg.string({ description: 'calculator (default; any unknown value), consumer_calculator, matrix, matrix_calculator' }) },
     errors: {},
     resolve: (_root, args, ctx) => {
-      const surface = SURFACES.includes(args.surface as FinancierSurface) ? (args.surface as FinancierSurface) : 'calculator';
+      const surface = isOneOf(SURFACES, args.surface) ? args.surface : 'calculator';
       return financierOptions(ctx, callerOf(ctx), surface);
     },
   }),

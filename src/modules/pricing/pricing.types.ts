@@ -1,9 +1,11 @@
-import { builder } from '../../graphql/builder.ts';
+import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
+import { RateBandEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
+import type { RateBand } from '../../lib/vocabulary.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
-import type { CalculatorRow } from './rows.ts';
+import type { CalculatorRow, RateCardIdentity } from './rows.ts';
 import type { CalculatorResult } from './service.ts';
 import type { RecalculateResult } from './engine.ts';
 import type { PricedBracket } from '../catalogue/model.ts';
@@ -20,25 +22,30 @@ export const AmortisationRowRef = builder.objectRef<AmortisationRow>('Amortisati
   }),
 });
 
-export const RateBandEnum = builder.enumType('RateBand', { values: ['min', 'max'] as const });
-
 /** The schedule at the bracket's priced rate (min or max end of its band). */
-export function scheduleOf(priced: PricedBracket, band: 'min' | 'max'): AmortisationRow[] {
+export function scheduleOf(priced: PricedBracket, band: RateBand): AmortisationRow[] {
   const j = (band === 'min' ? priced.rate_min : priced.rate_max) / 100;
   const i = ratePerInstalment(j, priced.compounding_per_year, priced.instalments_per_year);
   return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance);
 }
 
-export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
-  description: 'One rate bracket priced for the deal. Rates and repayments are decimal strings (parse before comparing)',
-  fields: (t) => ({
+/** Whose card a row prices (financier, product, rate bracket): declared here once for every result row type. */
+export function rateCardIdentityFields(t: ObjectFieldBuilder<RateCardIdentity>) {
+  return {
     organisation_id: t.exposeInt('organisation_id'),
     organisation_name: t.exposeString('organisation_name'),
-    financier: t.loadable(financierField),
     product_id: t.exposeInt('product_id'),
     product_name: t.exposeString('product_name'),
     rate_bracket_id: t.exposeInt('rate_bracket_id'),
     rate_bracket_name: t.exposeString('rate_bracket_name'),
+  };
+}
+
+export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
+  description: 'One rate bracket priced for the deal. Rates and repayments are decimal strings (parse before comparing)',
+  fields: (t) => ({
+    ...rateCardIdentityFields(t),
+    financier: t.loadable(financierField),
     base_min: t.exposeString('base_min'), base_max: t.exposeString('base_max'),
     rate_min: t.exposeString('rate_min', { description: 'Priced nominal rate: base plus any brokerage loading' }),
     rate_max: t.exposeString('rate_max'),

@@ -1,12 +1,13 @@
 import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
-import { RepaymentFrequencyEnum } from '../deal/deal.types.ts';
+import { RepaymentFrequencyEnum } from '../../graphql/enums.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { RecalculateResultRef } from './pricing.types.ts';
 import { recalculate } from './service.ts';
 
 const RecalculateInput = builder.inputType('RecalculateInput', {
-  description: 'An edited result card (api-v1.md POST /calculator/recalculate); every field is required',
+  description: 'An edited result card (REST: POST /calculator/recalculate); every field is required',
   fields: (t) => ({
     rate_bracket_id: t.int({ required: true }),
     base_min: t.float({ required: true }), base_max: t.float({ required: true }),
@@ -27,10 +28,10 @@ builder.queryField('recalculate', (t) =>
     args: { input: t.arg({ type: RecalculateInput, required: true }) },
     errors: { types: [RecalculationFailedError, ValidationError, NotFoundError], directResult: true },
     resolve: (_root, args, ctx) => {
-      // api-v1.md: every body field is required; billing_type is "string or null", so null is an answer but
+      // Every body field is required; billing_type is "string or null", so null is an answer but
       // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).
       if (!Object.prototype.hasOwnProperty.call(args.input, 'billing_type')) throw ValidationError.of('billing_type', 'This field is required.');
-      return recalculate(ctx, { ...args.input, billing_type: args.input.billing_type ?? null });
+      return recalculate(ctx, callerOf(ctx), { ...args.input, billing_type: args.input.billing_type ?? null });
     },
   }),
 );

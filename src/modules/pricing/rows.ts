@@ -1,5 +1,5 @@
 /** A priced bracket as the API shows it: rates and repayments as plain decimal strings (Rule 10). */
-import type { PricedBracket, RepaymentFrequency } from '../catalogue/model.ts';
+import type { Deal, PricedBracket, RepaymentFrequency } from '../catalogue/model.ts';
 import { formatMoney, formatRate, roundMoney } from './finance.ts';
 
 /** Whose card a row prices: the financier, its product and the rate bracket. */
@@ -28,7 +28,8 @@ export interface CalculatorRow extends RateCardIdentity {
   priced: PricedBracket;
 }
 
-export function calculatorRow(priced: PricedBracket, organisationName: string, frequency: RepaymentFrequency): CalculatorRow {
+/** The row for one priced bracket of `deal` (the normalised deal: its defaults already applied). */
+export function calculatorRow(priced: PricedBracket, organisationName: string, deal: Pick<Deal, 'repayment_frequency'>): CalculatorRow {
   return {
     organisation_id: priced.organisation_id,
     organisation_name: organisationName,
@@ -44,7 +45,7 @@ export function calculatorRow(priced: PricedBracket, organisationName: string, f
     commission: roundMoney(priced.commission),
     amount_financed: roundMoney(priced.amount_financed),
     instalments: priced.instalments,
-    repayment_frequency: frequency,
+    repayment_frequency: deal.repayment_frequency,
     advance: priced.advance,
     monthly_fee_per_instalment: roundMoney(priced.monthly_fee_per_instalment),
     priced,

@@ -2,14 +2,15 @@
  * The Calculator's use cases: load the catalogue snapshot (one warm query), meter the run, price, save a recent.
  * No GraphQL here; the engines are pure and called with plain records.
  */
-import { FieldErrors, NotFoundError } from '../../lib/errors.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import type { Surface } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
-import { bookOf, requireCaller } from '../auth/policy.ts';
+import { bookOf } from '../auth/policy.ts';
 import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
-import { snapshotFor } from '../catalogue/index.ts';
+import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { priceDeal, recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
+import { recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
 
@@ -20,17 +21,13 @@ export interface CalculatorResult {
 }
 
 export async function calculate(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<CalculatorResult> {
-  const type = request.type ?? 'commercial';
-  const deal = validatedDeal({ ...request, deposit: request.deposit ?? 0 }, 'calculator', ctx.clock.now());
-  requireSurface(ctx, caller, type === 'consumer' ? 'consumer_calculator' : 'calculator');
+  const deal = validatedDeal(request, 'calculator', ctx.clock.now());
+  requireSurface(ctx, caller, deal.type === 'consumer' ? 'consumer_calculator' : 'calculator');
   const snapshot = await snapshotFor(ctx);
-  const fields = new FieldErrors();
-  if (!snapshot.assetsById.has(deal.asset_value)) fields.add('asset_value', 'Unknown asset.');
-  fields.throwIfAny();
+  requireKnownAsset(snapshot, deal.asset_value);
   const scenario_id = await meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request });
-  const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: bookOf(caller), type });
-  const frequency = request.repayment_frequency ?? 'monthly';
-  const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', frequency));
+  const priced = ctx.services.engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: bookOf(caller), type: deal.type });
+  const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal));
   return { results, priced_count: results.length, scenario_id };
 }
 
@@ -41,8 +38,7 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
  * `preferred_financier` options. Anything else, an unknown id included, is the same NotFoundError: the repayment
  * carries the product's monthly fee, so pricing another book's bracket would reveal it.
  */
-export async function recalculate(ctx: ServiceContext, input: RecalculateInput): Promise<RecalculateResult> {
-  const caller = requireCaller(ctx.auth);
+export async function recalculate(ctx: ServiceContext, caller: Caller, input: RecalculateInput): Promise<RecalculateResult> {
   const snapshot = await snapshotFor(ctx);
   const bracket = snapshot.bracketsById.get(input.rate_bracket_id);
   const book = bookOf(caller);
@@ -56,10 +52,8 @@ export async function recalculate(ctx: ServiceContext, input: RecalculateInput):
   return outcome.value;
 }
 
-export type FinancierSurface = 'calculator' | 'consumer_calculator' | 'matrix' | 'matrix_calculator';
-
-/** Options for `preferred_financier`, per surface (api-v1.md GET /calculator/financiers), sorted by name. */
-export async function financierOptions(ctx: ServiceContext, caller: Caller, surface: FinancierSurface): Promise<{ id: number; name: string }[]> {
+/** Options for `preferred_financier`, per surface (GET /calculator/financiers), sorted by name. */
+export async function financierOptions(ctx: ServiceContext, caller: Caller, surface: Surface): Promise<{ id: number; name: string }[]> {
   if (surfaceState(ctx, caller, surface) !== 'available') return [];
   const snapshot = await snapshotFor(ctx);
   const ids = new Set<number>();

@@ -1,11 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
+import { ScenarioKindEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
-
-export const ScenarioKindEnum = builder.enumType('ScenarioKind', {
-  description: 'recent: kept automatically, newest 20 per tool; saved: promoted with a name, kept until deleted',
-  values: ['recent', 'saved'] as const,
-});
 
 export const ScenarioRef = builder.prismaObject('Scenario', {
   description: 'A saved or recent calculator scenario of the caller',

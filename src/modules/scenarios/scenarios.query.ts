@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
-import { ScenarioKindEnum, ScenarioRef } from './scenario.types.ts';
+import { ScenarioKindEnum } from '../../graphql/enums.ts';
+import { ScenarioRef } from './scenario.types.ts';
 import { listScenarios } from './service.ts';
 
 builder.queryField('scenarios', (t) =>

@@ -8,43 +8,17 @@
  * any number of processes; the update is conditional on the scenario still being recent, so two promotes of the
  * same scenario cannot both win.
  */
-import type { Prisma, PrismaClient, Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
+import type { Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { termsOf } from '../billing/entitlements.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
-import { recordRun, RECENT_SCENARIO_LIMIT } from './record-run.ts';
-
-export { RECENT_SCENARIO_LIMIT };
-
 /** Longest scenario name accepted (longer answers a ValidationError naming `name`). */
 export const SCENARIO_NAME_MAX_LENGTH = 200;
 
-type Tx = Prisma.TransactionClient | PrismaClient;
 type ScenarioCtx = Pick<ServiceContext, 'prisma' | 'client'>;
-
-export interface RecentScenarioInput {
-  userId: number;
-  /** Which tool produced it, e.g. 'calculator'. Recents and saved limits are counted per tool. */
-  tool: string;
-  /** The request as the tool received it (any JSON value). */
-  request: unknown;
-  /** What the tool answered, condensed for a list (any JSON value, or null). */
-  summary?: unknown;
-}
-
-/**
- * Records one scenario as a recent and trims the user's recents of that tool to the newest RECENT_SCENARIO_LIMIT,
- * in one statement (metered runs do the same inside their metering statement: billing/entitlements.ts meterRun).
- * Saved scenarios, other tools and other users are never touched. Returns the new scenario's id.
- */
-export async function saveRecentScenario(prisma: Tx, input: RecentScenarioInput): Promise<number> {
-  const outcome = await recordRun(prisma, { ...input, day: '', metrics: [], limits: [] });
-  if (!outcome.ok) throw new Error('recording a recent scenario without metrics cannot be refused');
-  return outcome.scenarioId;
-}
 
 function requireName(name: string | null | undefined): string {
   const trimmed = typeof name === 'string' ? name.trim() : '';

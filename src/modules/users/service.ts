@@ -4,12 +4,14 @@
  * Demoting, deactivating or removing an administrator takes the same lock, so an organisation always keeps at least
  * one active administrator, however many such edits race (two admins demoting each other: one wins, one gets 409).
  */
-import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
+import type { Db } from '../../lib/db.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
-import { effectiveTerms, type PlanName, type PlanOverrides } from '../billing/plans.ts';
+import type { PlanName } from '../../lib/vocabulary.ts';
+import { effectiveTerms, type PlanOverrides } from '../billing/plans.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
 
 export interface UpdateUserInput {
@@ -21,9 +23,8 @@ export interface UpdateUserInput {
   is_active?: boolean | null;
 }
 
-type Tx = Prisma.TransactionClient | PrismaClient;
 
-export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
+export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
   const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(`
     SELECT o.plan::text AS plan, o.plan_overrides,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
@@ -36,7 +37,7 @@ export async function seatsOf(tx: Tx, organisationId: number): Promise<Seats> {
  * Everything that counts an organisation's users (seats, administrators) runs under this lock, so concurrent edits
  * of one organisation are serialised across processes; READ COMMITTED then shows each the others' committed rows.
  */
-async function lockOrganisation(tx: Tx, organisationId: number): Promise<void> {
+async function lockOrganisation(tx: Db, organisationId: number): Promise<void> {
   await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', organisationId);
 }
 
@@ -46,7 +47,7 @@ async function lockOrganisation(tx: Tx, organisationId: number): Promise<void> {
  * since the caller was read: the caller still an active admin (when needed), the target still in the organisation.
  */
 async function requireAnotherAdmin(
-  tx: Tx, ctx: Pick<ServiceContext, 'client'>, caller: Caller, targetId: number, organisationId: number, needsAdmin: boolean,
+  tx: Db, ctx: Pick<ServiceContext, 'client'>, caller: Caller, targetId: number, organisationId: number, needsAdmin: boolean,
 ): Promise<void> {
   const rows = await tx.$queryRawUnsafe<{ id: number; organisation_id: number | null; is_admin: boolean; is_active: boolean }[]>(
     `SELECT id, organisation_id, is_admin, is_active FROM users

@@ -1,11 +1,10 @@
 import { body, defineRoute } from '../../define-route.ts';
-import { API_TOKEN_FIELDS } from './list.route.ts';
 
 export default defineRoute({
   method: 'post', path: '/api-tokens',
   document: `mutation RestCreateApiToken($name: String!, $scope: ApiTokenScope!, $expires_at: DateTime) {
     createApiToken(name: $name, scope: $scope, expires_at: $expires_at) {
-      __typename ... on CreatedApiToken { secret token { ${API_TOKEN_FIELDS} } } ...ErrorFields } }`,
+      __typename ... on CreatedApiToken { secret token { ...ApiTokenFields } } ...ErrorFields } }`,
   variables: (req) => ({ name: body(req).name, scope: body(req).scope, expires_at: body(req).expires_at }),
   respond: (r) => (r.__typename === 'CreatedApiToken' ? [201, { ...r.token, token: r.secret }] : undefined),
 });

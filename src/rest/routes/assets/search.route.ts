@@ -1,6 +1,6 @@
 import { defineRoute, intParam } from '../../define-route.ts';
 
-export const ASSET_SEARCH_FIELDS = 'id name alias parent_id path label';
+const ASSET_SEARCH_FIELDS = 'id name alias parent_id path label';
 
 /** GET /assets/search?q=&limit=: any signed-in caller (read API tokens too). 200: a JSON array, best match first. */
 export default defineRoute({

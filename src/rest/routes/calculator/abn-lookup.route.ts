@@ -1,6 +1,6 @@
 import { body, defineRoute } from '../../define-route.ts';
 
-export const ABN_DETAILS_FIELDS = 'abn entity_name entity_type abn_status abn_status_effective_from business_names state postcode '
+const ABN_DETAILS_FIELDS = 'abn entity_name entity_type abn_status abn_status_effective_from business_names state postcode '
   + 'abn_registered_from gst_registered_from abn_age gst_age';
 
 /**

@@ -1,6 +1,6 @@
 import { body, defineRoute, intParam } from '../../define-route.ts';
 
-export const USER_FIELDS = 'id email first_name last_name organisation_id is_admin is_active is_email_verified created groups { name permissions { id codename } }';
+const USER_FIELDS = 'id email first_name last_name organisation_id is_admin is_active is_email_verified created groups { name permissions { id codename } }';
 
 export default defineRoute({
   method: 'put', path: '/users/:id',

@@ -1,0 +1,40 @@
+/**
+ * Every GraphQL enum, each built from its list in src/lib/vocabulary.ts (one list: the TypeScript type, the enum
+ * and the validation cannot disagree). Only lists a field uses today are enums here: an unused enum would still be
+ * printed in the schema.
+ */
+import {
+  ADVANCE_ARREARS, API_TOKEN_SCOPES, ASSET_STATES, CARD_TYPES, DEGRADED_HALVES, DOC_LEVELS, EVALUATION_STATUSES, RATE_BANDS,
+  REPAYMENT_FREQUENCIES, SCENARIO_KINDS, TRANSACTION_TYPES,
+} from '../lib/vocabulary.ts';
+import { builder } from './builder.ts';
+
+/** A list's values, each with its description (a description for every value, or the compiler complains). */
+function described<const T extends string>(list: readonly T[], descriptions: Record<T, string>): Record<T, { description: string }> {
+  return Object.fromEntries(list.map((value) => [value, { description: descriptions[value] }])) as Record<T, { description: string }>;
+}
+
+export const AdvanceArrearsEnum = builder.enumType('AdvanceArrears', { values: ADVANCE_ARREARS });
+export const RepaymentFrequencyEnum = builder.enumType('RepaymentFrequency', { values: REPAYMENT_FREQUENCIES });
+export const AssetStateEnum = builder.enumType('AssetState', { values: ASSET_STATES });
+export const TransactionTypeEnum = builder.enumType('TransactionType', { values: TRANSACTION_TYPES });
+export const CardTypeEnum = builder.enumType('CardType', { values: CARD_TYPES });
+export const DocLevelEnum = builder.enumType('DocLevel', { values: DOC_LEVELS });
+export const ApiTokenScopeEnum = builder.enumType('ApiTokenScope', { values: API_TOKEN_SCOPES });
+export const RateBandEnum = builder.enumType('RateBand', { values: RATE_BANDS });
+
+export const ScenarioKindEnum = builder.enumType('ScenarioKind', {
+  description: 'recent: kept automatically, newest 20 per tool; saved: promoted with a name, kept until deleted',
+  values: SCENARIO_KINDS,
+});
+
+export const EvaluationStatusEnum = builder.enumType('EvaluationStatus', {
+  values: described(EVALUATION_STATUSES, {
+    confirmed: 'every checked criterion was supplied and satisfied',
+    possible: 'a checked criterion had no input: see missing_fields',
+  }),
+});
+
+export const DegradedEnum = builder.enumType('Degraded', {
+  values: described(DEGRADED_HALVES, { rates: 'the rate engine is missing', approvals: 'approval checks are missing' }),
+});

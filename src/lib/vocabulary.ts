@@ -1,0 +1,87 @@
+/**
+ * The service's enumerations, each written once. The TypeScript type, the GraphQL enum (src/graphql/enums.ts), the
+ * request and catalogue-file validation and the Prisma schema's enums all follow these lists;
+ * test/lib/vocabulary.test.ts fails when prisma/schema.prisma drifts from them. Values are the API's own words.
+ */
+
+/** How often a repayment falls due. `none` prices monthly. */
+export const REPAYMENT_FREQUENCIES = ['yearly', 'quarterly', 'monthly', 'weekly', 'daily', 'none'] as const;
+export type RepaymentFrequency = (typeof REPAYMENT_FREQUENCIES)[number];
+
+/** When an instalment is paid within its period. `none` prices in arrears. */
+export const ADVANCE_ARREARS = ['none', 'advance', 'arrears'] as const;
+export type AdvanceArrears = (typeof ADVANCE_ARREARS)[number];
+
+/** Documentation an approval asks of the borrower, least onerous first: Matrix results sort on this position. */
+export const DOC_LEVELS = ['low_doc', 'lite_doc', 'full_doc'] as const;
+export type DocLevel = (typeof DOC_LEVELS)[number];
+
+export const TRANSACTION_TYPES = ['purchase', 'refinance', 'sale_hire_back', 'capital_raise'] as const;
+export type TransactionType = (typeof TRANSACTION_TYPES)[number];
+
+export const ASSET_STATES = ['none', 'new', 'used', 'demo'] as const;
+export type AssetState = (typeof ASSET_STATES)[number];
+
+/** Which deals a rate card prices. */
+export const CARD_TYPES = ['commercial', 'consumer'] as const;
+export type CardType = (typeof CARD_TYPES)[number];
+
+/** f: financier (lender), b: broker, u: a user without a business. */
+export const ORGANISATION_TYPES = ['f', 'b', 'u'] as const;
+export type OrganisationType = (typeof ORGANISATION_TYPES)[number];
+
+/** A product's compounding: weekly, monthly, quarterly, yearly (none stated = monthly). */
+export const COMPOUNDING_FREQUENCIES = ['w', 'm', 'q', 'y'] as const;
+export type CompoundingFrequency = (typeof COMPOUNDING_FREQUENCIES)[number];
+
+/** A product's answer to a yes/no deal question: `both` accepts either. */
+export const TRI_STATES = ['yes', 'no', 'both'] as const;
+export type TriState = (typeof TRI_STATES)[number];
+
+/** The tools an operator can switch off and a plan can include. */
+export const SURFACES = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'] as const;
+export type Surface = (typeof SURFACES)[number];
+
+export const PLANS = ['free', 'pro', 'max', 'team', 'enterprise'] as const;
+export type PlanName = (typeof PLANS)[number];
+
+export const SUBSCRIPTION_STATUSES = [
+  'trialing', 'active', 'past_due', 'canceled', 'incomplete', 'incomplete_expired', 'unpaid', 'paused',
+] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+export const API_TOKEN_SCOPES = ['read', 'read_write'] as const;
+export type ApiTokenScope = (typeof API_TOKEN_SCOPES)[number];
+
+/** Where the service runs; an API token works only in the environment that issued it. */
+export const SERVICE_ENVIRONMENTS = ['local', 'qa', 'stage', 'prod'] as const;
+export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
+
+/** Who created an API token: the settings page, or an AI assistant's connection. */
+export const API_TOKEN_ORIGINS = ['ui', 'mcp'] as const;
+export type ApiTokenOrigin = (typeof API_TOKEN_ORIGINS)[number];
+
+/** The daily allowances a run counts against. */
+export const METRICS = ['calculator', 'matrix'] as const;
+export type Metric = (typeof METRICS)[number];
+
+/** recent: kept automatically; saved: promoted with a name. */
+export const SCENARIO_KINDS = ['recent', 'saved'] as const;
+export type ScenarioKind = (typeof SCENARIO_KINDS)[number];
+
+/** An approval not ruled out: every checked criterion answered (confirmed) or some unanswered (possible). */
+export const EVALUATION_STATUSES = ['confirmed', 'possible'] as const;
+export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
+
+/** The half of a Matrix Calculator run that is missing when it answers degraded. */
+export const DEGRADED_HALVES = ['rates', 'approvals'] as const;
+export type DegradedHalf = (typeof DEGRADED_HALVES)[number];
+
+/** Which end of a bracket's rate band an amortisation schedule uses. */
+export const RATE_BANDS = ['min', 'max'] as const;
+export type RateBand = (typeof RATE_BANDS)[number];
+
+/** True when `value` is one of `list`'s members (narrows it to the list's type). */
+export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
+  return typeof value === 'string' && (list as readonly string[]).includes(value);
+}

@@ -1,0 +1,57 @@
+/**
+ * Named GraphQL fragments a route's document may spread (`...CalculatorRowFields`). The bridge appends every
+ * fragment a document uses, and those its fragments use, before validating it at start. A fragment's field order is
+ * the order of the keys in the REST body: reordering fields here changes the bytes clients receive.
+ */
+
+// Pieces several row types share; a fragment is written on one type, so these are spelled once here instead.
+const ORGANISATION = 'organisation_id organisation_name';
+const RATE_CARD = 'product_id product_name rate_bracket_id rate_bracket_name';
+const APPROVAL_OUTCOME = 'approval_id approval_name doc_level status missing_fields deposit_percentage deposit_amount deposit_required max_term';
+const PRICED_FIGURES = 'base_min base_max rate_min rate_max e_min e_max repayment_min repayment_max balloon commission amount_financed instalments';
+
+export const FRAGMENTS: Readonly<Record<string, string>> = {
+  ErrorFields: `
+fragment ErrorFields on Error {
+  __typename message code
+  ... on ValidationError { errors { field messages } }
+  ... on RateLimitedError { retry_after }
+  ... on CapHitError { detail limit used metric }
+  ... on EntitlementRequiredError { detail entitlement }
+  ... on FeatureDisabledError { detail }
+}`,
+  CalculatorRowFields: `
+fragment CalculatorRowFields on CalculatorRow {
+  ${ORGANISATION} ${RATE_CARD} ${PRICED_FIGURES} repayment_frequency advance monthly_fee_per_instalment
+}`,
+  PricedCardFields: `
+fragment PricedCardFields on PricedCardItem { ${ORGANISATION} ${RATE_CARD} ${PRICED_FIGURES} masked }`,
+  MatrixApprovalFields: `
+fragment MatrixApprovalFields on MatrixApprovalResult { ${APPROVAL_OUTCOME} rate_bracket_ids }`,
+  MatrixFinancierGroupFields: `
+fragment MatrixFinancierGroupFields on MatrixFinancierGroup { ${ORGANISATION} approvals { ...MatrixApprovalFields } }`,
+  MatrixCalculatorRowFields: `
+fragment MatrixCalculatorRowFields on MatrixCalculatorRow {
+  ${ORGANISATION} ${APPROVAL_OUTCOME} ${RATE_CARD}
+  base_min base_max e_min e_max repayment_min repayment_max balloon commission masked priced_bracket_count
+}`,
+  ApiTokenFields: `
+fragment ApiTokenFields on ApiToken {
+  id name token_id last_four scope environment origin created_at expires_at last_used_at revoked_at
+}`,
+};
+
+/** `document` followed by every named fragment it spreads, directly or through another fragment (each once). */
+export function withFragments(document: string): string {
+  const used: string[] = [];
+  const pending = [document];
+  while (pending.length) {
+    for (const [, name] of pending.pop()!.matchAll(/\.\.\.\s*([_A-Za-z]\w*)/g)) {
+      if (Object.hasOwn(FRAGMENTS, name) && !used.includes(name)) {
+        used.push(name);
+        pending.push(FRAGMENTS[name]);
+      }
+    }
+  }
+  return document + used.map((name) => FRAGMENTS[name]).join('');
+}
