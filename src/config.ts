@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseAllowedOrigins } from './http/cors.ts';
 
 export const SERVICE_ENVIRONMENTS = ['local', 'qa', 'stage', 'prod'] as const;
 export type ServiceEnvironment = (typeof SERVICE_ENVIRONMENTS)[number];
@@ -31,6 +32,10 @@ export interface Config {
   abnLookupTimeoutMs: number;
   /** GraphiQL, introspection and field suggestions; off in prod. */
   graphqlExplorer: boolean;
+  /** Largest request body, in bytes, on /graphql and /api/v1 alike (413 beyond). */
+  maxBodyBytes: number;
+  /** Browser origins allowed to call either surface (CORS); empty = none. */
+  corsAllowedOrigins: string[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -81,6 +86,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     abnLookupGuid: env.ABN_LOOKUP_GUID || null,
     abnLookupTimeoutMs: int(env, 'ABN_LOOKUP_TIMEOUT_MS', 5000),
     graphqlExplorer: environment !== 'prod',
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),
+    corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
   };
   return { ...config, ...overrides };
 }
