@@ -17,8 +17,8 @@ import {
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 
-/** The most a request may cost: about 3-4 MB of JSON at 20-30 bytes a value. */
-export const MAX_COST = 150_000;
+/** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
+export const MAX_COST = 200_000;
 /** Deeper than any real query (the deepest useful path is 6 levels); stops recursion-shaped abuse. */
 export const MAX_DEPTH = 12;
 /** Aliases in the operation, counted at every fragment spread. */
@@ -27,7 +27,7 @@ export const MAX_ALIASES = 30;
 export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
 
 /** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
-export const SCHEDULE_PAGE_DEFAULT = 120;
+export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
 export const SCHEDULE_PAGE_MAX = 1000;
 
 /** How many items the catalogue's result lists can hold. */

@@ -57,7 +57,7 @@ describe('Amplification: a daily schedule multiplied by aliases and fragments is
     const pages = Array.from({ length: 8 }, (_, k) => `s${k}: schedule(first: 1000) { index payment }`).join(' ');
     const before = await runsMetered();
     const reply = await post(t, calculate('results { ...Rows }', `fragment Rows on CalculatorRow { ${pages} }`), { input: { ...DEAL, repayment_frequency: 'daily' } }, free);
-    expectRefused(reply, /exceeds the budget of 150000/);
+    expectRefused(reply, new RegExp(`exceeds the budget of ${MAX_COST}`));
     expect(costOf(reply)).toBeGreaterThan(MAX_COST);
     expect(reply.bytes).toBeLessThan(2000);
     expect(await runsMetered()).toBe(before);
@@ -128,6 +128,16 @@ describe('A dashboard-sized query passes', () => {
     expect(rows.length).toBeGreaterThan(3);
     for (const r of rows) expect(r.schedule.map((s: { index: number }) => s.index)).toEqual(Array.from({ length: 12 }, (_, k) => k + 1));
     expect(await runsMetered()).toBe(before + 1);
+  });
+
+  it('a full budget of schedule rows is a few MB, not hundreds: measured bytes per unit of cost', async () => {
+    const reply = await post(t, calculate('results { rate_bracket_id schedule(first: 600) { index opening payment interest principal balance } }'), { input: { ...DEAL, repayment_frequency: 'daily' } }, free);
+    expect(reply.status).toBe(200);
+    const rows = reply.body.data.calculate.results;
+    expect(rows.length).toBeGreaterThan(3);
+    expect(rows.every((r: { schedule: unknown[] }) => r.schedule.length === 600)).toBe(true);
+    const cost = rows.length * (1 + 1 + 600 * (1 + 6)); // what these rows cost (the priced rows, not the catalogue's)
+    expect((reply.bytes / cost) * MAX_COST).toBeLessThan(5 * 1024 * 1024);
   });
 
   it('a later page starts after its offset, and the last page ends at the final instalment', async () => {
