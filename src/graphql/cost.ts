@@ -19,8 +19,11 @@ import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
 export const MAX_COST = 200_000;
-/** Deeper than any real query (the deepest useful path is 6 levels); stops recursion-shaped abuse. */
-export const MAX_DEPTH = 12;
+/**
+ * Deeper than any real query: the service's own types nest 7 levels at most; GraphiQL's introspection query (outside
+ * prod) is 15 deep. Stops recursion-shaped abuse of the meta-schema (`ofType { ofType { ... } }`).
+ */
+export const MAX_DEPTH = 20;
 /** Aliases in the operation, counted at every fragment spread. */
 export const MAX_ALIASES = 30;
 /** Root fields that run an engine and consume an allowance: at most one per request. */

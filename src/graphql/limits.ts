@@ -9,7 +9,7 @@
  *   over-budget operation is refused: no resolver runs, nothing is metered.
  * Every refusal is a 400 with a message naming the limit.
  */
-import { GraphQLError, Kind, Lexer, Source, TokenKind, parse, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { GraphQLError, Kind, Lexer, Source, TokenKind, parse, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.ts';
 import { snapshotFor } from '../modules/catalogue/service.ts';
@@ -74,8 +74,28 @@ export function costRefusal(cost: number): GraphQLError {
   );
 }
 
+/**
+ * A request error (nothing executed: parse, validation, variables, a limit) is a 400 whatever the Accept header.
+ * Yoga answers 200 to `application/json` for validation errors (it marks them `http.spec`), and its validation cache
+ * returns our refusals with that mark added; so the status is set here, on fresh errors, on the way out.
+ */
+function asRequestError(error: GraphQLError): GraphQLError {
+  const http = error.extensions?.http as { status?: number; spec?: boolean; headers?: Record<string, string> } | undefined;
+  if (error.path || error.extensions?.code === 'INTERNAL_SERVER_ERROR' || (http?.status && !http.spec)) return error;
+  // `spec: true` is Yoga's mark for "400 only under application/graphql-response+json": dropped, so it is 400 always.
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, originalError: error.originalError,
+    extensions: { ...error.extensions, http: { headers: http?.headers, status: 400 } },
+  });
+}
+
 export function graphqlLimits(): Plugin<Context> {
   return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !result || typeof result !== 'object' || !('errors' in result)) return;
+      const single = result as ExecutionResult;
+      if (single.data == null && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => asRequestError(e as GraphQLError)) });
+    },
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
         try {

@@ -101,6 +101,9 @@ describe('Aliases: counted at every fragment spread', () => {
     const before = await runsMetered();
     const reply = await post(t, calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment), { input: DEAL }, free);
     expectRefused(reply, /42 aliases \(counted at every fragment spread\) exceed the limit of 30/);
+    // The same document again (now from Yoga's validation cache), and with the legacy JSON media type: still a 400.
+    const again = await post(t, calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment), { input: DEAL }, free, { accept: 'application/json' });
+    expectRefused(again, /42 aliases/);
     expect(await runsMetered()).toBe(before);
   });
 });

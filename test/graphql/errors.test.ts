@@ -3,6 +3,7 @@
  * introspection); in every environment, nothing about an unexpected failure (masked), which is logged instead.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getIntrospectionQuery } from 'graphql';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { DEAL, messages, post } from './http.ts';
 
@@ -43,6 +44,15 @@ describe('Field suggestions: absent in prod', () => {
     const reply = await post(prod, '{ __schema { types { name } } }', {}, prodToken);
     expect(reply.status).toBe(400);
     expect(messages(reply).join(' ')).toMatch(/introspection/i);
+  });
+});
+
+describe('Introspection: allowed outside prod, within every limit', () => {
+  it("GraphiQL's full introspection query answers the schema", async () => {
+    const reply = await post(local, getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true }), {}, localToken);
+    expect(reply.status).toBe(200);
+    expect(reply.body.errors).toBeUndefined();
+    expect(reply.body.data.__schema.types.map((t: { name: string }) => t.name)).toContain('CalculatorRow');
   });
 });
 
