@@ -99,6 +99,7 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
   'ValidationError.errors': () => 50,
+  'FieldError.messages': () => 10,
 };
 
 /** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
