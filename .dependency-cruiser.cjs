@@ -20,9 +20,9 @@ module.exports = {
     {
       name: 'lib-imports-no-layer-above',
       severity: 'error',
-      comment: 'src/lib is the ground floor: it imports no module, no GraphQL layer, no REST layer.',
+      comment: 'src/lib is the ground floor: it imports no module, no GraphQL (layer or library), no HTTP or REST layer.',
       from: { path: '^src/lib/' },
-      to: { path: '^src/(modules|graphql|rest)/|^src/(app|main|schema)\\.ts$' },
+      to: { path: '^src/(modules|graphql|rest|http)/|^src/(app|main|schema)\\.ts$|^node_modules/(graphql|graphql-yoga|@pothos)/' },
     },
     {
       name: 'no-foreign-service',

@@ -3,18 +3,17 @@
  * createApp() takes its database and clock from the caller, so tests run the real app on their own database.
  */
 import express, { type Request, type Response } from 'express';
-import { createYoga } from 'graphql-yoga';
-import { NoSchemaIntrospectionCustomRule } from 'graphql';
 import type { Config } from './config.ts';
 import type { Database } from './lib/db.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
-import { buildContext, type AppDeps } from './graphql/context.ts';
+import type { AppDeps } from './graphql/context.ts';
 import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { schema } from './schema.ts';
-import { graphqlLimits } from './graphql/limits.ts';
-import { maskDatabaseUnavailable } from './lib/database-errors.ts';
+import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
+import { cors } from './http/cors.ts';
+import { graphqlBody } from './http/body-limit.ts';
 
 export interface App {
   express: express.Express;
@@ -29,31 +28,15 @@ export function createApp(options: { config: Config; database: Database; clock?:
     services: createServices(options.database.prisma),
   };
 
-  const yoga = createYoga<{ req: Request; res: Response }>({
-    schema,
-    graphqlEndpoint: '/graphql',
-    graphiql: options.config.graphqlExplorer ? { title: 'Asset-finance pricing and approvals' } : false,
-    landingPage: false,
-    batching: false,
-    maskedErrors: { maskError: maskDatabaseUnavailable }, // a database outage: 503 + Retry-After
-    logging: false,
-    context: ({ request, req }) => buildContext(deps, {
-      authorization: request.headers.get('authorization'),
-      serviceClient: request.headers.get('x-service-client'),
-      clientAddress: req?.ip,
-    }),
-    plugins: [
-      graphqlLimits(),
-      ...(options.config.graphqlExplorer ? [] : [{ onValidate: ({ addValidationRule }: any) => addValidationRule(NoSchemaIntrospectionCustomRule) }]),
-    ],
-  });
+  const yoga = createGraphQLServer(deps);
 
   const app = express();
   app.disable('x-powered-by');
   // req.ip (the sign-in throttle's address) honours X-Forwarded-For only from the proxies TRUST_PROXY names.
   app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
-  app.use('/graphql', yoga as unknown as express.RequestHandler);
+  app.use(cors(options.config.corsAllowedOrigins));
+  app.use('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
   app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
   app.get('/readyz', readinessHandler(deps.prisma, options.config.readinessTimeoutMs));

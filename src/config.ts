@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SERVICE_ENVIRONMENTS, SURFACES, isOneOf, type ServiceEnvironment, type Surface } from './lib/vocabulary.ts';
+import { parseAllowedOrigins } from './http/cors.ts';
 
 /** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
 export interface DatabaseTimeouts {
@@ -57,6 +58,10 @@ export interface Config extends DatabaseTimeouts {
   readinessTimeoutMs: number;
   /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are closed. */
   shutdownTimeoutMs: number;
+  /** Largest request body, in bytes, on /graphql and /api/v1 alike (413 beyond). */
+  maxBodyBytes: number;
+  /** Browser origins allowed to call either surface (CORS); empty = none. */
+  corsAllowedOrigins: string[];
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -138,6 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseIdleInTransactionTimeoutMs),
     readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 2000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),
+    corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
   };
   return { ...config, ...overrides };
 }

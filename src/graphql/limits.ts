@@ -1,37 +1,140 @@
 /**
- * Bounds on GraphQL work per request (OWASP API4): aliases multiply metered runs and engine time, depth multiplies
- * loads. Batching is off in Yoga. Limits are deliberately generous for dashboards and tight for abuse.
+ * Bounds on the work one GraphQL request can cause (OWASP API4), as Yoga plugins, each decided before the next
+ * stage's heavy work (docs/graphql.md):
+ * - parsing stops after MAX_TOKENS tokens, so a document cannot nest deeper than that (a 5,000-deep selection or
+ *   list literal is a 400, not a stack overflow);
+ * - after validation, the operation's depth, aliases (at every fragment spread), metered root fields and pagination
+ *   arguments are checked against the declared catalogue sizes (cached with the document);
+ * - before execution, its cost is computed with the caller's actual catalogue sizes and the variables, and an
+ *   over-budget operation is refused: no resolver runs, nothing is metered.
+ * Every refusal is a 400 with a message naming the limit.
  */
-import { GraphQLError, Kind, type ASTVisitor, type ValidationContext } from 'graphql';
+import { GraphQLError, Kind, Lexer, Source, TokenKind, parse, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from './context.ts';
+import { snapshotFor } from '../modules/catalogue/service.ts';
+import {
+  DECLARED_SIZES, MAX_ALIASES, MAX_COST, MAX_DEPTH, analyseOperation, sizesOf,
+} from './cost.ts';
 
-export const MAX_DEPTH = 12;
-export const MAX_ALIASES = 15;
-/** Root fields that run an engine and consume an allowance: at most one per request. */
-export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
+export { MAX_ALIASES, MAX_COST, MAX_DEPTH, METERED_ROOT_FIELDS } from './cost.ts';
 
-function limitsRule(context: ValidationContext): ASTVisitor {
-  let aliases = 0;
+/**
+ * Tokens in one document: several times a large dashboard query (GraphiQL's introspection query is 184). graphql-js's
+ * OverlappingFieldsCanBeMerged rule is quadratic in repeated selections: ~5 ms of validation at 1,000 tokens, ~70 ms
+ * at 3,000, for every request whose document is new to the validation cache.
+ */
+export const MAX_TOKENS = 1000;
+/**
+ * Open brackets, braces and parentheses at once. graphql-js's parser recurses per level (a 2,000-deep list literal
+ * overflows the stack within the token limit), so nesting is counted first, by the lexer, which does not recurse.
+ */
+export const MAX_NESTING = 64;
+
+const OPENERS = new Set<string>([TokenKind.BRACKET_L, TokenKind.BRACE_L, TokenKind.PAREN_L]);
+const CLOSERS = new Set<string>([TokenKind.BRACKET_R, TokenKind.BRACE_R, TokenKind.PAREN_R]);
+
+/** Throws a 400 when `source` has more than MAX_TOKENS tokens or nests deeper than MAX_NESTING. */
+export function checkDocumentSize(source: string | Source): void {
+  const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
+  let tokens = 0;
   let depth = 0;
-  let metered = 0;
-  return {
-    Field: {
-      enter(node, _key, _parent, _path, ancestors) {
-        if (node.alias) aliases += 1;
-        const level = ancestors.filter((a: any) => a && a.kind === Kind.FIELD).length + 1;
-        depth = Math.max(depth, level);
-        if (level === 1 && METERED_ROOT_FIELDS.has(node.name.value)) metered += 1;
-      },
-    },
-    Document: {
-      leave() {
-        if (depth > MAX_DEPTH) context.reportError(new GraphQLError(`Query depth ${depth} exceeds the limit of ${MAX_DEPTH}.`));
-        if (aliases > MAX_ALIASES) context.reportError(new GraphQLError(`${aliases} aliases exceed the limit of ${MAX_ALIASES}.`));
-        if (metered > 1) context.reportError(new GraphQLError('Only one calculator or Matrix run is allowed per request.'));
-      },
-    },
-  };
+  for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
+    if (++tokens > MAX_TOKENS) throw refusal(`Document contains more than ${MAX_TOKENS} tokens. Parsing aborted.`, 'GRAPHQL_PARSE_FAILED');
+    if (OPENERS.has(token.kind)) {
+      if (++depth > MAX_NESTING) throw refusal(`Document nests more than ${MAX_NESTING} levels of brackets, braces or parentheses. Parsing aborted.`, 'GRAPHQL_PARSE_FAILED');
+    } else if (CLOSERS.has(token.kind)) depth -= 1;
+  }
 }
 
-export function graphqlLimits() {
-  return { onValidate: ({ addValidationRule }: any) => addValidationRule(limitsRule) };
+function refusal(message: string, code: string): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
+}
+
+function parts(document: DocumentNode): { operations: OperationDefinitionNode[]; fragments: Record<string, FragmentDefinitionNode> } {
+  const operations: OperationDefinitionNode[] = [];
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) {
+    if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
+    else if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  }
+  return { operations, fragments };
+}
+
+/** Refusals of an operation's shape, whatever its variables (checked once per document). */
+function shapeRefusals(shape: ReturnType<typeof analyseOperation>): GraphQLError[] {
+  const errors: GraphQLError[] = [];
+  if (shape.depth > MAX_DEPTH) errors.push(refusal(`Query depth ${shape.depth} exceeds the limit of ${MAX_DEPTH}.`, 'DEPTH_LIMIT_EXCEEDED'));
+  if (shape.aliases > MAX_ALIASES) errors.push(refusal(`${shape.aliases} aliases (counted at every fragment spread) exceed the limit of ${MAX_ALIASES}.`, 'ALIAS_LIMIT_EXCEEDED'));
+  if (shape.metered > 1) errors.push(refusal('Only one calculate, matrix or matrixCalculator field is allowed per request.', 'METERED_FIELD_LIMIT'));
+  for (const p of shape.problems) errors.push(refusal(p, 'BAD_USER_INPUT'));
+  return errors;
+}
+
+export function costRefusal(cost: number): GraphQLError {
+  return refusal(
+    `Query cost ${cost} exceeds the budget of ${MAX_COST}: ask fewer fields, a smaller schedule page (first), or fewer aliases and fragment spreads (docs/graphql.md).`,
+    'COST_LIMIT_EXCEEDED',
+  );
+}
+
+/**
+ * A request error (nothing executed: parse, validation, variables, a limit) is a 400 whatever the Accept header.
+ * Yoga answers 200 to `application/json` for validation errors (it marks them `http.spec`), and its validation cache
+ * returns our refusals with that mark added; so the status is set here, on fresh errors, on the way out.
+ */
+function asRequestError(error: GraphQLError): GraphQLError {
+  const http = error.extensions?.http as { status?: number; spec?: boolean; headers?: Record<string, string> } | undefined;
+  if (error.path || error.extensions?.code === 'INTERNAL_SERVER_ERROR' || (http?.status && !http.spec)) return error;
+  // `spec: true` is Yoga's mark for "400 only under application/graphql-response+json": dropped, so it is 400 always.
+  return new GraphQLError(error.message, {
+    nodes: error.nodes, source: error.source, positions: error.positions, originalError: error.originalError,
+    extensions: { ...error.extensions, http: { headers: http?.headers, status: 400 } },
+  });
+}
+
+export function graphqlLimits(): Plugin<Context> {
+  return {
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result) || !result || typeof result !== 'object' || !('errors' in result)) return;
+      const single = result as ExecutionResult;
+      if (single.data == null && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => asRequestError(e as GraphQLError)) });
+    },
+    onParse({ setParseFn }) {
+      setParseFn((source, options) => {
+        try {
+          checkDocumentSize(source);
+          return parse(source, { ...options, maxTokens: MAX_TOKENS });
+        } catch (error) {
+          // The parser's own errors are syntax errors (400); anything else must not become a 500.
+          throw error instanceof GraphQLError ? error : refusal('The document could not be parsed.', 'GRAPHQL_PARSE_FAILED');
+        }
+      });
+    },
+    onValidate({ params }) {
+      return ({ valid, setResult }) => {
+        if (!valid) return;
+        const { operations, fragments } = parts(params.documentAST);
+        const errors = operations.flatMap((op) => shapeRefusals(analyseOperation(params.schema, op, fragments, DECLARED_SIZES)));
+        if (errors.length) setResult(errors);
+      };
+    },
+    async onExecute({ args, setResultAndStopExecution }) {
+      const { operations, fragments } = parts(args.document);
+      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations.length === 1 ? operations[0] : undefined;
+      if (!operation) return; // graphql-js answers the missing operation itself
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      const ctx = args.contextValue as Context;
+      // A metered field's lists hold at most what the catalogue it prices against has: a signed-in caller's
+      // operation is costed with the actual counts (the snapshot the resolver reads next; cached per version).
+      // Without a metered field or a caller (no engine runs for them) the declared scale is used and nothing is read.
+      const measure = analyseOperation(args.schema, operation, fragments, DECLARED_SIZES, variables);
+      const shape = measure.metered > 0 && ctx.caller
+        ? analyseOperation(args.schema, operation, fragments, sizesOf(await snapshotFor(ctx)), variables)
+        : measure;
+      const errors = shape.problems.map((p) => refusal(p, 'BAD_USER_INPUT'));
+      if (!errors.length && shape.cost > MAX_COST) errors.push(costRefusal(shape.cost));
+      if (errors.length) setResultAndStopExecution({ errors });
+    },
+  };
 }

@@ -4,8 +4,6 @@
  * test/operations/database-errors.test.ts): Prisma wraps driver errors as P1001/P2010 with
  * `meta.driverAdapterError.cause`, and passes pg's own plain errors ("Query read timeout", pool timeouts) through.
  */
-import { GraphQLError } from 'graphql';
-import { maskError as yogaMaskError } from 'graphql-yoga';
 import { logger } from './logger.ts';
 
 /** Seconds a client should wait before retrying; short: the pool reconnects by itself as soon as the database is back. */
@@ -62,7 +60,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** One warning line per refused request, so an outage shows in the logs (the message only: no stack, no query). */
-function logUnavailable(surface: 'rest' | 'graphql', error: unknown): void {
+export function logUnavailable(surface: 'rest' | 'graphql', error: unknown): void {
   const message = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
   logger.warn('database.unavailable', { surface, message: message?.slice(0, 300) });
 }
@@ -73,21 +71,3 @@ export function databaseUnavailableReply(error?: unknown): [503, { error: string
   return [503, { error: DATABASE_UNAVAILABLE_MESSAGE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }];
 }
 
-/**
- * GraphQL (Yoga's `maskedErrors.maskError`): a database outage becomes an error with `extensions.code` and HTTP 503 +
- * Retry-After (Yoga sets the response's status and headers from `extensions.http`); everything else is masked as before.
- * Covers errors from the context factory (which queries the caller) and from resolvers alike.
- */
-export function maskDatabaseUnavailable(error: unknown, message: string, isDev?: boolean): Error {
-  if (isDatabaseUnavailable(error)) {
-    logUnavailable('graphql', error);
-    return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
-      path: error instanceof GraphQLError ? error.path : undefined,
-      extensions: {
-        code: DATABASE_UNAVAILABLE_CODE,
-        http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
-      },
-    });
-  }
-  return yogaMaskError(error, message, isDev);
-}

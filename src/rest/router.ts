@@ -20,7 +20,7 @@ function send(res: Response, [status, body, headers]: RestReply): void {
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
-  router.use(express.json({ limit: '256kb', strict: false }));
+  router.use(express.json({ limit: deps.config.maxBodyBytes, strict: false })); // the one body limit (src/http/body-limit.ts)
 
   for (const route of compiled) {
     router[route.method](route.path, async (req: Request, res: Response) => {

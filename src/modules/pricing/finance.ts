@@ -365,9 +365,10 @@ export interface AmortisationRow {
  *   interest runs on P - payment. In general interest = (opening - payment) * i. (Row k's interest equals Excel
  *   IPMT(i, k + 1, n, -P, B, 1) before rounding; Excel's IPMT(.., 1, .., 1) = 0 is that same first instalment.)
  *
- * Returns [] when n is not a positive integer or an input is not finite.
+ * Returns [] when n is not a positive integer or an input is not finite. `offset` and `first` select a page (rows
+ * offset+1 .. offset+first): only those rows are allocated, and none past the page is computed.
  */
-export function amortisationSchedule(i: number, n: number, P: number, B: number, advance: boolean): AmortisationRow[] {
+export function amortisationSchedule(i: number, n: number, P: number, B: number, advance: boolean, offset = 0, first = Infinity): AmortisationRow[] {
   if (!Number.isInteger(n) || n < 1 || ![i, P, B].every(Number.isFinite) || !(i > -1)) return [];
   const instalment = pmt(i, n, P, B, advance);
   if (!Number.isFinite(instalment)) return [];
@@ -376,7 +377,8 @@ export function amortisationSchedule(i: number, n: number, P: number, B: number,
   const balloon = cents(B);
   const rows: AmortisationRow[] = [];
   let opening = cents(P);
-  for (let index = 1; index <= n; index++) {
+  const last = Math.min(n, offset + first);
+  for (let index = 1; index <= last; index++) {
     let paid: number;
     let interest: number;
     if (index < n) {
@@ -393,7 +395,7 @@ export function amortisationSchedule(i: number, n: number, P: number, B: number,
     }
     const principal = paid - interest;
     const balance = index < n ? opening - principal : balloon; // equal by construction on the last row
-    rows.push({
+    if (index > offset) rows.push({
       index,
       opening: opening / 100,
       payment: paid / 100,

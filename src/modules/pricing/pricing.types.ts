@@ -6,6 +6,7 @@ import { RecalculationFailedError } from './errors.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
 import type { CalculatorRow, RateCardIdentity } from './rows.ts';
+import { SCHEDULE_PAGE_DEFAULT, SCHEDULE_PAGE_MAX, schedulePage } from '../../graphql/cost.ts';
 import type { CalculatorResult } from './service.ts';
 import type { RecalculateResult } from './engine.ts';
 import type { PricedBracket } from '../catalogue/model.ts';
@@ -22,11 +23,11 @@ export const AmortisationRowRef = builder.objectRef<AmortisationRow>('Amortisati
   }),
 });
 
-/** The schedule at the bracket's priced rate (min or max end of its band). */
-export function scheduleOf(priced: PricedBracket, band: RateBand): AmortisationRow[] {
+/** The schedule at the bracket's priced rate (min or max end of its band): instalments offset+1 .. offset+first. */
+export function scheduleOf(priced: PricedBracket, band: RateBand, offset = 0, first = Infinity): AmortisationRow[] {
   const j = (band === 'min' ? priced.rate_min : priced.rate_max) / 100;
   const i = ratePerInstalment(j, priced.compounding_per_year, priced.instalments_per_year);
-  return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance);
+  return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance, offset, first);
 }
 
 /** Whose card a row prices (financier, product, rate bracket): declared here once for every result row type. */
@@ -59,10 +60,17 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
     repayment_frequency: t.exposeString('repayment_frequency'),
     advance: t.exposeBoolean('advance'),
     monthly_fee_per_instalment: t.exposeFloat('monthly_fee_per_instalment'),
+    // Paginated so a request's size is known from its arguments before it runs (docs/graphql.md): the cost
+    // analysis refuses a page beyond the maximum, and the resolver keeps to the same bounds.
     schedule: t.field({
       type: [AmortisationRowRef],
-      args: { band: t.arg({ type: RateBandEnum, defaultValue: 'min' }) },
-      resolve: (row, args) => scheduleOf(row.priced, args.band ?? 'min'),
+      description: `Instalments offset+1 .. offset+first (first: default ${SCHEDULE_PAGE_DEFAULT}, at most ${SCHEDULE_PAGE_MAX})`,
+      args: {
+        band: t.arg({ type: RateBandEnum, defaultValue: 'min' }),
+        first: t.arg.int({ defaultValue: SCHEDULE_PAGE_DEFAULT, description: `Instalments in the page, 0 to ${SCHEDULE_PAGE_MAX}` }),
+        offset: t.arg.int({ defaultValue: 0, description: 'Instalments skipped, 0 or more' }),
+      },
+      resolve: (row, args) => scheduleOf(row.priced, args.band ?? 'min', Math.max(args.offset ?? 0, 0), schedulePage(args.first ?? undefined)),
     }),
   }),
 });

@@ -1,0 +1,215 @@
+/**
+ * Static cost analysis of one GraphQL operation, computed from the document before anything executes
+ * (docs/graphql.md "Budget"). Every field costs 1 per value it can produce; a list multiplies its selection by the
+ * most items it can hold (its argument for a paginated field, the catalogue's count for a result list), so
+ * `results { schedule(first: 60) { payment } }` costs rows x (1 + 60 x (1 + 1)). Aliases and fragments are walked
+ * where they are used: a fragment spread eight times costs eight times, and its aliases count eight times.
+ *
+ * The walk is linear in the document's size: a fragment's shape is computed once and reused at every spread
+ * (nested spreads would otherwise walk 2^n times). It runs after graphql-js validation, so fields exist, arguments
+ * have their types and fragments do not cycle.
+ */
+import {
+  Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isCompositeType, isListType, isNonNullType, isObjectType, isInterfaceType,
+  type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema,
+  type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+} from 'graphql';
+import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
+import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
+
+/** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
+export const MAX_COST = 200_000;
+/**
+ * Deeper than any real query: the service's own types nest 7 levels at most; GraphiQL's introspection query (outside
+ * prod) is 15 deep. Stops recursion-shaped abuse of the meta-schema (`ofType { ofType { ... } }`).
+ */
+export const MAX_DEPTH = 20;
+/** Aliases in the operation, counted at every fragment spread. */
+export const MAX_ALIASES = 30;
+/** Root fields that run an engine and consume an allowance: at most one per request. */
+export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
+
+/** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
+export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
+export const SCHEDULE_PAGE_MAX = 1000;
+
+/** How many items the catalogue's result lists can hold. */
+export interface CatalogueSizes {
+  /** Rate brackets: the most rows `calculate` prices, and the most cards `matrixCalculator` prices. */
+  brackets: number;
+  /** Approvals: the most `matrixCalculator` rows. */
+  approvals: number;
+  /** Financiers: the most groups in a Matrix answer. */
+  financiers: number;
+  /** The most approvals one financier has. */
+  approvalsPerFinancier: number;
+  /** The most rate brackets one approval links. */
+  bracketsPerApproval: number;
+}
+
+/**
+ * The catalogue scale the service is planned for (300 financiers, 12,000 brackets, 9,000 approvals). Used when the
+ * caller is anonymous (no catalogue is read for a request that cannot run an engine).
+ */
+export const DECLARED_SIZES: CatalogueSizes = {
+  brackets: 12_000,
+  approvals: 9_000,
+  financiers: 300,
+  approvalsPerFinancier: 60,
+  bracketsPerApproval: 40,
+};
+
+const measured = new WeakMap<CatalogueSnapshot, CatalogueSizes>();
+/** The actual counts of a catalogue snapshot (computed once per snapshot). */
+export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
+  let sizes = measured.get(snapshot);
+  if (!sizes) {
+    const perFinancier = new Map<number, number>();
+    let bracketsPerApproval = 0;
+    for (const a of snapshot.approvals) {
+      perFinancier.set(a.organisation_id, (perFinancier.get(a.organisation_id) ?? 0) + 1);
+      bracketsPerApproval = Math.max(bracketsPerApproval, a.rate_bracket_ids.length);
+    }
+    sizes = {
+      brackets: snapshot.brackets.length,
+      approvals: snapshot.approvals.length,
+      financiers: snapshot.organisations.size,
+      approvalsPerFinancier: Math.max(0, ...perFinancier.values()),
+      bracketsPerApproval,
+    };
+    measured.set(snapshot, sizes);
+  }
+  return sizes;
+}
+
+/** Lists the schema does not size below hold at most this many items (tokens, scenarios, groups, names). */
+export const DEFAULT_LIST_SIZE = 100;
+
+type Args = (name: string) => number | undefined;
+const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> = {
+  'CalculatorResult.results': (s) => s.brackets,
+  'CalculatorRow.schedule': (_s, arg) => schedulePage(arg('first')),
+  'MatrixResult.results': (s) => s.financiers,
+  'MatrixCalculatorResult.results': (s) => s.approvals,
+  'MatrixCalculatorResult.financiers': (s) => s.financiers,
+  'MatrixCalculatorResult.priced': (s) => s.brackets,
+  'MatrixFinancierGroup.approvals': (s) => s.approvalsPerFinancier,
+  'MatrixApprovalResult.rate_bracket_ids': (s) => s.bracketsPerApproval,
+  'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
+  'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
+  'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
+  'ValidationError.errors': () => 50,
+  'FieldError.messages': () => 10,
+};
+
+/** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
+export function schedulePage(first: number | undefined): number {
+  return Math.min(Math.max(first ?? SCHEDULE_PAGE_DEFAULT, 0), SCHEDULE_PAGE_MAX);
+}
+
+export interface OperationShape {
+  cost: number;
+  aliases: number;
+  depth: number;
+  /** Metered root fields selected (through fragments too). */
+  metered: number;
+  /** Argument values out of their declared range, as messages. */
+  problems: string[];
+}
+
+const EMPTY: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
+
+function add(into: OperationShape, shape: OperationShape, times = 1, depthOffset = 0): void {
+  into.cost += shape.cost * times;
+  into.aliases += shape.aliases;
+  into.depth = Math.max(into.depth, shape.depth + depthOffset);
+  into.metered += shape.metered;
+  into.problems.push(...shape.problems);
+}
+
+function intValue(node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
+  if (!node) return undefined;
+  if (node.kind === Kind.INT) return Number(node.value);
+  if (node.kind === Kind.VARIABLE) {
+    const v = variables[node.name.value];
+    return typeof v === 'number' ? v : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The shape of `operation`. `sizes` gives the result lists' lengths; `variables` the raw request variables (only
+ * integer pagination arguments are read from them; anything else falls back to the default page).
+ */
+export function analyseOperation(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  sizes: CatalogueSizes,
+  variables: Record<string, unknown> = {},
+): OperationShape {
+  const queryType = schema.getQueryType();
+  const fragmentShapes = new Map<string, OperationShape>();
+
+  function listSize(parent: GraphQLCompositeType, field: FieldNode): number {
+    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
+    return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
+  }
+
+  function checkArguments(parent: GraphQLCompositeType, field: FieldNode, shape: OperationShape): void {
+    if (parent.name !== 'CalculatorRow' || field.name.value !== 'schedule') return;
+    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const first = arg('first');
+    const offset = arg('offset');
+    if (first !== undefined && (first < 0 || first > SCHEDULE_PAGE_MAX)) {
+      shape.problems.push(`schedule(first:) must be between 0 and ${SCHEDULE_PAGE_MAX}, got ${first}.`);
+    }
+    if (offset !== undefined && offset < 0) shape.problems.push(`schedule(offset:) must be 0 or more, got ${offset}.`);
+  }
+
+  function walk(set: SelectionSetNode, parent: GraphQLCompositeType): OperationShape {
+    const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
+    for (const selection of set.selections) {
+      if (selection.kind === Kind.FIELD) {
+        if (selection.alias) shape.aliases += 1;
+        const name = selection.name.value;
+        if (parent === queryType && METERED_ROOT_FIELDS.has(name)) shape.metered += 1;
+        if (name === '__typename') { shape.cost += 1; shape.depth = Math.max(shape.depth, 1); continue; }
+        const def = name === '__schema' ? SchemaMetaFieldDef : name === '__type' ? TypeMetaFieldDef
+          : isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+        if (!def) continue; // validation has reported it
+        checkArguments(parent, selection, shape);
+        const type: GraphQLOutputType = isNonNullType(def.type) ? def.type.ofType : def.type;
+        // The meta-schema (introspection, off in prod) is bounded by the schema itself: its lists count once, so only
+        // its depth and aliases are limited.
+        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection) : 1;
+        const named = getNamedType(def.type);
+        const child = selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named) : EMPTY;
+        shape.cost += items * (1 + child.cost);
+        add(shape, { ...child, cost: 0 }, 1, 1);
+        shape.depth = Math.max(shape.depth, 1 + child.depth);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
+        if (condition && isCompositeType(condition)) add(shape, walk(selection.selectionSet, condition));
+      } else {
+        const name = selection.name.value;
+        let fragmentShape = fragmentShapes.get(name);
+        if (!fragmentShape) {
+          const fragment = fragments[name];
+          const condition = fragment && schema.getType(fragment.typeCondition.name.value);
+          fragmentShape = condition && isCompositeType(condition) ? walk(fragment.selectionSet, condition) : EMPTY;
+          fragmentShapes.set(name, fragmentShape);
+        }
+        add(shape, fragmentShape);
+      }
+    }
+    return shape;
+  }
+
+  const root = operation.operation === 'query' ? queryType : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  if (!root) return { ...EMPTY, problems: [] };
+  const shape = walk(operation.selectionSet, root);
+  shape.problems = [...new Set(shape.problems)];
+  return shape;
+}

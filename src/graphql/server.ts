@@ -1,0 +1,90 @@
+/**
+ * The GraphQL endpoint (graphql-yoga). Work per request is bounded by ./limits.ts; CORS and the body limit are
+ * Express middleware shared with REST (src/http/), so Yoga's own CORS is off. Unexpected errors are masked in every
+ * environment (no message, no stack: `isDev` is pinned off whatever NODE_ENV says) and logged like REST's.
+ * In prod, introspection is refused and graphql-js's "Did you mean ...?" suggestions are cut from every message.
+ */
+import { createYoga, maskError, type Plugin } from 'graphql-yoga';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
+import type { Request, Response } from 'express';
+import { buildContext, type AppDeps, type Context } from './context.ts';
+import { graphqlLimits } from './limits.ts';
+import { logger } from '../lib/logger.ts';
+import {
+  DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, logUnavailable,
+} from '../lib/database-errors.ts';
+import { schema } from '../schema.ts';
+
+/** graphql-js appends these to validation and variable errors; they name fields the schema does not advertise. */
+const SUGGESTION = /\s*Did you mean .+\?$/s;
+
+export function withoutSuggestion(error: GraphQLError): GraphQLError {
+  if (!SUGGESTION.test(error.message)) return error;
+  return new GraphQLError(error.message.replace(SUGGESTION, ''), {
+    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions,
+  });
+}
+
+function blockFieldSuggestions(): Plugin {
+  const strip = (result: ExecutionResult): ExecutionResult =>
+    result.errors?.length ? { ...result, errors: result.errors.map((e) => withoutSuggestion(e as GraphQLError)) } : result;
+  return {
+    onValidate: () => ({ result, setResult }) => {
+      if (result.length) setResult(result.map((e) => withoutSuggestion(e as GraphQLError)));
+    },
+    onResultProcess({ result, setResult }) {
+      if (Array.isArray(result)) setResult(result.map(strip));
+      else if (result && typeof result === 'object' && 'errors' in result) setResult(strip(result as ExecutionResult));
+    },
+  };
+}
+
+function noIntrospection(): Plugin {
+  return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
+}
+
+export function createGraphQLServer(deps: AppDeps) {
+  const explorer = deps.config.graphqlExplorer;
+  return createYoga<{ req: Request; res: Response }, Context>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    graphiql: explorer ? { title: 'Asset-finance pricing and approvals' } : false,
+    landingPage: false,
+    batching: false,
+    cors: false,
+    logging: false,
+    maskedErrors: {
+      isDev: false,
+      maskError(error, message) {
+        if (isDatabaseUnavailable(error)) {
+          // An outage, not a bug: 503 with Retry-After, as REST answers it.
+          logUnavailable('graphql', error);
+          return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
+            path: error instanceof GraphQLError ? error.path : undefined,
+            extensions: { code: DATABASE_UNAVAILABLE_CODE, http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } } },
+          });
+        }
+        const masked = maskError(error, message, false);
+        if (masked !== error) {
+          // Unexpected: a bug or an outage, never the caller's input. The masked answer names nothing; the log does.
+          const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+          logger.error('graphql.unexpected_error', {
+            message: original instanceof Error ? original.message : String(original),
+            stack: original instanceof Error ? original.stack : undefined,
+            path: error instanceof GraphQLError ? error.path : undefined,
+          });
+        }
+        return masked;
+      },
+    },
+    context: ({ request, req }) => buildContext(deps, {
+      authorization: request.headers.get('authorization'),
+      serviceClient: request.headers.get('x-service-client'),
+      clientAddress: req?.ip,
+    }),
+    plugins: [
+      graphqlLimits(),
+      ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
+    ],
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * CORS for both surfaces (/api/v1 and /graphql), from one allow-list (CORS_ALLOWED_ORIGINS; empty by default: no
+ * browser origin may call the API). Only an exact listed origin is echoed; others get no CORS header at all, so the
+ * browser withholds the answer. Credentials are bearer tokens in a header, never cookies, so
+ * Access-Control-Allow-Credentials is not sent. Preflights are answered here (204) and go no further.
+ */
+import type { NextFunction, Request, Response } from 'express';
+
+const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Service-Client';
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+export function cors(allowedOrigins: readonly string[]) {
+  const allowed = new Set(allowedOrigins);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const origin = req.get('origin');
+    res.vary('Origin');
+    const permitted = origin !== undefined && allowed.has(origin);
+    if (permitted) res.set('Access-Control-Allow-Origin', origin);
+    if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
+      if (permitted) {
+        res.set({
+          'Access-Control-Allow-Methods': ALLOWED_METHODS,
+          'Access-Control-Allow-Headers': ALLOWED_HEADERS,
+          'Access-Control-Max-Age': PREFLIGHT_MAX_AGE_SECONDS,
+        });
+      }
+      res.status(204).end();
+      return;
+    }
+    next();
+  };
+}
+
+/** CORS_ALLOWED_ORIGINS: comma-separated origins, each scheme://host[:port] exactly as browsers send it. */
+export function parseAllowedOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL;
+    try { parsed = new URL(origin); } catch { throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" is not an origin`); }
+    if (parsed.origin !== origin) throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" must be written as its origin, "${parsed.origin}"`);
+  }
+  return origins;
+}
