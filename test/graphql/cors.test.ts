@@ -10,7 +10,7 @@ const ALLOWED = 'https://dashboard.example.com.au';
 let listed: TestApp;
 let unlisted: TestApp;
 beforeAll(async () => {
-  listed = await startTestApp({ config: { corsAllowedOrigins: loadConfig({ CORS_ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.com.au`, DATA_DIR: ':memory:', JWT_SECRET: 'x' }).corsAllowedOrigins } });
+  listed = await startTestApp({ config: { corsAllowedOrigins: loadConfig({ CORS_ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.com.au`, DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }).corsAllowedOrigins } });
   unlisted = await startTestApp({ shareDatabaseWith: listed, config: { corsAllowedOrigins: [] } });
 });
 afterAll(async () => { await unlisted?.close(); await listed?.close(); });
@@ -56,7 +56,7 @@ for (const s of SURFACES) {
     });
 
     it('none by default: with no CORS_ALLOWED_ORIGINS no origin is allowed, preflight included', async () => {
-      expect(loadConfig({ DATA_DIR: ':memory:', JWT_SECRET: 'x' }).corsAllowedOrigins).toEqual([]);
+      expect(loadConfig({ DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }).corsAllowedOrigins).toEqual([]);
       const res = await call(unlisted, s.url, { method: s.method, body: s.body, origin: ALLOWED });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
       const pre = await call(unlisted, s.url, { method: 'OPTIONS', origin: ALLOWED, headers: { 'access-control-request-method': 'POST' } });
