@@ -68,7 +68,7 @@ for (const s of SURFACES) {
 describe('CORS_ALLOWED_ORIGINS is validated at start', () => {
   it('a value that is not exactly an origin stops the start', () => {
     for (const bad of ['dashboard.example.com', 'https://dashboard.example.com/', 'https://dashboard.example.com/app', '*']) {
-      expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: bad, DATA_DIR: ':memory:', JWT_SECRET: 'x' }), bad).toThrow(/CORS_ALLOWED_ORIGINS/);
+      expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: bad, DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }), bad).toThrow(/CORS_ALLOWED_ORIGINS/);
     }
   });
 });
