@@ -13,6 +13,7 @@ import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { schema } from './schema.ts';
 import { graphqlLimits } from './graphql/limits.ts';
+import { storableTextOnly } from './graphql/input-text.ts';
 
 export interface App {
   express: express.Express;
@@ -41,6 +42,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
     }),
     plugins: [
       graphqlLimits(),
+      storableTextOnly(),
       ...(options.config.graphqlExplorer ? [] : [{ onValidate: ({ addValidationRule }: any) => addValidationRule(NoSchemaIntrospectionCustomRule) }]),
     ],
   });
