@@ -2,12 +2,15 @@
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.ts';
 
+const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
+
 builder.scalarType('DateTime', {
   description: 'ISO 8601 timestamp',
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
-    const date = new Date(String(value));
-    if (typeof value !== 'string' || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 timestamp');
+    // ISO 8601 only: Date() alone would also read "1", "2024" or "March 7" as some instant.
+    const date = typeof value === 'string' && ISO_8601.test(value) ? new Date(value) : null;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('DateTime must be an ISO 8601 timestamp');
     return date;
   },
 });
