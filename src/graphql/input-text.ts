@@ -3,10 +3,10 @@
  * `text` and `jsonb`, and a UTF-16 surrogate that is not half of a pair cannot be encoded as UTF-8 at all; either
  * would reach the database and fail there as a 500. The check runs on everything a caller sends (every string and
  * every object key, at any depth) before any field sees it, so a new field cannot forget it:
- * - GraphQL: every variable value (Yoga `onParams`) and every string literal in the document (a validation rule).
+ * - GraphQL: every variable value and every string literal of the document (Yoga `onParams`, before parsing).
  * - REST: the JSON body, the query string and the path parameters (src/rest/router.ts), before the bridge runs.
  */
-import { GraphQLError, type ASTVisitor, type ValidationContext } from 'graphql';
+import { GraphQLError, parse, visit, type DocumentNode } from 'graphql';
 import type { FieldError } from '../lib/errors.ts';
 
 /** NUL, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one. */
@@ -71,31 +71,37 @@ function badInput(message: string, field: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', field, http: { status: 400 } } });
 }
 
-/** Every string literal of the document (arguments, input objects, lists, defaults). */
-function literalTextRule(context: ValidationContext): ASTVisitor {
-  let reported = 0;
-  return {
+/** Places in the document text that could decode to unstorable text: an escape (`\u0000`) or the raw characters. */
+const MAY_HOLD_UNSTORABLE = /\\u|[\u0000\uD800-\uDFFF]/;
+
+/** Every string literal of the document (arguments, input objects, lists, defaults) that PostgreSQL cannot store. */
+function unstorableLiterals(query: string): GraphQLError[] {
+  if (!MAY_HOLD_UNSTORABLE.test(query)) return []; // the common case: no parse here
+  let document: DocumentNode;
+  try { document = parse(query); } catch { return []; } // a syntax error is Yoga's to report
+  const errors: GraphQLError[] = [];
+  visit(document, {
     StringValue(node) {
-      if (reported < MAX_REPORTED && !isStorableText(node.value)) {
-        reported += 1;
-        context.reportError(new GraphQLError(`A string literal ${RULE}`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
+      if (errors.length < MAX_REPORTED && !isStorableText(node.value)) {
+        const at = node.loc ? ` (line ${node.loc.startToken.line}, column ${node.loc.startToken.column})` : '';
+        errors.push(new GraphQLError(`A string literal${at} ${RULE}`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
       }
     },
-  };
+  });
+  return errors;
 }
 
 /**
- * The Yoga plugin: variables are checked before parsing and execution (a 400 whose errors name each variable
- * path, e.g. `input.first_name`), string literals during validation.
+ * The Yoga plugin: before parsing and execution, every variable (a 400 whose errors name each variable path, e.g.
+ * `input.first_name`) and every string literal of the document. Both answer 400 whatever the client accepts.
  */
 export function storableTextOnly() {
   return {
-    onParams: ({ params, setResult }: { params: { variables?: unknown }; setResult: (result: unknown) => void }) => {
-      const paths = unstorableTextPaths(params.variables ?? null);
-      if (paths.length) {
-        setResult({ errors: paths.map((path) => badInput(`Variable "$${path || 'variables'}" ${RULE}`, path || 'variables')) });
-      }
+    onParams: ({ params, setResult }: { params: { query?: string; variables?: unknown }; setResult: (result: unknown) => void }) => {
+      const errors = unstorableTextPaths(params.variables ?? null)
+        .map((path) => badInput(`Variable "$${path || 'variables'}" ${RULE}`, path || 'variables'));
+      if (typeof params.query === 'string') errors.push(...unstorableLiterals(params.query));
+      if (errors.length) setResult({ errors });
     },
-    onValidate: ({ addValidationRule }: { addValidationRule: (rule: typeof literalTextRule) => void }) => addValidationRule(literalTextRule),
   };
 }

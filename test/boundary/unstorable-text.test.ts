@@ -21,10 +21,10 @@ afterAll(async () => { await t?.close(); });
 const BAD = { nul: 'a\u0000b', 'lone high surrogate': 'a\ud800b', 'lone low surrogate': '\udc00', 'reversed pair': '\udc00\ud800' };
 const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
 
-async function graphqlRaw(query: string, variables?: unknown): Promise<{ status: number; body: any }> {
+async function graphqlRaw(query: string, variables?: unknown, accept = 'application/graphql-response+json'): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.baseUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json', authorization: `Bearer ${token}` },
+    headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
     body: JSON.stringify({ query, variables }),
   });
   return { status: res.status, body: await res.json() };
@@ -160,6 +160,15 @@ describe('GraphQL: variables and string literals answer 400 with a validation er
       expect(res.status, query).toBe(400);
       expect(res.body.errors?.[0]?.message, query).toMatch(/NUL character or an unpaired surrogate/);
     }
+  });
+
+  it('a client accepting plain application/json gets the same 400 and errors', async () => {
+    const variable = await graphqlRaw('mutation($email: String!) { forgotPassword(email: $email) { __typename } }', { email: 'a\u0000' }, 'application/json');
+    expect(variable.status).toBe(400);
+    expect(variable.body.errors[0].extensions.field).toBe('email');
+    const literal = await graphqlRaw('mutation { forgotPassword(email: "a\\u0000") { __typename } }', undefined, 'application/json');
+    expect(literal.status).toBe(400);
+    expect(literal.body.errors[0].message).toMatch(/NUL character/);
   });
 
   it('the same document without the bad byte runs (the check is not a blanket refusal)', async () => {
