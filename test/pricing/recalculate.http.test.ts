@@ -217,6 +217,7 @@ describe('Request validation: input mistakes are 400 naming the field, never the
     ['cost 0', { cost: 0 }, ['cost']],
     ['a negative deposit', { deposit: -1 }, ['deposit']],
     ['a deposit that leaves nothing advanced', { deposit: 50000 }, ['deposit']],
+    ['a negative rate', { base_min: -0.5 }, ['base_min']],
     ['a rate at or below -100% a year', { base_min: -1200 }, ['base_min']],
     ['an absurd rate', { base_max: 1e300 }, ['base_max']],
     ['amounts too large to price', { pv: 1e308, cost: 1e308 }, ['cost', 'pv']],

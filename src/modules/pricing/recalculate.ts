@@ -121,14 +121,15 @@ export const MAX_AMOUNT = 1e12;
 /**
  * The caller's mistakes in a recalculation body, each naming its field (the API answers 400). A body that passes
  * describes a loan: something financed, a balloon no larger than it, money advanced, at least one instalment, a
- * compounding frequency, rates above -100% a year and at most MAX_ANNUAL_RATE, and amounts within MAX_AMOUNT.
+ * compounding frequency, rates from 0 to MAX_ANNUAL_RATE percent a year, and amounts within MAX_AMOUNT.
  */
 export function recalculationInputErrors(input: RecalculateInput): FieldError[] {
   const errors: FieldError[] = [];
   const add = (field: string, message: string) => errors.push({ field, messages: [message] });
   for (const field of ['base_min', 'base_max'] as const) {
     const rate = input[field];
-    if (!Number.isFinite(rate) || rate <= -100 || rate > MAX_ANNUAL_RATE) add(field, `Must be greater than -100 and at most ${MAX_ANNUAL_RATE}.`);
+    // No negative rates: with one, a balloon near pv repays with negative instalments, as a balloon above pv does.
+    if (!Number.isFinite(rate) || rate < 0 || rate > MAX_ANNUAL_RATE) add(field, `Must be from 0 to ${MAX_ANNUAL_RATE}.`);
   }
   const c = input.compounding_freq_value;
   if (!Number.isInteger(c) || c < 1 || c > MAX_COMPOUNDING_PER_YEAR) add('compounding_freq_value', `Must be a whole number from 1 to ${MAX_COMPOUNDING_PER_YEAR}.`);
