@@ -4,14 +4,15 @@
  */
 import SchemaBuilder from '@pothos/core';
 import ErrorsPlugin from '@pothos/plugin-errors';
-import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
+import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
 import { ForbiddenError, UnauthenticatedError } from '../lib/errors.ts';
-import { accessFailure, hasPermission } from '../modules/auth/policy.ts';
+import { say } from '../lib/wording.ts';
+import { accessFailure, hasPermission, type Access } from '../modules/auth/policy.ts';
 import type { PermissionCodename } from '../modules/auth/permissions.ts';
 import type { OrganisationType } from '../lib/vocabulary.ts';
 
@@ -28,6 +29,15 @@ export interface AuthScopes {
   permission: PermissionCodename;
   /** The caller's organisation is of this type. */
   organisationType: OrganisationType;
+}
+
+const ACCESS_OF_SCOPE: Record<string, Access> = { signedIn: 'any', write: 'write', session: 'session' };
+
+/** The credential levels named by a scope-auth failure (any nesting of any/all). */
+function failedAccess(failure: AuthFailure): Access[] {
+  if (failure.kind === AuthScopeFailureType.AuthScope) return ACCESS_OF_SCOPE[failure.scope] ? [ACCESS_OF_SCOPE[failure.scope]] : [];
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) return failure.failures.flatMap(failedAccess);
+  return [];
 }
 
 export const builder = new SchemaBuilder<{
@@ -47,9 +57,15 @@ export const builder = new SchemaBuilder<{
   errors: { defaultTypes: [UnauthenticatedError, ForbiddenError] },
   scopeAuth: {
     // Credentials come first: an anonymous caller is 401 whatever the field asks for; otherwise 403.
+    // scope-auth's own message names the resolver ("Not authorized to resolve Mutation.updateUser"): never sent.
+    // The refusal is the policy's sentence for the scope that failed, worded for X-Service-Client.
     unauthorizedError: (_parent, ctx, _info, result) => {
       if (ctx.auth.kind !== 'caller') return new UnauthenticatedError();
-      return new ForbiddenError(result.message === 'Unauthorized' ? undefined : result.message);
+      for (const access of failedAccess(result.failure)) {
+        const refusal = accessFailure(ctx.auth, access, ctx.client);
+        if (refusal) return refusal;
+      }
+      return new ForbiddenError(say('forbidden', ctx.client));
     },
     authScopes: (ctx) => ({
       signedIn: ctx.caller !== null && accessFailure(ctx.auth, 'any') === null,

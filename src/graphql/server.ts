@@ -9,6 +9,7 @@ import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } f
 import type { Request, Response } from 'express';
 import { buildContext, type AppDeps, type Context } from './context.ts';
 import { graphqlLimits } from './limits.ts';
+import { storableTextOnly } from './input-text.ts';
 import { logger } from '../lib/logger.ts';
 import {
   DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, logUnavailable,
@@ -84,6 +85,7 @@ export function createGraphQLServer(deps: AppDeps) {
     }),
     plugins: [
       graphqlLimits(),
+      storableTextOnly(),
       ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
     ],
   });

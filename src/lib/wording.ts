@@ -61,6 +61,23 @@ export const WORDING = {
     web: () => 'If an account exists for that address, we have sent instructions to reset the password.',
     mobile: () => 'If an account exists for that address, we have sent instructions to reset the password.',
   },
+  // 403s. Never scope-auth's own message, which names the resolver ("Not authorized to resolve Mutation.x").
+  forbidden: {
+    web: () => 'You do not have permission to perform this action.',
+    mobile: () => 'You do not have permission to perform this action.',
+  },
+  forbidden_session_only: {
+    web: () => 'This action needs a signed-in session; API tokens cannot perform it.',
+    mobile: () => 'This action needs a signed-in session; API tokens cannot perform it.',
+  },
+  forbidden_read_scope: {
+    web: () => 'This API token has read scope; a read_write token is needed to change data.',
+    mobile: () => 'This API token can read data but cannot change it.',
+  },
+  forbidden_mcp_token: {
+    web: () => 'This token can only be used by its AI assistant.',
+    mobile: () => 'This token can only be used by its AI assistant.',
+  },
   product_created: { web: () => 'Product created.', mobile: () => 'Product created.' },
   product_updated: { web: () => 'Product updated.', mobile: () => 'Product updated.' },
   asset_updated: { web: () => 'Asset updated.', mobile: () => 'Asset updated.' },

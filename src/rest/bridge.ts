@@ -85,13 +85,19 @@ function fieldError(variable: string, type: GraphQLInputType, path: readonly (st
   return { field, messages: [required ? 'This field is required.' : describeType(typeAt(type, path))] };
 }
 
+/**
+ * Checks the route's variables with GraphQL's own input rules and returns them pruned but still raw (JSON).
+ * `execute` coerces variables itself, so handing it already-coerced values would run every custom scalar's
+ * parseValue twice (a Date given to DateTime's parseValue); coercion here only finds the fields to name in a 400.
+ */
 export function coerceVariables(route: CompiledRoute, raw: Record<string, unknown>): { values: Record<string, unknown> } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const values: Record<string, unknown> = {};
   for (const { name, type } of route.variableTypes) {
     const input = pruneUnknown(raw[name], type);
     if (input === undefined && !isNonNullType(type)) continue;
-    values[name] = coerceInputValue(input === undefined ? null : input, type, (path, _invalid, error) => {
+    values[name] = input === undefined ? null : input;
+    coerceInputValue(values[name], type, (path, _invalid, error) => {
       const found = fieldError(name, type, path, error);
       const existing = errors.find((e) => e.field === found.field);
       if (existing) existing.messages.push(...found.messages);

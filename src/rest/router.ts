@@ -5,6 +5,8 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { buildContext, type AppDeps } from '../graphql/context.ts';
+import { unstorableTextErrors } from '../graphql/input-text.ts';
+import { UnauthenticatedError } from '../lib/errors.ts';
 import { logger } from '../lib/logger.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
@@ -20,17 +22,21 @@ function send(res: Response, [status, body, headers]: RestReply): void {
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
-  router.use(express.json({ limit: deps.config.maxBodyBytes, strict: false })); // the one body limit (src/http/body-limit.ts)
+  const jsonBody = express.json({ limit: deps.config.maxBodyBytes, strict: false }) // the one body limit (src/http/body-limit.ts);
+  // The body is read only after credentials are judged (a parse failure goes to the error handler below).
+  const readBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => { jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())); });
 
   for (const route of compiled) {
     router[route.method](route.path, async (req: Request, res: Response) => {
       const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client'), clientAddress: req.ip });
+      // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
+      if (!route.public && ctx.auth.kind !== 'caller') return send(res, [401, { error: new UnauthenticatedError().message }]);
+      await readBody(req, res);
+      // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.
+      const unstorable = [...unstorableTextErrors(req.body), ...unstorableTextErrors(req.query, 'query'), ...unstorableTextErrors(req.params, 'path')];
+      if (unstorable.length) return send(res, [400, fieldErrorBody(unstorable)]);
       const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
-      if ('errors' in coerced) {
-        // Credentials are judged before the body: an anonymous caller learns nothing about the endpoint's fields.
-        if (!route.public && ctx.auth.kind !== 'caller') return send(res, [401, { error: 'Authentication credentials were not provided or are invalid.' }]);
-        return send(res, [400, fieldErrorBody(coerced.errors)]);
-      }
+      if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
       const outcome = await run(schema, route, ctx, coerced.values);
       if ('bug' in outcome) {
         const down = outcome.bug.find((e) => isDatabaseUnavailable(e));

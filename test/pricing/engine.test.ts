@@ -5,11 +5,10 @@ import {
   compareCheapest,
   priceDeal,
   reachableBracketCount,
-  recalculate,
   sortCheapestFirst,
   type PricingCatalogue,
-  type RecalculateInput,
 } from '../../src/modules/pricing/engine.ts';
+import { recalculate, type RecalculateInput } from '../../src/modules/pricing/recalculate.ts';
 import { formatMoney, formatRate, pmt, ratePerInstalment } from '../../src/modules/pricing/finance.ts';
 import { makeAsset, makeBracket, makeDeal, makeProduct, makeRelation, syntheticCatalogue } from './fixtures.ts';
 

@@ -86,6 +86,16 @@ function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null):
   };
 }
 
+/**
+ * A user id as we sign it: the canonical decimal of a positive int4 ("42"), nothing else. Number() would also read
+ * "1e20", "01", "1.0" or " 42", and a value beyond int4 fails in PostgreSQL as a 500 instead of a 401.
+ */
+export function userIdOf(sub: unknown): number | null {
+  if (typeof sub !== 'string' || !/^[1-9][0-9]{0,9}$/.test(sub)) return null;
+  const id = Number(sub);
+  return id <= 2_147_483_647 ? id : null;
+}
+
 export async function authenticate(
   prisma: PrismaClient, config: Config, now: Date, authorization: string | undefined | null,
 ): Promise<Authentication> {
@@ -112,8 +122,9 @@ export async function authenticate(
   }
 
   const claims = verifyAccessToken(config.jwtSecret, token, now);
-  const userId = claims ? Number(claims.sub) : NaN;
-  if (!claims || !Number.isInteger(userId)) return { kind: 'invalid' };
+  const userId = claims ? userIdOf(claims.sub) : null;
+  // Session ids are 32 hex digits; anything else (a NUL byte included) cannot name a session and never reaches SQL.
+  if (!claims || userId === null || !/^[0-9a-f]{32}$/.test(claims.sid)) return { kind: 'invalid' };
   const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, userId, claims.sid, null);
   const row = rows[0];
   // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.

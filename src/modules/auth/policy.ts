@@ -3,6 +3,7 @@
  * REST bridge answers with whatever they decide, so the two surfaces cannot drift apart.
  */
 import { ForbiddenError, UnauthenticatedError } from '../../lib/errors.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Authentication, Caller } from './caller.ts';
 import type { PermissionCodename } from './permissions.ts';
 
@@ -15,15 +16,16 @@ import type { PermissionCodename } from './permissions.ts';
  */
 export type Access = 'any' | 'write' | 'session';
 
-export function accessFailure(auth: Authentication, access: Access): UnauthenticatedError | ForbiddenError | null {
+/** Why the caller's credentials do not allow `access`, worded for the client (X-Service-Client), or null. */
+export function accessFailure(auth: Authentication, access: Access, client: ClientKind = 'web'): UnauthenticatedError | ForbiddenError | null {
   if (auth.kind !== 'caller') return new UnauthenticatedError();
   const caller = auth.caller;
-  if (access === 'session' && caller.via !== 'session') return new ForbiddenError('This action needs a signed-in session; API tokens cannot perform it.');
+  if (access === 'session' && caller.via !== 'session') return new ForbiddenError(say('forbidden_session_only', client));
   if (access === 'write' && caller.via === 'api_token' && caller.scope !== 'read_write') {
-    return new ForbiddenError('This API token has read scope; a read_write token is needed to change data.');
+    return new ForbiddenError(say('forbidden_read_scope', client));
   }
   // An MCP token is accepted only at POST /mcp.
-  if (caller.via === 'api_token' && caller.origin === 'mcp') return new ForbiddenError('This token can only be used by its AI assistant.');
+  if (caller.via === 'api_token' && caller.origin === 'mcp') return new ForbiddenError(say('forbidden_mcp_token', client));
   return null;
 }
 

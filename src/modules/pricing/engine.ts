@@ -1,6 +1,6 @@
 /**
  * The pricing engine: prices one Deal against every eligible rate bracket of a catalogue snapshot
- * (pricing-conventions Rules 6-9, 11, 13) and re-prices one edited row (POST /calculator/recalculate).
+ * (pricing-conventions Rules 6-9, 11, 13). Re-pricing one edited row is recalculate.ts.
  *
  * Pure: no I/O. `buildPricingIndex` does all catalogue work once per snapshot; `priceDeal` then touches only the
  * brackets reachable from the deal's asset, evaluates each product's deal-dependent figures once per call, and
@@ -15,7 +15,6 @@ import type {
   PricedBracket,
   Product,
   RateBracket,
-  RepaymentFrequency,
   TriState,
 } from '../catalogue/model.ts';
 import { withGst, withoutGst } from '../deal/deal.ts';
@@ -546,106 +545,4 @@ function answeredWithin(x: number | null, min: number | null | undefined, max: n
 function triStateAccepts(product: TriState | null | undefined, answer: boolean | null): boolean {
   if (answer === null || product === null || product === undefined || product === 'both') return true;
   return product === 'yes' ? answer : !answer;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// POST /api/v1/calculator/recalculate
-// ---------------------------------------------------------------------------------------------------------------
-
-/** The recalculation body (api-v1.md), numbers already parsed. */
-export interface RecalculateInput {
-  rate_bracket_id: number;
-  /** Edited annual rates, percent. */
-  base_min: number;
-  base_max: number;
-  /** `c`, compounding periods per year. */
-  compounding_freq_value: number;
-  /** `P`, amount financed. */
-  pv: number;
-  balloon: number;
-  /** Rule 8 here uses cost and deposit as given. */
-  cost: number;
-  deposit: number;
-  /** `n` for the min and max figures. */
-  noi_min: number;
-  noi_max: number;
-  /** 'advance' prices in advance; anything else (null included) in arrears. */
-  billing_type: string | null;
-  repayment_frequency: RepaymentFrequency | null;
-}
-
-export interface RecalculateResult {
-  rate_bracket_id: number;
-  /** Rate per instalment `i`, percent, full precision. */
-  r_min: number;
-  r_max: number;
-  /** Dollars, rounded to the cent (includes the product's monthly fee share when an index is given). */
-  repayment_min: number;
-  repayment_max: number;
-  /** Effective annual rate, percent, rounded to 4 dp. */
-  e_min: number;
-  e_max: number;
-}
-
-export type RecalculateFailureReason =
-  | 'invalid_rate' // base_min/base_max not finite, or j/c <= -1
-  | 'invalid_compounding' // c not a positive finite number
-  | 'invalid_instalments' // n not a positive finite number
-  | 'invalid_amount' // pv, balloon, cost or deposit not finite
-  | 'not_finite'; // a repayment or effective rate came out non-finite (e.g. no rate solves Rule 8)
-
-export type RecalculateOutcome =
-  | { ok: true; value: RecalculateResult }
-  | { ok: false; reason: RecalculateFailureReason; detail: string };
-
-/**
- * Re-prices one edited row. The REST answer carries doubles, not the strings of a result row, so this is where
- * Rule 10's formatting precision is applied: repayments to the cent and e to 4 dp, as the row showed them;
- * `r_min` / `r_max` stay full precision because a rate per instalment to 4 dp of a percent would lose most of a
- * weekly rate's digits and clients may re-use it.
- *
- * The body carries no monthly fee: pass the snapshot's index to add the bracket's product monthly fee share
- * (Rule 9) so the edited card shows the same kind of repayment it showed before; without an index (or for an
- * unknown bracket) the repayment excludes it. `noi_*` are used as given (Excel accepts a fractional count).
- * Never throws: a row that cannot be re-priced is `{ ok: false, reason }` (the API answers 500).
- */
-export function recalculate(input: RecalculateInput, index?: PricingIndex | null): RecalculateOutcome {
-  const fail = (reason: RecalculateFailureReason, detail: string): RecalculateOutcome => ({ ok: false, reason, detail });
-  const { base_min, base_max, compounding_freq_value: c, pv, balloon, cost, deposit, noi_min, noi_max } = input;
-  if (!Number.isFinite(base_min) || !Number.isFinite(base_max)) return fail('invalid_rate', 'base rate is not a number');
-  if (!Number.isFinite(c) || c <= 0) return fail('invalid_compounding', 'compounding_freq_value must be positive');
-  if (!Number.isFinite(noi_min) || !Number.isFinite(noi_max) || noi_min <= 0 || noi_max <= 0) {
-    return fail('invalid_instalments', 'noi_min and noi_max must be positive');
-  }
-  if (![pv, balloon, cost, deposit].every(Number.isFinite)) return fail('invalid_amount', 'an amount is not a number');
-
-  const m = instalmentsPerYear(input.repayment_frequency);
-  const advance = input.billing_type === 'advance';
-  const amountAdvanced = cost - deposit;
-  const product = index ? productOfBracket(index, input.rate_bracket_id) : null;
-  const monthlyFeePerInstalment = (Math.max(0, product?.monthly_fee ?? 0) * 12) / m;
-
-  const side = (annualPercent: number, n: number) => {
-    const i = ratePerInstalment(annualPercent / 100, c, m);
-    const instalment = pmt(i, n, pv, balloon, advance);
-    const e = effectiveAnnualRate(n, instalment, amountAdvanced, balloon, advance, m, i);
-    return { i, repayment: instalment + monthlyFeePerInstalment, e };
-  };
-  const low = side(base_min, noi_min);
-  const high = side(base_max, noi_max);
-  if (!Number.isFinite(low.i) || !Number.isFinite(high.i)) return fail('invalid_rate', 'rate per instalment undefined');
-  const figures = [low.repayment, high.repayment, low.e, high.e];
-  if (!figures.every(Number.isFinite)) return fail('not_finite', 'the row cannot be re-priced with these figures');
-  return {
-    ok: true,
-    value: {
-      rate_bracket_id: input.rate_bracket_id,
-      r_min: low.i * 100,
-      r_max: high.i * 100,
-      repayment_min: roundMoney(low.repayment),
-      repayment_max: roundMoney(high.repayment),
-      e_min: roundRate(low.e),
-      e_max: roundRate(high.e),
-    },
-  };
 }

@@ -8,7 +8,7 @@ import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from '.
 import type { CalculatorRow, RateCardIdentity } from './rows.ts';
 import { SCHEDULE_PAGE_DEFAULT, SCHEDULE_PAGE_MAX, schedulePage } from '../../graphql/cost.ts';
 import type { CalculatorResult } from './service.ts';
-import type { RecalculateResult } from './engine.ts';
+import type { RecalculateResult } from './recalculate.ts';
 import type { PricedBracket } from '../catalogue/model.ts';
 
 export const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({

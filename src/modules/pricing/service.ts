@@ -10,7 +10,7 @@ import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './engine.ts';
+import { recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './recalculate.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
 
