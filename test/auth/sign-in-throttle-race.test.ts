@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_POLICY } from '../../src/modules/auth/sign-in-throttle.ts';
-import { DEMO_PASSWORD, startTestApp, type TestApp } from '../support/app.ts';
+import { DEMO_PASSWORD, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let a: TestApp;
 let b: TestApp;

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { SIGN_IN_POLICY } from '../../src/modules/auth/sign-in-throttle.ts';
-import { ManualClock, startTestApp, type TestApp } from '../support/app.ts';
+import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const PASSWORD = 'right-password-1';
 let t: TestApp;

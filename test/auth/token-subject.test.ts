@@ -5,7 +5,7 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signAccessToken } from '../../src/modules/auth/tokens.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let sid: string;

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/rest/routes/index.ts';
 import { isStorableText, unstorableTextPaths } from '../../src/graphql/input-text.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;

@@ -3,7 +3,7 @@
  * is echoed; nothing allows credentials (tokens travel in a header, not cookies).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { loadConfig } from '../../src/config.ts';
 
 const ALLOWED = 'https://dashboard.example.com.au';

@@ -4,7 +4,7 @@
  * runs nothing and meters nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { MAX_ALIASES, MAX_COST } from '../../src/graphql/limits.ts';
 import { DEAL, messages, post, type GraphQLReply } from './http.ts';
 

@@ -1,5 +1,5 @@
 /** Raw GraphQL over HTTP for the limits tests: the status and the body's size matter here, not just the data. */
-import type { TestApp } from '../support/app.ts';
+import type { TestApp } from '../../testkit/app.ts';
 
 export interface GraphQLReply { status: number; body: any; bytes: number; headers: Headers }
 

@@ -3,7 +3,7 @@
  * and a bound that is hit answers 4xx with a JSON body, never a 500 or a stack overflow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { MAX_DEPTH, MAX_NESTING, MAX_TOKENS } from '../../src/graphql/limits.ts';
 import { DEAL, messages, post } from './http.ts';
 

@@ -6,7 +6,7 @@
  * acknowledged (201) is in the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { startTcpProxy, type ProxyMode, type TcpProxy } from './tcp-proxy.ts';
 import { DATABASE_UNAVAILABLE_CODE } from '../../src/lib/database-errors.ts';
 

@@ -1,6 +1,6 @@
 /** GET /readyz: the database answers and every migration in prisma/migrations is applied. GET /healthz: liveness only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { openDatabase } from '../../src/lib/db.ts';
 import { listMigrations } from '../../src/lib/migrations.ts';
 import { checkReadiness } from '../../src/lib/readiness.ts';

@@ -12,7 +12,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGN_IN_POLICY } from '../../src/modules/auth/sign-in-throttle.ts';
-import { DEMO_PASSWORD, freshPostgres } from '../support/app.ts';
+import { DEMO_PASSWORD, freshPostgres } from '../../testkit/app.ts';
 
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const ROOT = path.resolve(import.meta.dirname, '../..');

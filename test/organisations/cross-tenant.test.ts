@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
-import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../support/app.ts';
+import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 interface DemoCatalogue {
   organisations: { id: number; name: string }[];

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../support/app.ts';
+import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const demo = JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')) as { rate_brackets: { id: number; organisation_id: number; type?: string }[] };
 const brackets = demo.rate_brackets.map((b) => ({ id: b.id, organisation_id: b.organisation_id, consumer: b.type === 'consumer' }));

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getNamedType, isInputObjectType, isScalarType, isSpecifiedScalarType, type GraphQLInputType } from 'graphql';
 import { schema } from '../../src/schema.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObjectType } from 'graphql';
 import { schema } from '../../src/schema.ts';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
-import { startTestApp, type TestApp } from '../support/app.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let admin: string; // broker.admin@demo.test, a session
