@@ -16,7 +16,7 @@ import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../support/app.
 import { graphqlGetArb, graphqlPostArb } from './graphql-requests.ts';
 import { checkGraphql, checkRest, RECALCULATE_PATH, type OracleContext } from './oracle.ts';
 import { describeGroup, describeRequest, groupFindings } from './report.ts';
-import { healthzRequestArb, restRequestArb, unknownPathRequestArb, type Credentials, type FuzzRequest, type Generators } from './requests.ts';
+import { healthzRequestArb, isUnauthenticated, restRequestArb, unknownPathRequestArb, type Credentials, type FuzzRequest, type Generators } from './requests.ts';
 import { runTarget, type TargetStats } from './run.ts';
 import { restTargets } from './targets.ts';
 import type { Hints } from './values.ts';
@@ -98,7 +98,7 @@ async function credentialsFor(t: TestApp): Promise<{ credentials: Credentials; s
     'malformed:Bearer-alone': 'Bearer',
     'malformed:Bearer-space': 'Bearer ',
     'malformed:basic': 'Basic dXNlcjpwYXNz',
-    'malformed:lowercase-bearer': `bearer ${admin}`,
+    'session:broker.admin-lowercase-scheme': `bearer ${admin}`,
     'malformed:two-tokens': `Bearer ${admin} ${admin}`,
     'malformed:no-scheme': admin,
     'malformed:service_sk-bare': 'Bearer service_sk_',
@@ -164,10 +164,13 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
     };
 
     const working = credentials['session:broker.admin']!;
-    const withWorkingCredential = (req: FuzzRequest): FuzzRequest | null => {
+    const withCredential = (req: FuzzRequest, which: 'working' | 'none'): FuzzRequest | null => {
       const auth = req.tags.find((tag) => tag.startsWith('auth:'));
-      if (!auth || auth.startsWith('auth:session:') || auth.startsWith('auth:api:')) return null;
-      return { ...req, headers: { ...req.headers, authorization: working }, tags: req.tags.map((tag) => (tag === auth ? 'auth:session:broker.admin' : tag)) };
+      if (!auth || !isUnauthenticated(req.tags)) return null;
+      const { authorization: _dropped, ...headers } = req.headers;
+      return which === 'working'
+        ? { ...req, headers: { ...headers, authorization: working }, tags: req.tags.map((tag) => (tag === auth ? 'auth:session:broker.admin' : tag)) }
+        : { ...req, headers, tags: req.tags.map((tag) => (tag === auth ? 'auth:none' : tag)) };
     };
     const rest = restTargets(schema);
     const restRuns = Math.ceil(REST_BUDGET / rest.length);
@@ -184,7 +187,7 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
     for (const plan of plans) {
       const generators = await restoreState();
       const cases = fc.sample(plan.arb(generators), { seed: seedFor(plan.name), numRuns: plan.runs });
-      stats.push(await runTarget(plan.name, cases, t.baseUrl, CONCURRENCY, plan.judge, ctx, withWorkingCredential));
+      stats.push(await runTarget(plan.name, cases, t.baseUrl, CONCURRENCY, plan.judge, ctx, withCredential));
     }
 
     const sent = stats.reduce((n, s) => n + s.sent, 0);

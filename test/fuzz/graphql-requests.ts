@@ -255,7 +255,7 @@ export function graphqlGetArb(schema: GraphQLSchema, g: Generators): fc.Arbitrar
     if (variablesMode === 'json') params.push(`variables=${percentEncode(JSON.stringify(doc.variables))}`);
     if (variablesMode === 'junk') params.push(`variables=${percentEncode(junk)}`);
     let url = `/graphql?${params.join('&')}`;
-    const tags = [auth.tag, ...doc.tags];
+    const tags = [auth.tag, ...doc.tags, `gql-get:variables-${variablesMode}`];
     if (url.length > 7_000) { url = `/graphql?query=${percentEncode(doc.query.slice(0, 2_000))}`; tags.push('gql:cut-for-url'); }
     return { target: 'GET /graphql', method: 'GET', url, headers: headersOf(auth, client, undefined), tags, rootFields: doc.rootFields };
   });

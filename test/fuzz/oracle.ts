@@ -3,7 +3,7 @@
  * no 5xx but the documented recalculation 500; REST 4xx/5xx bodies in the general or a typed error shape; no secret,
  * stack trace or internal exception text in any body or header; GraphQL answers JSON below 500.
  */
-import type { FuzzRequest } from './requests.ts';
+import { isUnauthenticated, type FuzzRequest } from './requests.ts';
 
 export interface FuzzResponse {
   status: number;
@@ -183,14 +183,20 @@ export function checkRest(req: FuzzRequest, res: FuzzResponse, ctx: OracleContex
       && isObject(res.json) && isString(res.json.error) && Object.keys(res.json).length === 1 && res.json.error !== 'Internal server error.';
     if (recalculation) {
       const mistake = recalculationInputMistake(req, ctx);
-      if (mistake) violations.push({ rule: 'recalculation 500 on an input mistake (must be 400)', detail: mistake });
+      if (mistake) violations.push({ rule: 'recalculation 500 on an input mistake (must be 400)', detail: mistake, cause: mistake.split(' ')[0] });
       else documented500 = true;
     } else {
       violations.push({ rule: `status ${res.status}`, detail: res.text.slice(0, 300) });
     }
   }
+  // Authentication: credentials are judged before the body, so a caller without them learns nothing about its fields.
+  if (req.route && !req.route.public && req.method === req.route.method && res.status === 400 && isUnauthenticated(req.tags)) {
+    violations.push({ rule: 'unauthenticated request answered 400, not 401', detail: res.text.slice(0, 200), cause: isObject(res.json) && isString(res.json.error) ? res.json.error.replace(/'.*'/, "'…'") : undefined });
+  }
   if (res.status >= 400 && hasBody) {
-    if (res.json === undefined) violations.push({ rule: 'error body is not JSON', detail: `content-type ${res.headers['content-type'] ?? 'none'}: ${res.text.slice(0, 200)}` });
+    if (res.json === undefined) {
+      violations.push({ rule: 'error body is not JSON', detail: `content-type ${res.headers['content-type'] ?? 'none'}: ${res.text.slice(0, 200)}`, cause: `under /${path.split('/')[1]}` });
+    }
     else {
       const problem = errorShapeProblem(res.status, res.json);
       if (problem) violations.push({ rule: 'error body off-shape', detail: problem });
@@ -210,7 +216,7 @@ export function checkGraphql(req: FuzzRequest, res: FuzzResponse, ctx: OracleCon
   if (res.status >= 500) violations.push({ rule: `status ${res.status}`, detail: res.text.slice(0, 300) });
   violations.push(...secretProblems(headerText(res), req, ctx, { serviceToken: false, refreshToken: false }, 'headers'));
   if (res.json === undefined) {
-    violations.push({ rule: 'GraphQL answer is not JSON', detail: `content-type ${res.headers['content-type'] ?? 'none'}: ${res.text.slice(0, 200)}` });
+    violations.push({ rule: 'GraphQL answer is not JSON', detail: `request content-type ${req.headers['content-type'] ?? 'none'}; answer content-type ${res.headers['content-type'] ?? 'none'}: ${res.text.slice(0, 200)}`, cause: `status ${res.status}` });
     violations.push(...secretProblems(res.text, req, ctx, { serviceToken: false, refreshToken: false }, 'body'));
     return { violations, documented500: false };
   }
@@ -230,6 +236,10 @@ export function checkGraphql(req: FuzzRequest, res: FuzzResponse, ctx: OracleCon
     else {
       for (const e of body.errors) {
         if (!isObject(e) || !isString(e.message)) { violations.push({ rule: 'GraphQL error without a message', detail: JSON.stringify(e).slice(0, 200) }); continue; }
+        // Yoga masks a resolver's crash as "Unexpected error." with a 200: the GraphQL face of a 500.
+        if (res.status < 500 && isObject(e.extensions) && e.extensions.code === 'INTERNAL_SERVER_ERROR') {
+          violations.push({ rule: 'GraphQL internal error (masked crash)', detail: JSON.stringify(e).slice(0, 200), cause: Array.isArray(e.path) ? `field ${e.path[0]}` : undefined });
+        }
         const internal = internalMatch(e.message);
         if (internal) violations.push({ rule: 'internal text in GraphQL error', detail: internal.detail, cause: internal.name });
         if (isObject(e.extensions) && 'originalError' in e.extensions) notes.push(`GraphQL error extensions carry originalError (${res.status}): ${JSON.stringify(e.extensions.originalError).slice(0, 120)}`);

@@ -53,9 +53,10 @@ export function describeRequest(req: FuzzRequest, secrets: string[]): string {
  */
 export function causeOf(f: Finding): string {
   if (f.blamedCredential) return f.blamedCredential;
-  // Leaked internal text is its own cause (the same sentence on every route), whatever else the request carried.
-  if (f.violation.cause) return f.violation.cause;
-  return contentTags(f.request).filter((t) => t !== 'content:huge-number').join('+');
+  const parts = f.violation.cause ? [f.violation.cause] : [];
+  // Leaked internal text is the same sentence whatever else the request carried.
+  if (!f.violation.rule.startsWith('internal text')) parts.push(...contentTags(f.request).filter((t) => t !== 'content:huge-number'));
+  return parts.join(' + ');
 }
 
 /**

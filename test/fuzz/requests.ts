@@ -21,6 +21,14 @@ export interface FuzzRequest {
   tags: string[];
   /** GraphQL only: the root fields the document selects (for the secret allowances). */
   rootFields?: string[];
+  /** REST route requests only: whether the route needs credentials, and the method it answers. */
+  route?: { method: string; public: boolean };
+}
+
+/** Credential tags that authenticate nobody (absent, malformed, forged, expired, wrongly signed). */
+export function isUnauthenticated(tags: string[]): boolean {
+  const auth = tags.find((t) => t.startsWith('auth:'));
+  return auth !== undefined && !auth.startsWith('auth:session:') && !auth.startsWith('auth:api:');
 }
 
 /** Named Authorization header values, made once the app runs (sessions, API tokens, forged JWTs). */
@@ -210,13 +218,13 @@ export function restRequestArb(target: RestTarget, g: Generators): fc.Arbitrary<
     return {
       target: target.name, method, url: query ? `${path}?${query}` : path,
       headers: headersOf(auth, client, hasBody ? contentType : undefined),
-      body: hasBody ? body.bytes : undefined, tags,
+      body: hasBody ? body.bytes : undefined, tags, route: { method: target.method, public: target.public },
     };
   });
 }
 
 export function healthzRequestArb(g: Generators): fc.Arbitrary<FuzzRequest> {
-  return fc.record({ method: fc.constantFrom('GET', 'GET', 'GET', 'POST', 'HEAD', 'PUT'), auth: authorizationArb(g.credentials), client: serviceClientArb, query: fc.option(hostileString.map(percentEncode), { nil: '' }) })
+  return fc.record({ method: fc.constantFrom('GET', 'GET', 'GET', 'POST', 'HEAD', 'PUT'), auth: authorizationArb(g.credentials), client: serviceClientArb, query: fc.option(hostileString.map((q) => percentEncode(q).slice(0, 6_000)), { nil: '' }) })
     .map(({ method, auth, client, query }) => ({
       target: 'GET /healthz', method, url: query ? `/healthz?${query}` : '/healthz', headers: headersOf(auth, client, undefined), tags: [auth.tag],
     }));

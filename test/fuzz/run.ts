@@ -46,8 +46,8 @@ async function send(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | '
 export async function runTarget(
   target: string, cases: FuzzRequest[], baseUrl: string, concurrency: number,
   judge: (req: FuzzRequest, res: FuzzResponse, ctx: OracleContext) => Verdict, ctx: OracleContext,
-  /** The same request with a working credential, to tell a credential defect from a body defect (null: no swap). */
-  withWorkingCredential: (req: FuzzRequest) => FuzzRequest | null,
+  /** The same request with a working credential or none, to tell a credential defect from a body defect (null: no swap). */
+  withCredential: (req: FuzzRequest, which: 'working' | 'none') => FuzzRequest | null,
 ): Promise<TargetStats> {
   const stats: TargetStats = { target, cases: cases.length, sent: 0, unsent: 0, byStatus: new Map(), fiveHundreds: 0, documented500: [], findings: [], ms: 0, slowest: null, notes: new Map() };
   const started = performance.now();
@@ -75,13 +75,19 @@ export async function runTarget(
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
-  // Blame: re-send each failing request that used an odd credential with a working one instead.
+  // Blame: re-send each failing request that used an odd credential with a working one instead; when that passes,
+  // once more with no credential at all, to tell "this credential" from "any caller without a working one".
+  const stillFails = async (req: FuzzRequest, rule: string) => {
+    const res = await send(baseUrl, req);
+    return res !== 'unsent' && !(res instanceof Error) && judge(req, res, ctx).violations.some((v) => v.rule === rule);
+  };
   for (const finding of stats.findings) {
-    const swapped = withWorkingCredential(finding.request);
-    if (!swapped) continue;
-    const res = await send(baseUrl, swapped);
-    const still = res !== 'unsent' && !(res instanceof Error) && judge(swapped, res, ctx).violations.some((v) => v.rule === finding.violation.rule);
-    if (!still) finding.blamedCredential = finding.request.tags.find((t) => t.startsWith('auth:'));
+    const swapped = withCredential(finding.request, 'working');
+    if (!swapped || await stillFails(swapped, finding.violation.rule)) continue;
+    const tag = finding.request.tags.find((t) => t.startsWith('auth:'));
+    const anonymous = withCredential(finding.request, 'none');
+    const anyCaller = tag === 'auth:none' || (anonymous !== null && await stillFails(anonymous, finding.violation.rule));
+    finding.blamedCredential = anyCaller ? 'auth:any caller without a working credential' : tag;
   }
   stats.ms = performance.now() - started;
   return stats;
