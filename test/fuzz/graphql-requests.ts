@@ -118,15 +118,18 @@ function rootFieldsOf(schema: GraphQLSchema): RootField[] {
 function argValuesArb(root: RootField, g: Generators): fc.Arbitrary<ArgValues> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const wellFormed: Record<string, fc.Arbitrary<unknown>> = {};
+  const plausible: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
   for (const arg of root.field.args) {
     model[arg.name] = valueFor(arg.type, arg.name, g.hints);
     wellFormed[arg.name] = valueFor(arg.type, arg.name, g.hints, 0, true);
+    plausible[arg.name] = valueFor(arg.type, arg.name, g.hints, 0, 'plausible');
     if (String(arg.type).endsWith('!')) required.push(arg.name);
   }
   return fc.record({
     field: fc.constant(root),
     args: fc.oneof(
+      { weight: 3, arbitrary: fc.record(plausible, { requiredKeys: required }) },
       { weight: 3, arbitrary: fc.record(wellFormed, { requiredKeys: required }) },
       { weight: 3, arbitrary: fc.record(model, { requiredKeys: required }) },
       { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },

@@ -238,7 +238,7 @@ export function checkGraphql(req: FuzzRequest, res: FuzzResponse, ctx: OracleCon
         if (!isObject(e) || !isString(e.message)) { violations.push({ rule: 'GraphQL error without a message', detail: JSON.stringify(e).slice(0, 200) }); continue; }
         // Yoga masks a resolver's crash as "Unexpected error." with a 200: the GraphQL face of a 500.
         if (res.status < 500 && isObject(e.extensions) && e.extensions.code === 'INTERNAL_SERVER_ERROR') {
-          violations.push({ rule: 'GraphQL internal error (masked crash)', detail: JSON.stringify(e).slice(0, 200), cause: Array.isArray(e.path) ? `field ${e.path[0]}` : undefined });
+          violations.push({ rule: 'GraphQL internal error (masked crash)', detail: JSON.stringify(e).slice(0, 200), cause: Array.isArray(e.path) ? `field ${req.rootFields?.length === 1 ? req.rootFields[0] : e.path[0]}` : undefined });
         }
         const internal = internalMatch(e.message);
         if (internal) violations.push({ rule: 'internal text in GraphQL error', detail: internal.detail, cause: internal.name });

@@ -9,6 +9,7 @@ export interface Group {
   commonTags: string[];
   example: Finding;
   targets: Map<string, number>;
+  frequentTags: string[];
 }
 
 /** Classes of content hidden inside a body or URL, found after the fact. */
@@ -55,7 +56,8 @@ export function causeOf(f: Finding): string {
   if (f.blamedCredential) return f.blamedCredential;
   const parts = f.violation.cause ? [f.violation.cause] : [];
   // Leaked internal text is the same sentence whatever else the request carried.
-  if (!f.violation.rule.startsWith('internal text')) parts.push(...contentTags(f.request).filter((t) => t !== 'content:huge-number'));
+  if (f.violation.rule.startsWith('internal text')) return parts.join(' + ');
+  if (f.blamedContent !== undefined) { if (f.blamedContent) parts.push(f.blamedContent); } else parts.push(...contentTags(f.request).filter((t) => t !== 'content:huge-number'));
   return parts.join(' + ');
 }
 
@@ -79,7 +81,10 @@ export function groupFindings(stats: TargetStats[]): Group[] {
     const example = findings.reduce((a, b) => (size(b) < size(a) ? b : a));
     const targets = new Map<string, number>();
     for (const f of findings) targets.set(f.request.target, (targets.get(f.request.target) ?? 0) + 1);
-    return { key, count: findings.length, commonTags, example, targets };
+    const counts = new Map<string, number>();
+    for (const set of tagSets) for (const tag of set) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+    const frequentTags = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([tag, n]) => `${tag} ×${n}`);
+    return { key, count: findings.length, commonTags, example, targets, frequentTags };
   }).sort((a, b) => a.key.localeCompare(b.key));
 }
 
@@ -89,6 +94,7 @@ export function describeGroup(g: Group, secrets: string[]): string {
     `✗ ${g.key}  ×${g.count}`,
     `  on: ${[...g.targets.entries()].map(([t, n]) => `${t} ×${n}`).join('; ')}`,
     `  common input classes: ${g.commonTags.join(', ') || '(none shared)'}`,
+    ...(g.commonTags.length ? [] : [`  most frequent input classes: ${g.frequentTags.join(', ')}`]),
     `  why: ${clip(redact(e.violation.detail, secrets), 400)}`,
     `  smallest example:\n    ${describeRequest(e.request, secrets)}`,
     `  answer: ${e.response.status} ${clip(redact(e.response.text, secrets), 400)}`,

@@ -101,13 +101,16 @@ function headersOf(auth: { value: string | null }, client: string | undefined, c
 function typedBody(fields: Map<string, GraphQLInputType | null>, hints: Hints): fc.Arbitrary<Record<string, unknown>> {
   const model: Record<string, fc.Arbitrary<unknown>> = {};
   const wellFormed: Record<string, fc.Arbitrary<unknown>> = {};
+  const plausible: Record<string, fc.Arbitrary<unknown>> = {};
   const required: string[] = [];
   for (const [name, type] of fields) {
     model[name] = type ? valueFor(type, name, hints) : hostileJson;
     wellFormed[name] = type ? valueFor(type, name, hints, 0, true) : hostileJson;
+    plausible[name] = type ? valueFor(type, name, hints, 0, 'plausible') : hostileJson;
     if (type && String(type).endsWith('!')) required.push(name);
   }
   const object = fc.oneof(
+    { weight: 3, arbitrary: fc.record(plausible, { requiredKeys: required }) },
     { weight: 3, arbitrary: fc.record(wellFormed, { requiredKeys: required }) },
     { weight: 3, arbitrary: fc.record(model, { requiredKeys: required }) },
     { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
@@ -160,7 +163,7 @@ export function bodyArb(fields: Map<string, GraphQLInputType | null>, hints: Hin
 function pathIdArb(hints: Hints): fc.Arbitrary<{ raw: string; tag: string }> {
   const good = [...new Set([...hints.userIds, ...hints.organisationIds, 1, 2, 3])].map(String);
   return fc.oneof(
-    { weight: 5, arbitrary: fc.constantFrom(...good).map((raw) => ({ raw, tag: 'id:existing' })) },
+    { weight: 10, arbitrary: fc.constantFrom(...good).map((raw) => ({ raw, tag: 'id:existing' })) },
     {
       weight: 4,
       arbitrary: fc.constantFrom('0', '-1', '1e20', '2147483648', '2147483647', '999999999', '1000000000', '1.5', 'abc', 'NaN', 'Infinity',

@@ -8,7 +8,25 @@ export interface Finding {
   violation: Violation;
   /** The credential tag when the same request with a working session does not fail the same way. */
   blamedCredential?: string;
+  /** The hostile content whose removal makes the failure go away ('' when removing it does not help). */
+  blamedContent?: string;
 }
+
+const NUL = [/\u0000/g, /\\u0000/g, /%00/g];
+const LONE_SURROGATE = [
+  /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})/gi, /(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/gi,
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, /\ufffd/g, /%ED%[AB][0-9A-F]%[89AB][0-9A-F]/gi, /%EF%BF%BD/gi,
+];
+
+/** The request with every match of `patterns` replaced by a harmless letter, in URL and body alike. */
+function without(req: FuzzRequest, patterns: RegExp[]): FuzzRequest {
+  const clean = (text: string) => patterns.reduce((t, re) => t.replace(re, 'x'), text);
+  const body = req.body ? Buffer.from(clean(Buffer.from(req.body).toString('utf8')), 'utf8') : undefined;
+  return { ...req, url: clean(req.url), body };
+}
+
+/** Per target, at most this many content probes; further findings of the same kind take the probed answer. */
+const CONTENT_PROBES = 60;
 
 export interface TargetStats {
   target: string;
@@ -88,6 +106,25 @@ export async function runTarget(
     const anonymous = withCredential(finding.request, 'none');
     const anyCaller = tag === 'auth:none' || (anonymous !== null && await stillFails(anonymous, finding.violation.rule));
     finding.blamedCredential = anyCaller ? 'auth:any caller without a working credential' : tag;
+  }
+  // Then content: does the failure go away without the NUL bytes, without the lone surrogates, without both?
+  const probed = new Map<string, string>();
+  let probes = 0;
+  for (const finding of stats.findings) {
+    if (finding.blamedCredential) continue;
+    const text = `${finding.request.url}\n${finding.request.body ? Buffer.from(finding.request.body).toString('utf8') : ''}`;
+    const hasNul = NUL.some((re) => new RegExp(re.source, re.flags.replace('g', '')).test(text));
+    const hasSurrogate = LONE_SURROGATE.some((re) => new RegExp(re.source, re.flags.replace('g', '')).test(text));
+    if (!hasNul && !hasSurrogate) { finding.blamedContent = ''; continue; }
+    const key = `${finding.violation.rule}|${finding.response.status}|${hasNul}|${hasSurrogate}`;
+    if (probes >= CONTENT_PROBES && probed.has(key)) { finding.blamedContent = probed.get(key); continue; }
+    probes += 1;
+    let blame = '';
+    if (hasNul && !await stillFails(without(finding.request, NUL), finding.violation.rule)) blame = 'content:NUL';
+    else if (hasSurrogate && !await stillFails(without(finding.request, LONE_SURROGATE), finding.violation.rule)) blame = 'content:lone-surrogate';
+    else if (hasNul && hasSurrogate && !await stillFails(without(finding.request, [...NUL, ...LONE_SURROGATE]), finding.violation.rule)) blame = 'content:NUL+lone-surrogate';
+    finding.blamedContent = blame;
+    if (!probed.has(key)) probed.set(key, blame);
   }
   stats.ms = performance.now() - started;
   return stats;

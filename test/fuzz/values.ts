@@ -100,8 +100,26 @@ function hinted(field: string, hints: Hints): fc.Arbitrary<unknown> | null {
 }
 
 /** A value the GraphQL type would accept (often), with hostile contents. */
-function typedValue(type: GraphQLInputType, field: string, hints: Hints, depth: number, wellFormed: boolean): fc.Arbitrary<unknown> {
-  const hint = hinted(field, hints);
+/**
+ * 'hostile': anything; true (well-formed): the right type throughout, contents still hostile; 'plausible': also
+ * numbers a real client would send (so validation passes and hostile strings reach the queries behind it).
+ */
+export type Shape = false | true | 'plausible';
+
+/** Fields whose hint is a real reference (an id, an email, an ABN ...), kept in plausible mode. */
+const REFERENCE_FIELDS = new Set(['email', 'password', 'refresh', 'abn', 'asset_value', 'rate_bracket_id', 'preferred_financier', 'q', 'name']);
+
+function plausibleNumber(field: string, integer: boolean): fc.Arbitrary<number> {
+  if (field === 'cost' || field === 'pv') return fc.integer({ min: 5_000, max: 250_000 });
+  if (field === 'term' || field.startsWith('noi_')) return fc.constantFrom(12, 24, 36, 48, 60);
+  if (field.startsWith('base_')) return fc.constantFrom(5.5, 7.25, 9.9);
+  if (field === 'compounding_freq_value') return fc.constantFrom(12);
+  return integer ? fc.integer({ min: 0, max: 60 }) : fc.constantFrom(0, 1, 10, 20);
+}
+
+function typedValue(type: GraphQLInputType, field: string, hints: Hints, depth: number, wellFormed: Shape): fc.Arbitrary<unknown> {
+  const plausible = wellFormed === 'plausible';
+  const hint = !plausible || REFERENCE_FIELDS.has(field) ? hinted(field, hints) : null;
   const nullable = getNullableType(type) as GraphQLInputType;
   let base: fc.Arbitrary<unknown>;
   if (isListType(nullable)) {
@@ -128,12 +146,12 @@ function typedValue(type: GraphQLInputType, field: string, hints: Hints, depth: 
     base = fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...names) }, { weight: wellFormed ? 0 : 1, arbitrary: fc.constantFrom(...names).map((n) => n.toUpperCase()) });
   } else if (isScalarType(nullable)) {
     switch (nullable.name) {
-      case 'Int': base = hostileNumber.map((n) => (Number.isFinite(n) ? Math.trunc(n) : n)); break;
-      case 'Float': base = hostileNumber; break;
-      case 'Decimal': base = fc.oneof(hostileNumber, hostileNumber.map(String), fc.constantFrom('NaN', 'Infinity', '0x10', '1e400', '-0', ' 12 ', '12.345.6', '')); break;
+      case 'Int': base = plausible ? plausibleNumber(field, true) : hostileNumber.map((n) => (Number.isFinite(n) ? Math.trunc(n) : n)); break;
+      case 'Float': base = plausible ? plausibleNumber(field, false) : hostileNumber; break;
+      case 'Decimal': base = plausible ? plausibleNumber(field, false) :  fc.oneof(hostileNumber, hostileNumber.map(String), fc.constantFrom('NaN', 'Infinity', '0x10', '1e400', '-0', ' 12 ', '12.345.6', '')); break;
       case 'Boolean': base = fc.oneof({ weight: 4, arbitrary: fc.boolean() }, { weight: wellFormed ? 0 : 1, arbitrary: fc.constantFrom('true', 0, 1, 'yes') }); break;
       case 'DateTime':
-        base = fc.constantFrom('2030-01-01T00:00:00Z', '2020-01-01T00:00:00Z', '2026-13-45T99:99:99Z', '0000-00-00', '+275760-09-13T00:00:00.000Z',
+        base = plausible ? fc.constantFrom('2030-01-01T00:00:00Z', '2027-06-30T12:00:00.000Z') : fc.constantFrom('2030-01-01T00:00:00Z', '2020-01-01T00:00:00Z', '2026-13-45T99:99:99Z', '0000-00-00', '+275760-09-13T00:00:00.000Z',
           '-271821-04-20T00:00:00.000Z', '9999-12-31T23:59:59Z', '2030-01-01', 'tomorrow', '', 0, 1e20, -1, '2030-01-01T00:00:00\u0000Z');
         break;
       case 'String': base = hostileString; break;
@@ -150,8 +168,8 @@ function typedValue(type: GraphQLInputType, field: string, hints: Hints, depth: 
  * `wellFormed`: of the right type throughout (contents still hostile), so the request gets past coercion and a
  * deep input (every field of a result card, a whole deal) reaches the code behind it.
  */
-export function valueFor(type: GraphQLInputType, field: string, hints: Hints, depth = 0, wellFormed = false): fc.Arbitrary<unknown> {
-  if (wellFormed) return typedValue(type, field, hints, depth, true);
+export function valueFor(type: GraphQLInputType, field: string, hints: Hints, depth = 0, wellFormed: Shape = false): fc.Arbitrary<unknown> {
+  if (wellFormed) return typedValue(type, field, hints, depth, wellFormed);
   return fc.oneof(
     { weight: 12, arbitrary: typedValue(type, field, hints, depth, false) },
     { weight: 1, arbitrary: fc.constant(null) },
