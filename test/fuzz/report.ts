@@ -8,6 +8,8 @@ export interface Group {
   /** Input classes every failing request of the group shares: the likely culprit. */
   commonTags: string[];
   example: Finding;
+  /** The smallest failing request of each target the group hit (a few targets at most). */
+  examples: Finding[];
   targets: Map<string, number>;
   frequentTags: string[];
 }
@@ -16,8 +18,8 @@ export interface Group {
 export function contentTags(req: FuzzRequest): string[] {
   const text = `${req.url}\n${req.body ? Buffer.from(req.body).toString('utf8') : ''}`;
   const tags: string[] = [];
-  if (/\u0000|\\u0000|%00/.test(text)) tags.push('content:NUL');
-  if (/\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(text) || /\ufffd|%ED%A0|%EF%BF%BD/i.test(text)) tags.push('content:lone-surrogate');
+  if (/\u0000|\\u0000|%00|%5Cu0000/i.test(text)) tags.push('content:NUL');
+  if (/\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(text) || /\ufffd|%ED%A0|%EF%BF%BD|%5Cud[89a-f]/i.test(text)) tags.push('content:lone-surrogate');
   if (/1e999|1e20|2147483648|9{30}/i.test(text)) tags.push('content:huge-number');
   return tags;
 }
@@ -84,7 +86,10 @@ export function groupFindings(stats: TargetStats[]): Group[] {
     const counts = new Map<string, number>();
     for (const set of tagSets) for (const tag of set) counts.set(tag, (counts.get(tag) ?? 0) + 1);
     const frequentTags = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([tag, n]) => `${tag} ×${n}`);
-    return { key, count: findings.length, commonTags, example, targets, frequentTags };
+    const perTarget = new Map<string, Finding>();
+    for (const f of findings) { const best = perTarget.get(f.request.target); if (!best || size(f) < size(best)) perTarget.set(f.request.target, f); }
+    const examples = [...perTarget.values()].filter((f) => f !== example).slice(0, 4);
+    return { key, count: findings.length, commonTags, example, examples, targets, frequentTags };
   }).sort((a, b) => a.key.localeCompare(b.key));
 }
 
@@ -98,5 +103,6 @@ export function describeGroup(g: Group, secrets: string[]): string {
     `  why: ${clip(redact(e.violation.detail, secrets), 400)}`,
     `  smallest example:\n    ${describeRequest(e.request, secrets)}`,
     `  answer: ${e.response.status} ${clip(redact(e.response.text, secrets), 400)}`,
+    ...g.examples.map((x) => `  also on ${x.request.target}:\n    ${describeRequest(x.request, secrets)}\n    answer: ${x.response.status} ${clip(redact(x.response.text, secrets), 200)}`),
   ].join('\n');
 }

@@ -12,10 +12,10 @@ export interface Finding {
   blamedContent?: string;
 }
 
-const NUL = [/\u0000/g, /\\u0000/g, /%00/g];
+const NUL = [/\u0000/g, /\\u0000/g, /%00/g, /%5Cu0000/gi];
 const LONE_SURROGATE = [
   /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f][0-9a-f]{2})/gi, /(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/gi,
-  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, /\ufffd/g, /%ED%[AB][0-9A-F]%[89AB][0-9A-F]/gi, /%EF%BF%BD/gi,
+  /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, /\ufffd/g, /%ED%[AB][0-9A-F]%[89AB][0-9A-F]/gi, /%EF%BF%BD/gi, /%5Cud[89a-f][0-9a-f]{2}/gi,
 ];
 
 /** The request with every match of `patterns` replaced by a harmless letter, in URL and body alike. */
@@ -45,7 +45,16 @@ export interface TargetStats {
   slowest: { ms: number; req: FuzzRequest } | null;
 }
 
+/**
+ * One request. A reset on a reused keep-alive socket (the server closed it while idle, a client-side race) is retried
+ * once on a fresh attempt; a second failure is the server's.
+ */
 async function send(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | 'unsent' | Error> {
+  const first = await sendOnce(baseUrl, req);
+  return first instanceof Error && /ECONNRESET|socket|other side closed/i.test(`${first.message} ${(first as any).cause?.message ?? ''}`) ? sendOnce(baseUrl, req) : first;
+}
+
+async function sendOnce(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | 'unsent' | Error> {
   let res: Response;
   try {
     res = await fetch(`${baseUrl}${req.url}`, { method: req.method, headers: req.headers, body: req.body as BodyInit | undefined, redirect: 'manual', signal: AbortSignal.timeout(120_000) });
