@@ -1,4 +1,5 @@
 /** Sends generated requests over real HTTP with bounded concurrency and judges every answer. */
+import { request as httpRequest } from 'node:http';
 import type { FuzzRequest } from './requests.ts';
 import type { FuzzResponse, OracleContext, Verdict, Violation } from './oracle.ts';
 
@@ -51,7 +52,29 @@ export interface TargetStats {
  */
 async function send(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | 'unsent' | Error> {
   const first = await sendOnce(baseUrl, req);
-  return first instanceof Error && /ECONNRESET|socket|other side closed/i.test(`${first.message} ${(first as any).cause?.message ?? ''}`) ? sendOnce(baseUrl, req) : first;
+  return first instanceof Error && /ECONNRESET|socket|other side closed/i.test(`${first.message} ${(first as any).cause?.message ?? ''}`) ? sendFresh(baseUrl, req) : first;
+}
+
+/** The retry: node:http on a connection of its own (no pooled socket the server may have closed meanwhile). */
+function sendFresh(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | Error> {
+  return new Promise((resolve) => {
+    const r = httpRequest(`${baseUrl}${req.url}`, { method: req.method, headers: req.headers, agent: false, timeout: 120_000 }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        let json: unknown;
+        if (text) { try { json = JSON.parse(text); } catch { json = undefined; } }
+        const headers: Record<string, string> = {};
+        for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
+        resolve({ status: res.statusCode ?? 0, headers, text, json });
+      });
+      res.on('error', (e) => resolve(e));
+    });
+    r.on('error', (e) => resolve(e));
+    r.on('timeout', () => r.destroy(new Error('timeout')));
+    r.end(req.body ? Buffer.from(req.body) : undefined);
+  });
 }
 
 async function sendOnce(baseUrl: string, req: FuzzRequest): Promise<FuzzResponse | 'unsent' | Error> {
