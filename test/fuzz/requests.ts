@@ -109,8 +109,14 @@ function typedBody(fields: Map<string, GraphQLInputType | null>, hints: Hints): 
     plausible[name] = type ? valueFor(type, name, hints, 0, 'plausible') : hostileJson;
     if (type && String(type).endsWith('!')) required.push(name);
   }
+  // Plausible bodies carry the required fields and at most two optional ones: every extra optional field is another
+  // chance of an early, unrelated refusal (moving a user to another organisation ...) before the hostile string lands.
+  const optional = [...fields.keys()].filter((k) => !required.includes(k));
+  const pick = (keys: string[]) => Object.fromEntries(keys.map((k) => [k, plausible[k]]));
+  const plausibleObject = fc.tuple(fc.record(pick(required)), fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain((keys) => fc.record(pick(keys))))
+    .map(([a, b]) => ({ ...a, ...b }));
   const object = fc.oneof(
-    { weight: 3, arbitrary: fc.record(plausible, { requiredKeys: required }) },
+    { weight: 3, arbitrary: plausibleObject },
     { weight: 3, arbitrary: fc.record(wellFormed, { requiredKeys: required }) },
     { weight: 3, arbitrary: fc.record(model, { requiredKeys: required }) },
     { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
@@ -160,8 +166,13 @@ export function bodyArb(fields: Map<string, GraphQLInputType | null>, hints: Hin
   );
 }
 
-function pathIdArb(hints: Hints): fc.Arbitrary<{ raw: string; tag: string }> {
-  const good = [...new Set([...hints.userIds, ...hints.organisationIds, 1, 2, 3])].map(String);
+/**
+ * Path ids: existing ones of the resource the segment before the parameter names (`/users/:id`: the demo users),
+ * so requests reach the resource's code, and every kind of id that is not one.
+ */
+function pathIdArb(hints: Hints, resource: string): fc.Arbitrary<{ raw: string; tag: string }> {
+  const known = /user/.test(resource) ? hints.userIds : /organisation/.test(resource) ? hints.organisationIds : [];
+  const good = [...new Set(known.length ? known : [...hints.userIds, ...hints.organisationIds, 1, 2, 3])].map(String);
   return fc.oneof(
     { weight: 10, arbitrary: fc.constantFrom(...good).map((raw) => ({ raw, tag: 'id:existing' })) },
     {
@@ -200,7 +211,7 @@ const OTHER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'HEAD
 
 export function restRequestArb(target: RestTarget, g: Generators): fc.Arbitrary<FuzzRequest> {
   const params: Record<string, fc.Arbitrary<{ raw: string; tag: string }>> = {};
-  for (const p of target.params) params[p] = pathIdArb(g.hints);
+  for (const p of target.params) params[p] = pathIdArb(g.hints, /([^/]*)\/:\w+/.exec(target.path.slice(0, target.path.indexOf(`:${p}`) + p.length + 1))?.[1] ?? '');
   return fc.record({
     method: fc.oneof({ weight: 14, arbitrary: fc.constant(target.method) }, { weight: 1, arbitrary: fc.constantFrom(...OTHER_METHODS) }),
     params: fc.record(params),

@@ -154,7 +154,8 @@ function typedValue(type: GraphQLInputType, field: string, hints: Hints, depth: 
         base = plausible ? fc.constantFrom('2030-01-01T00:00:00Z', '2027-06-30T12:00:00.000Z') : fc.constantFrom('2030-01-01T00:00:00Z', '2020-01-01T00:00:00Z', '2026-13-45T99:99:99Z', '0000-00-00', '+275760-09-13T00:00:00.000Z',
           '-271821-04-20T00:00:00.000Z', '9999-12-31T23:59:59Z', '2030-01-01', 'tomorrow', '', 0, 1e20, -1, '2030-01-01T00:00:00\u0000Z');
         break;
-      case 'String': base = hostileString; break;
+      // Plausible bodies are there to carry a NUL or a lone surrogate as far as it goes.
+      case 'String': base = plausible ? fc.oneof(fc.constantFrom('a\u0000b', '\u0000', 'a\ud800b', '\udfff', 'Olivia'), hostileString) : hostileString; break;
       default: base = hostileJson;
     }
   } else {
