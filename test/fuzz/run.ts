@@ -161,3 +161,18 @@ export async function runTarget(
   stats.ms = performance.now() - started;
   return stats;
 }
+
+/** One target's figures from several runs (a target runs in chunks, the state restored between them). */
+export function mergeStats(parts: TargetStats[]): TargetStats {
+  const [first, ...rest] = parts;
+  const out: TargetStats = { ...first, byStatus: new Map(first.byStatus), notes: new Map(first.notes), documented500: [...first.documented500], findings: [...first.findings] };
+  for (const p of rest) {
+    out.cases += p.cases; out.sent += p.sent; out.unsent += p.unsent; out.fiveHundreds += p.fiveHundreds; out.ms += p.ms;
+    for (const [k, v] of p.byStatus) out.byStatus.set(k, (out.byStatus.get(k) ?? 0) + v);
+    for (const [k, v] of p.notes) out.notes.set(k, (out.notes.get(k) ?? 0) + v);
+    out.documented500.push(...p.documented500);
+    out.findings.push(...p.findings);
+    if (p.slowest && (!out.slowest || p.slowest.ms > out.slowest.ms)) out.slowest = p.slowest;
+  }
+  return out;
+}
