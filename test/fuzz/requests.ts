@@ -116,7 +116,7 @@ function typedBody(fields: Map<string, GraphQLInputType | null>, hints: Hints): 
   const plausibleObject = fc.tuple(fc.record(pick(required)), fc.subarray(optional, { maxLength: Math.min(2, optional.length) }).chain((keys) => fc.record(pick(keys))))
     .map(([a, b]) => ({ ...a, ...b }));
   const object = fc.oneof(
-    { weight: 3, arbitrary: plausibleObject },
+    { weight: 6, arbitrary: plausibleObject },
     { weight: 3, arbitrary: fc.record(wellFormed, { requiredKeys: required }) },
     { weight: 3, arbitrary: fc.record(model, { requiredKeys: required }) },
     { weight: 1, arbitrary: fc.record(model, { requiredKeys: [] }) },
