@@ -12,7 +12,7 @@ import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema.ts';
-import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../support/app.ts';
+import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { graphqlGetArb, graphqlPostArb } from './graphql-requests.ts';
 import { checkGraphql, checkRest, RECALCULATE_PATH, type OracleContext } from './oracle.ts';
 import { describeGroup, describeRequest, groupFindings } from './report.ts';
