@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 import { CATALOGUE_KEYS, CatalogueFileError, emptyExisting, parseCatalogueFile } from '../src/modules/catalogue/catalogue-file.ts';
@@ -16,7 +16,7 @@ import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/l
 const USAGE = 'usage: npm run seed -- --file PATH [--reset]';
 
 async function main(): Promise<number> {
-  let args;
+  let args: { file?: string; reset?: boolean; help?: boolean };
   try {
     args = parseArgs({ options: { file: { type: 'string' }, reset: { type: 'boolean', default: false }, help: { type: 'boolean' } } }).values;
   } catch (e) {
@@ -36,7 +36,7 @@ async function main(): Promise<number> {
     return 1;
   }
 
-  let config;
+  let config: Config;
   let db: Database;
   try {
     config = loadConfig();

@@ -3,7 +3,7 @@
  * member of the result union of every field that can raise it. Modules register their own errors the same way.
  */
 import {
-  DomainError, ForbiddenError, NotConfiguredError, NotFoundError, RateLimitedError, UnauthenticatedError,
+  type DomainError, ForbiddenError, NotConfiguredError, NotFoundError, RateLimitedError, UnauthenticatedError,
   UpstreamUnavailableError, ValidationError,
 } from '../lib/errors.ts';
 import { builder } from './builder.ts';

@@ -4,7 +4,7 @@
  * and every coercion failure becomes the spec's general error body, naming the field.
  */
 import {
-  GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isEnumType, isInputObjectType, isListType,
+  type GraphQLError, type GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isEnumType, isInputObjectType, isListType,
   isNonNullType, parse, typeFromAST, validate, type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../graphql/context.ts';

@@ -29,7 +29,7 @@ const received: URL[] = [];
 let register: Server;
 let registerUrl: string;
 
-function answer(req: IncomingMessage, res: import('node:http').ServerResponse): void {
+function answer(req: IncomingMessage, res: import('node:http').ServerResponse): unknown {
   const url = new URL(req.url ?? '/', 'http://stand-in');
   received.push(url);
   const callback = url.searchParams.get('callback') ?? 'c';

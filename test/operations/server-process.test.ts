@@ -136,7 +136,7 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
   it('a second server on the same DATA_DIR is refused, naming the holder', async () => {
     const second = server({ PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exit).toBe(1);
-    expect(second.stderr().trim()).toMatch(new RegExp(`^Cannot start: DATA_DIR .* is in use by process \\d+ \\(server\\)`));
+    expect(second.stderr().trim()).toMatch(/^Cannot start: DATA_DIR .* is in use by process \d+ \(server\)/);
     expect(second.stdout()).not.toMatch(/serving/);
   });
 

@@ -6,7 +6,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Config } from '../../config.ts';
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
 import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
-import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken, type AccessClaims } from './tokens.ts';
+import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken, } from './tokens.ts';
 
 export interface CallerOrganisation {
   id: number;
@@ -128,6 +128,6 @@ export async function authenticate(
   const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, userId, claims.sid, null);
   const row = rows[0];
   // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
-  if (!row || !row.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
+  if (!row?.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
   return { kind: 'caller', caller: toCaller(row, 'session', claims.sid), catalogueVersion: row.catalogue_version };
 }

@@ -4,7 +4,7 @@
  * rows; ids, emails and group names must be new), inserted with its own ids, and every id sequence is moved past the
  * largest id so later inserts do not collide. Any failure rolls everything back, the emptying included.
  */
-import { Prisma, type PrismaClient } from '../../generated/prisma/client.ts';
+import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import {

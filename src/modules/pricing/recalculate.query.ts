@@ -31,7 +31,7 @@ builder.queryField('recalculate', (t) =>
     resolve: (_root, args, ctx) => {
       // Every body field is required; billing_type is "string or null", so null is an answer but
       // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).
-      if (!Object.prototype.hasOwnProperty.call(args.input, 'billing_type')) throw ValidationError.of('billing_type', 'This field is required.');
+      if (!Object.hasOwn(args.input, 'billing_type')) throw ValidationError.of('billing_type', 'This field is required.');
       const input = { ...args.input, billing_type: args.input.billing_type ?? null };
       // Input mistakes are a 400 naming the field; only a row that cannot be re-priced is the documented 500.
       const mistakes = recalculationInputErrors(input);
