@@ -4,7 +4,9 @@
  * printed in the schema.
  */
 import {
+  SERVICE_ENVIRONMENTS,
   ADVANCE_ARREARS,
+  API_TOKEN_ORIGINS,
   API_TOKEN_SCOPES,
   ASSET_STATES,
   CARD_TYPES,
@@ -36,6 +38,14 @@ export const TransactionTypeEnum = builder.enumType('TransactionType', { values:
 export const CardTypeEnum = builder.enumType('CardType', { values: CARD_TYPES });
 export const DocLevelEnum = builder.enumType('DocLevel', { values: DOC_LEVELS });
 export const ApiTokenScopeEnum = builder.enumType('ApiTokenScope', { values: API_TOKEN_SCOPES });
+export const ServiceEnvironmentEnum = builder.enumType('ServiceEnvironment', {
+  description: 'Where a token was issued; it is accepted only there',
+  values: SERVICE_ENVIRONMENTS,
+});
+export const ApiTokenOriginEnum = builder.enumType('ApiTokenOrigin', {
+  description: 'How a token was created: ui (by its user), mcp (for an AI assistant; accepted only at POST /mcp)',
+  values: API_TOKEN_ORIGINS,
+});
 export const RateBandEnum = builder.enumType('RateBand', { values: RATE_BANDS });
 
 export const ScenarioKindEnum = builder.enumType('ScenarioKind', {

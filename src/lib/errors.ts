@@ -6,29 +6,31 @@ export abstract class DomainError extends Error {
   abstract readonly code: string;
 }
 
-/** 401: no usable credentials (missing, malformed, expired, revoked, or their user inactive). */
-export class UnauthenticatedError extends DomainError {
-  readonly code = 'unauthenticated';
-  constructor(message = 'Authentication credentials were not provided or are invalid.') {
-    super(message);
-  }
+/**
+ * The base of a domain error with its `code` and the sentence sent when the thrower gives none:
+ * `export class NotFoundError extends errorOf('not_found', 'Not found.') {}`. Errors that carry more fields
+ * declare their own constructor and pass the message on.
+ */
+export function errorOf<const Code extends string>(code: Code, defaultMessage = '') {
+  return class extends DomainError {
+    readonly code: Code = code;
+    constructor(message: string = defaultMessage) {
+      super(message);
+    }
+  };
 }
+
+/** 401: no usable credentials (missing, malformed, expired, revoked, or their user inactive). */
+export class UnauthenticatedError extends errorOf(
+  'unauthenticated',
+  'Authentication credentials were not provided or are invalid.',
+) {}
 
 /** 403: signed in, but this caller may not do this (scope, session-only, role, permission, tenancy). */
-export class ForbiddenError extends DomainError {
-  readonly code = 'forbidden';
-  constructor(message = 'You do not have permission to perform this action.') {
-    super(message);
-  }
-}
+export class ForbiddenError extends errorOf('forbidden', 'You do not have permission to perform this action.') {}
 
 /** 404: no such object for this caller; another tenant's object answers exactly the same. */
-export class NotFoundError extends DomainError {
-  readonly code = 'not_found';
-  constructor(message = 'Not found.') {
-    super(message);
-  }
-}
+export class NotFoundError extends errorOf('not_found', 'Not found.') {}
 
 export interface FieldError {
   field: string;
@@ -36,8 +38,7 @@ export interface FieldError {
 }
 
 /** 400: the request is well-formed JSON but its values break a rule. `errors` names the fields. */
-export class ValidationError extends DomainError {
-  readonly code = 'validation_error';
+export class ValidationError extends errorOf('validation_error') {
   constructor(
     readonly fieldErrors: FieldError[],
     message = 'Invalid request.',
@@ -50,8 +51,7 @@ export class ValidationError extends DomainError {
 }
 
 /** 429 without a body contract (refresh rate limit): back off and retry. */
-export class RateLimitedError extends DomainError {
-  readonly code = 'rate_limited';
+export class RateLimitedError extends errorOf('rate_limited') {
   constructor(
     readonly retryAfterSeconds: number,
     message = 'Too many requests. Try again shortly.',
@@ -61,20 +61,13 @@ export class RateLimitedError extends DomainError {
 }
 
 /** 502: a service we depend on (payment processor, ABN register) could not be reached or answered badly. */
-export class UpstreamUnavailableError extends DomainError {
-  readonly code = 'upstream_unavailable';
-  constructor(message = 'A service we depend on could not be reached. Try again shortly.') {
-    super(message);
-  }
-}
+export class UpstreamUnavailableError extends errorOf(
+  'upstream_unavailable',
+  'A service we depend on could not be reached. Try again shortly.',
+) {}
 
 /** 503: a feature this deployment has not been configured for. */
-export class NotConfiguredError extends DomainError {
-  readonly code = 'not_configured';
-  constructor(message: string) {
-    super(message);
-  }
-}
+export class NotConfiguredError extends errorOf('not_configured') {}
 
 /** Collects field errors, then throws one ValidationError naming them all. */
 export class FieldErrors {

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { ApiTokenOriginEnum, ApiTokenScopeEnum, ServiceEnvironmentEnum } from '../../graphql/enums.ts';
 import type { ApiTokenMetadata, TokenPair } from './service.ts';
 
 export const TokenPairRef = builder.objectRef<TokenPair>('TokenPair').implement({
@@ -21,9 +22,12 @@ export const ApiTokenRef = builder.objectRef<ApiTokenMetadata>('ApiToken').imple
     name: t.exposeString('name'),
     token_id: t.exposeString('token_id', { description: 'Public identifier, safe to log' }),
     last_four: t.exposeString('last_four'),
-    scope: t.exposeString('scope'),
-    environment: t.exposeString('environment'),
-    origin: t.exposeString('origin'),
+    scope: t.expose('scope', {
+      type: ApiTokenScopeEnum,
+      description: 'read: reads and the five computations; read_write: also changes',
+    }),
+    environment: t.expose('environment', { type: ServiceEnvironmentEnum }),
+    origin: t.expose('origin', { type: ApiTokenOriginEnum }),
     created_at: t.expose('created_at', { type: 'DateTime' }),
     expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true }),
     last_used_at: t.expose('last_used_at', { type: 'DateTime', nullable: true }),

@@ -1,10 +1,9 @@
 /** Plan and allowance refusals, with the spec's 403 and 429 bodies (Errors table, POST /matrix-calculator/). */
-import { DomainError, ValidationError } from '../../lib/errors.ts';
+import { ValidationError, errorOf } from '../../lib/errors.ts';
 import type { Metric } from '../../lib/vocabulary.ts';
 
 /** 429 `cap_hit`: a daily allowance is spent. `message` is what the client shows. */
-export class CapHitError extends DomainError {
-  readonly code = 'cap_hit';
+export class CapHitError extends errorOf('cap_hit') {
   constructor(
     readonly detail: string,
     message: string,
@@ -17,8 +16,7 @@ export class CapHitError extends DomainError {
 }
 
 /** 403 `entitlement_required`: the account's plan does not include this. */
-export class EntitlementRequiredError extends DomainError {
-  readonly code = 'entitlement_required';
+export class EntitlementRequiredError extends errorOf('entitlement_required') {
   constructor(
     readonly detail: string,
     message: string,
@@ -29,8 +27,7 @@ export class EntitlementRequiredError extends DomainError {
 }
 
 /** 403 `feature_disabled`: the surface is switched off or not open to this caller. */
-export class FeatureDisabledError extends DomainError {
-  readonly code = 'feature_disabled';
+export class FeatureDisabledError extends errorOf('feature_disabled') {
   constructor(readonly detail: string) {
     super(detail);
   }

@@ -16,18 +16,7 @@ import type {
 } from '../../lib/vocabulary.ts';
 
 // The engines read these records with the vocabulary's types (defined once, in lib/vocabulary.ts).
-export type {
-  AdvanceArrears,
-  AssetState,
-  CardType,
-  CompoundingFrequency,
-  DocLevel,
-  EvaluationStatus,
-  OrganisationType,
-  RepaymentFrequency,
-  TransactionType,
-  TriState,
-};
+export type * from '../../lib/vocabulary.ts';
 
 export interface AssetNode {
   id: number;

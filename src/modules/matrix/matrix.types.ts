@@ -11,6 +11,25 @@ import type {
   PricedCardItem,
 } from './rows.ts';
 
+/** The figures the Free-tier paywall nulls on a masked row: the same fields on joined rows and degraded priced cards. */
+type MaskableFigures = Pick<
+  MatrixCalculatorRow,
+  'base_min' | 'base_max' | 'e_min' | 'e_max' | 'repayment_min' | 'repayment_max' | 'balloon' | 'commission'
+>;
+
+function maskableFigureFields(t: ObjectFieldBuilder<MaskableFigures>) {
+  return {
+    base_min: t.exposeString('base_min', { nullable: true }),
+    base_max: t.exposeString('base_max', { nullable: true }),
+    e_min: t.exposeString('e_min', { nullable: true }),
+    e_max: t.exposeString('e_max', { nullable: true }),
+    repayment_min: t.exposeString('repayment_min', { nullable: true }),
+    repayment_max: t.exposeString('repayment_max', { nullable: true }),
+    balloon: t.exposeFloat('balloon', { nullable: true }),
+    commission: t.exposeFloat('commission', { nullable: true }),
+  };
+}
+
 /** An approval's answer for the deal: the same fields on a Matrix approval and on a Matrix Calculator row. */
 function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
   return {
@@ -62,14 +81,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
     ...approvalOutcomeFields(t),
-    base_min: t.exposeString('base_min', { nullable: true }),
-    base_max: t.exposeString('base_max', { nullable: true }),
-    e_min: t.exposeString('e_min', { nullable: true }),
-    e_max: t.exposeString('e_max', { nullable: true }),
-    repayment_min: t.exposeString('repayment_min', { nullable: true }),
-    repayment_max: t.exposeString('repayment_max', { nullable: true }),
-    balloon: t.exposeFloat('balloon', { nullable: true }),
-    commission: t.exposeFloat('commission', { nullable: true }),
+    ...maskableFigureFields(t),
     masked: t.exposeBoolean('masked', {
       description: "The Free-tier paywall nulled this row's figures; the cheapest three stay visible",
     }),
@@ -83,16 +95,9 @@ export const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardIt
   description: 'A priced rate card of a degraded run, unjoined',
   fields: (t) => ({
     ...rateCardIdentityFields(t),
-    base_min: t.exposeString('base_min', { nullable: true }),
-    base_max: t.exposeString('base_max', { nullable: true }),
+    ...maskableFigureFields(t),
     rate_min: t.exposeString('rate_min', { nullable: true }),
     rate_max: t.exposeString('rate_max', { nullable: true }),
-    e_min: t.exposeString('e_min', { nullable: true }),
-    e_max: t.exposeString('e_max', { nullable: true }),
-    repayment_min: t.exposeString('repayment_min', { nullable: true }),
-    repayment_max: t.exposeString('repayment_max', { nullable: true }),
-    balloon: t.exposeFloat('balloon', { nullable: true }),
-    commission: t.exposeFloat('commission', { nullable: true }),
     amount_financed: t.exposeFloat('amount_financed'),
     instalments: t.exposeInt('instalments'),
     masked: t.exposeBoolean('masked'),

@@ -1,8 +1,7 @@
-import { DomainError } from '../../lib/errors.ts';
+import { errorOf } from '../../lib/errors.ts';
 
 /** The documented 500 of POST /calculator/recalculate: the edited row cannot be re-priced. */
-export class RecalculationFailedError extends DomainError {
-  readonly code = 'recalculation_failed';
+export class RecalculationFailedError extends errorOf('recalculation_failed') {
   constructor(
     readonly reason: string,
     message = 'This result could not be re-priced with the values given.',

@@ -14,12 +14,12 @@ import type { PricedBracket } from '../catalogue/model.ts';
 export const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({
   description: 'One instalment; the last absorbs rounding so the balance ends exactly at the balloon',
   fields: (t) => ({
-    index: t.exposeInt('index'),
-    opening: t.exposeFloat('opening'),
+    index: t.exposeInt('index', { description: 'Instalment number, from 1' }),
+    opening: t.exposeFloat('opening', { description: 'Balance before this instalment, dollars' }),
     payment: t.exposeFloat('payment', { description: 'Instalment before any monthly fee' }),
-    interest: t.exposeFloat('interest'),
-    principal: t.exposeFloat('principal'),
-    balance: t.exposeFloat('balance'),
+    interest: t.exposeFloat('interest', { description: 'Interest charged in this period, dollars' }),
+    principal: t.exposeFloat('principal', { description: 'Payment less interest: what the balance falls by' }),
+    balance: t.exposeFloat('balance', { description: 'Balance after this instalment; the last ends at the balloon' }),
   }),
 });
 

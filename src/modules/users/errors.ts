@@ -1,4 +1,4 @@
-import { DomainError } from '../../lib/errors.ts';
+import { errorOf } from '../../lib/errors.ts';
 
 export interface Seats {
   used: number;
@@ -6,8 +6,7 @@ export interface Seats {
 }
 
 /** 409: reactivating (or adding) a user would exceed the organisation's user limit. */
-export class SeatLimitReachedError extends DomainError {
-  readonly code = 'seat_limit_reached';
+export class SeatLimitReachedError extends errorOf('seat_limit_reached') {
   constructor(
     message: string,
     readonly seats: Seats,
@@ -20,9 +19,4 @@ export class SeatLimitReachedError extends DomainError {
  * 409: the edit would leave the organisation without an active administrator (demoting, deactivating or removing
  * its last one). Nobody could then manage users, seats or billing, and no one inside could undo it.
  */
-export class LastAdminError extends DomainError {
-  readonly code = 'last_admin';
-  constructor(message: string) {
-    super(message);
-  }
-}
+export class LastAdminError extends errorOf('last_admin') {}
