@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { buildContext, type AppDeps, type Context } from './context.ts';
 import { graphqlLimits } from './limits.ts';
 import { storableTextOnly } from './input-text.ts';
+import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import {
   DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, logUnavailable,
@@ -52,6 +53,7 @@ export function createGraphQLServer(deps: AppDeps) {
     graphiql: explorer ? { title: 'Asset-finance pricing and approvals' } : false,
     landingPage: false,
     batching: false,
+    multipart: false,
     cors: false,
     logging: false,
     maskedErrors: {
@@ -84,6 +86,7 @@ export function createGraphQLServer(deps: AppDeps) {
       clientAddress: req?.ip,
     }),
     plugins: [
+      graphqlRequestParsing(),
       graphqlLimits(),
       storableTextOnly(),
       ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
