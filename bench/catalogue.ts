@@ -17,8 +17,14 @@
 import { readFileSync } from 'node:fs';
 import type { Database } from '../src/lib/db.ts';
 import {
-  ANZSIC_DIVISIONS, parseCatalogueFile, planOverridesOf,
-  type AnzsicDivision, type CatalogueApproval, type CatalogueAssetRateBracket, type CatalogueFile, type CatalogueProduct,
+  ANZSIC_DIVISIONS,
+  parseCatalogueFile,
+  planOverridesOf,
+  type AnzsicDivision,
+  type CatalogueApproval,
+  type CatalogueAssetRateBracket,
+  type CatalogueFile,
+  type CatalogueProduct,
   type CatalogueRateBracket,
 } from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
@@ -70,11 +76,33 @@ export function demoTree(demo: CatalogueFile = demoCatalogue()): DemoTree {
   return { roots, leaves, categories };
 }
 
-const TERM_BANDS = [[12, 36], [37, 60], [61, 84]] as const;
-const AMOUNT_BANDS = [[5_000, 24_999.99], [25_000, 74_999.99], [75_000, 149_999.99], [150_000, 1_000_000]] as const;
+const TERM_BANDS = [
+  [12, 36],
+  [37, 60],
+  [61, 84],
+] as const;
+const AMOUNT_BANDS = [
+  [5_000, 24_999.99],
+  [25_000, 74_999.99],
+  [75_000, 149_999.99],
+  [150_000, 1_000_000],
+] as const;
 const DIVISIONS = Object.keys(ANZSIC_DIVISIONS) as AnzsicDivision[];
 const TRANSACTION_TYPES = ['purchase', 'refinance', 'sale_hire_back', 'capital_raise'] as const;
-const LENDER_WORDS = ['Harbour', 'Summit', 'Granite', 'Coastal', 'Meridian', 'Ironwood', 'Banksia', 'Sterling', 'Outback', 'Pacific', 'Redwood', 'Kestrel'];
+const LENDER_WORDS = [
+  'Harbour',
+  'Summit',
+  'Granite',
+  'Coastal',
+  'Meridian',
+  'Ironwood',
+  'Banksia',
+  'Sterling',
+  'Outback',
+  'Pacific',
+  'Redwood',
+  'Kestrel',
+];
 const LENDER_KINDS = ['Equipment Finance', 'Asset Finance', 'Commercial Capital', 'Leasing', 'Credit'];
 
 /**
@@ -95,15 +123,30 @@ export function syntheticFinanciers(options: { financiers: number; seed?: number
   };
 
   const file: CatalogueFile = {
-    organisations: [{
-      id: BENCH_ORGANISATION_ID, name: 'Bench Brokers Pty Ltd', type: 'b', plan: 'pro',
-      calculator_allowance: null, matrix_allowance: null,
-    }],
+    organisations: [
+      {
+        id: BENCH_ORGANISATION_ID,
+        name: 'Bench Brokers Pty Ltd',
+        type: 'b',
+        plan: 'pro',
+        calculator_allowance: null,
+        matrix_allowance: null,
+      },
+    ],
     groups: [],
-    users: [{
-      id: BENCH_USER_ID, email: BENCH_USER.email, password: BENCH_USER.password, first_name: 'Bench', last_name: 'Broker',
-      organisation_id: BENCH_ORGANISATION_ID, is_admin: true, is_active: true, is_email_verified: true,
-    }],
+    users: [
+      {
+        id: BENCH_USER_ID,
+        email: BENCH_USER.email,
+        password: BENCH_USER.password,
+        first_name: 'Bench',
+        last_name: 'Broker',
+        organisation_id: BENCH_ORGANISATION_ID,
+        is_admin: true,
+        is_active: true,
+        is_email_verified: true,
+      },
+    ],
     subscriptions: [],
     assets: [],
     products: [],
@@ -119,7 +162,10 @@ export function syntheticFinanciers(options: { financiers: number; seed?: number
   for (let f = 1; f <= options.financiers; f++) {
     const organisationId = ORG_BASE + f;
     file.organisations.push({
-      id: organisationId, name: `${pick(LENDER_WORDS)} ${pick(LENDER_KINDS)} ${f}`, type: 'f', plan: 'enterprise',
+      id: organisationId,
+      name: `${pick(LENDER_WORDS)} ${pick(LENDER_KINDS)} ${f}`,
+      type: 'f',
+      plan: 'enterprise',
     });
 
     const products: CatalogueProduct[] = [];
@@ -159,12 +205,25 @@ export function syntheticFinanciers(options: { financiers: number; seed?: number
       const special = k >= gridSize * products.length;
       const product = products[special ? k % products.length : Math.floor(k / gridSize)];
       const cell = k % gridSize;
-      const [minTerm, maxTerm] = special ? pick([[12, 60], [12, 84], [24, 72]] as const) : TERM_BANDS[cell % TERM_BANDS.length];
-      const [minAmount, maxAmount] = special ? pick([[null, null], [20_000, 500_000]] as const) : AMOUNT_BANDS[Math.floor(cell / TERM_BANDS.length)];
+      const [minTerm, maxTerm] = special
+        ? pick([
+            [12, 60],
+            [12, 84],
+            [24, 72],
+          ] as const)
+        : TERM_BANDS[cell % TERM_BANDS.length];
+      const [minAmount, maxAmount] = special
+        ? pick([
+            [null, null],
+            [20_000, 500_000],
+          ] as const)
+        : AMOUNT_BANDS[Math.floor(cell / TERM_BANDS.length)];
       const base = (special ? 5 : 5.5) + Math.round(random() * 800) / 100;
       brackets.push({
         id: ++bracketId,
-        name: special ? `Special ${k - gridSize * products.length + 1} ${minTerm}-${maxTerm}m` : `Tier ${String.fromCharCode(65 + Math.floor(cell / TERM_BANDS.length))} ${minTerm}-${maxTerm}m`,
+        name: special
+          ? `Special ${k - gridSize * products.length + 1} ${minTerm}-${maxTerm}m`
+          : `Tier ${String.fromCharCode(65 + Math.floor(cell / TERM_BANDS.length))} ${minTerm}-${maxTerm}m`,
         organisation_id: organisationId,
         product_id: product.id,
         type: 'commercial',
@@ -184,13 +243,25 @@ export function syntheticFinanciers(options: { financiers: number; seed?: number
     const mappings: CatalogueAssetRateBracket[] = [];
     for (const product of products) {
       for (const root of tree.roots) {
-        mappings.push({ id: ++mappingId, asset_id: root, organisation_id: organisationId, product_id: product.id, rate_bracket_id: null });
+        mappings.push({
+          id: ++mappingId,
+          asset_id: root,
+          organisation_id: organisationId,
+          product_id: product.id,
+          rate_bracket_id: null,
+        });
       }
     }
     // ... and a few single brackets on leaves (reached twice: the engine de-duplicates).
     for (const leaf of some(tree.leaves, 4)) {
       const bracket = pick(brackets);
-      mappings.push({ id: ++mappingId, asset_id: leaf, organisation_id: organisationId, product_id: bracket.product_id, rate_bracket_id: bracket.id });
+      mappings.push({
+        id: ++mappingId,
+        asset_id: leaf,
+        organisation_id: organisationId,
+        product_id: bracket.product_id,
+        rate_bracket_id: bracket.id,
+      });
     }
     file.asset_rate_brackets.push(...mappings);
 
@@ -223,7 +294,9 @@ export function syntheticFinanciers(options: { financiers: number; seed?: number
         transaction_types: chance(0.4) ? some(TRANSACTION_TYPES, int(1, 3)) : [],
         industries: chance(0.15) ? some(DIVISIONS, int(3, 12)) : [],
         asset_ids: chance(0.5) ? some(tree.roots, int(1, 4)) : [],
-        rate_bracket_ids: some(brackets, int(2, 6)).map((b) => b.id).sort((x, y) => x - y),
+        rate_bracket_ids: some(brackets, int(2, 6))
+          .map((b) => b.id)
+          .sort((x, y) => x - y),
       };
       file.approvals.push(approval);
     }
@@ -239,7 +312,14 @@ export interface SeededCatalogue {
 }
 
 /** Tables the bulk writer fills, in reference order, and how a file key maps to rows. */
-const BULK_TABLES = ['organisations', 'products', 'rate_brackets', 'asset_rate_brackets', 'approvals', 'approval_rate_brackets'] as const;
+const BULK_TABLES = [
+  'organisations',
+  'products',
+  'rate_brackets',
+  'asset_rate_brackets',
+  'approvals',
+  'approval_rate_brackets',
+] as const;
 
 /**
  * Loads the demo catalogue and the bench broker through the real loader, then `financiers` synthetic financiers.
@@ -250,7 +330,10 @@ const BULK_TABLES = ['organisations', 'products', 'rate_brackets', 'asset_rate_b
  * this path takes ~3 s, which keeps the whole bench near two minutes. The statement-level triggers still bump
  * `catalogue_state.version`, exactly as any catalogue write does.
  */
-export async function seedBenchCatalogue(database: Database, options: { financiers: number; seed?: number }): Promise<SeededCatalogue> {
+export async function seedBenchCatalogue(
+  database: Database,
+  options: { financiers: number; seed?: number },
+): Promise<SeededCatalogue> {
   const started = performance.now();
   const demo = demoCatalogue();
   const synthetic = syntheticFinanciers({ financiers: options.financiers, seed: options.seed, tree: demoTree(demo) });
@@ -262,33 +345,51 @@ export async function seedBenchCatalogue(database: Database, options: { financie
   };
   await loadCatalogue(database.prisma, bench, { reset: false });
 
-  const financiers: CatalogueFile = { ...synthetic, organisations: synthetic.organisations.filter((o) => o.type === 'f'), users: [] };
+  const financiers: CatalogueFile = {
+    ...synthetic,
+    organisations: synthetic.organisations.filter((o) => o.type === 'f'),
+    users: [],
+  };
   const checked = parseCatalogueFile(financiers, await readExistingCatalogue(database.prisma));
   if (!checked.ok) throw new Error(`synthetic catalogue: ${checked.path}: ${checked.message}`);
   const f = checked.value;
   const rows: Record<(typeof BULK_TABLES)[number], object[]> = {
-    organisations: f.organisations.map((o) => ({ id: o.id, name: o.name, type: o.type, plan: o.plan ?? 'free', is_bid_broker: false, plan_overrides: planOverridesOf(o) })),
+    organisations: f.organisations.map((o) => ({
+      id: o.id,
+      name: o.name,
+      type: o.type,
+      plan: o.plan ?? 'free',
+      is_bid_broker: false,
+      plan_overrides: planOverridesOf(o),
+    })),
     products: f.products,
     rate_brackets: f.rate_brackets,
     asset_rate_brackets: f.asset_rate_brackets,
     approvals: f.approvals.map(({ rate_bracket_ids: _links, ...a }) => a),
-    approval_rate_brackets: f.approvals.flatMap((a) => (a.rate_bracket_ids ?? []).map((rate_bracket_id) => ({ approval_id: a.id, rate_bracket_id }))),
+    approval_rate_brackets: f.approvals.flatMap((a) =>
+      (a.rate_bracket_ids ?? []).map((rate_bracket_id) => ({ approval_id: a.id, rate_bracket_id })),
+    ),
   };
-  await database.prisma.$transaction(async (tx) => {
-    for (const table of BULK_TABLES) {
-      const list = rows[table];
-      if (!list.length) continue;
-      const columns = [...new Set(list.flatMap((r) => Object.keys(r)))].map((c) => `"${c}"`).join(', ');
-      await tx.$executeRawUnsafe(
-        `INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
-        JSON.stringify(list),
-      );
-    }
-    for (const table of BULK_TABLES) {
-      if (table === 'approval_rate_brackets') continue;
-      await tx.$queryRawUnsafe(`SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce(max(id), 1), max(id) IS NOT NULL) FROM "${table}"`);
-    }
-  }, { timeout: 120_000, maxWait: 60_000 });
+  await database.prisma.$transaction(
+    async (tx) => {
+      for (const table of BULK_TABLES) {
+        const list = rows[table];
+        if (!list.length) continue;
+        const columns = [...new Set(list.flatMap((r) => Object.keys(r)))].map((c) => `"${c}"`).join(', ');
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "${table}" (${columns}) SELECT ${columns} FROM json_populate_recordset(NULL::"${table}", $1::json)`,
+          JSON.stringify(list),
+        );
+      }
+      for (const table of BULK_TABLES) {
+        if (table === 'approval_rate_brackets') continue;
+        await tx.$queryRawUnsafe(
+          `SELECT setval(pg_get_serial_sequence('"${table}"', 'id'), coalesce(max(id), 1), max(id) IS NOT NULL) FROM "${table}"`,
+        );
+      }
+    },
+    { timeout: 120_000, maxWait: 60_000 },
+  );
 
   return {
     financiers: demo.organisations.filter((o) => o.type === 'f').length + options.financiers,
@@ -334,7 +435,8 @@ export function benchDeals(count: number, seed = 7, tree: DemoTree = demoTree())
       industry: maybe(0.3, () => pick(DIVISIONS)),
       asset_state: maybe(0.3, () => pick(['new', 'used'] as const)),
     };
-    for (const [key, value] of Object.entries(extras)) if (value !== undefined) (deal as unknown as Record<string, unknown>)[key] = value;
+    for (const [key, value] of Object.entries(extras))
+      if (value !== undefined) (deal as unknown as Record<string, unknown>)[key] = value;
     deals.push(deal);
   }
   return deals;

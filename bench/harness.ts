@@ -27,7 +27,12 @@ export interface BenchApp {
   seeded: SeededCatalogue;
   token: string;
   /** One request over a keep-alive socket: status and raw body. */
-  request(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
+  request(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; text: string }>;
   /** PostgreSQL only: the server processes serving this app's database (empty on PGlite). */
   backendPids(): Promise<number[]>;
   /** Serves `json` from `path` (POST): with `parse`, the request body goes through express.json() first. */
@@ -37,11 +42,13 @@ export interface BenchApp {
 
 /** BENCH_DATABASE_URL: run on PostgreSQL (a fresh database per app, made through this URL's database). */
 export const BENCH_DATABASE_URL = process.env.BENCH_DATABASE_URL || null;
-if (BENCH_DATABASE_URL && !/^postgres(ql)?:\/\//.test(BENCH_DATABASE_URL)) throw new Error('BENCH_DATABASE_URL must be a postgres:// URL');
+if (BENCH_DATABASE_URL && !/^postgres(ql)?:\/\//.test(BENCH_DATABASE_URL))
+  throw new Error('BENCH_DATABASE_URL must be a postgres:// URL');
 
 /** Which database the bench runs on, as one line: server version and address (never the credentials), or PGlite. */
 export async function describeDatabase(): Promise<string> {
-  if (!BENCH_DATABASE_URL) return 'PGlite (embedded PostgreSQL, WASM) in memory, in the server\'s process and on its thread';
+  if (!BENCH_DATABASE_URL)
+    return "PGlite (embedded PostgreSQL, WASM) in memory, in the server's process and on its thread";
   const client = new pg.Client({ connectionString: BENCH_DATABASE_URL });
   await client.connect();
   try {
@@ -56,27 +63,46 @@ export async function describeDatabase(): Promise<string> {
 export async function startBenchApp(financiers: number): Promise<BenchApp> {
   let seeded: SeededCatalogue | undefined;
   const started = await startTestApp({
-    seed: 'none', postgresUrl: BENCH_DATABASE_URL, databasePrefix: 'bench',
-    prepare: async (database) => { seeded = await seedBenchCatalogue(database, { financiers }); },
+    seed: 'none',
+    postgresUrl: BENCH_DATABASE_URL,
+    databasePrefix: 'bench',
+    prepare: async (database) => {
+      seeded = await seedBenchCatalogue(database, { financiers });
+    },
   });
   const { app, database, baseUrl } = started;
   const databaseUrl = started.config.databaseUrl ?? '';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
-  const send = (method: string, path: string, body: unknown, headers: Record<string, string>, retry: boolean): Promise<{ status: number; text: string }> =>
+  const send = (
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+    retry: boolean,
+  ): Promise<{ status: number; text: string }> =>
     new Promise((resolve, reject) => {
       const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
-      const req = http.request(`${baseUrl}${path}`, {
-        method, agent,
-        headers: { ...headers, ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}) },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-      });
+      const req = http.request(
+        `${baseUrl}${path}`,
+        {
+          method,
+          agent,
+          headers: {
+            ...headers,
+            ...(payload ? { 'content-type': 'application/json', 'content-length': String(payload.length) } : {}),
+          },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        },
+      );
       req.on('error', (error: NodeJS.ErrnoException) => {
         // A kept-alive socket the server closed while the bench was busy timing engines: retry once on a new one.
-        if (retry && req.reusedSocket && error.code === 'ECONNRESET') send(method, path, body, headers, false).then(resolve, reject);
+        if (retry && req.reusedSocket && error.code === 'ECONNRESET')
+          send(method, path, body, headers, false).then(resolve, reject);
         else reject(error);
       });
       req.end(payload);
@@ -92,7 +118,9 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
     const admin = new pg.Client({ connectionString: BENCH_DATABASE_URL });
     await admin.connect();
     try {
-      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [new URL(databaseUrl).pathname.slice(1)]);
+      const { rows } = await admin.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [
+        new URL(databaseUrl).pathname.slice(1),
+      ]);
       return rows.map((r) => r.pid);
     } finally {
       await admin.end();
@@ -100,9 +128,17 @@ export async function startBenchApp(financiers: number): Promise<BenchApp> {
   };
 
   return {
-    baseUrl, app, database, seeded: seeded!, token, request, backendPids,
+    baseUrl,
+    app,
+    database,
+    seeded: seeded!,
+    token,
+    request,
+    backendPids,
     addBareRoute(path, json, { parse }) {
-      const handler = (_req: Request, res: Response) => { res.json(json); };
+      const handler = (_req: Request, res: Response) => {
+        res.json(json);
+      };
       if (parse) app.express.post(path, express.json({ limit: '256kb', strict: false }), handler);
       else app.express.post(path, handler);
       // Express appends routes after the app's own 404 handler: move the new layer to the front of the stack.
@@ -163,8 +199,14 @@ function cpuTimes(): { busy: number; total: number } {
  * `backendPids` (PostgreSQL): the database's server processes, read before and after, for their CPU time.
  */
 export async function load(options: {
-  url: string; method: 'POST' | 'GET'; headers: Record<string, string>; body?: string;
-  connections: number; durationMs: number; maxRequests?: number; backendPids?: () => Promise<number[]>;
+  url: string;
+  method: 'POST' | 'GET';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  durationMs: number;
+  maxRequests?: number;
+  backendPids?: () => Promise<number[]>;
 }): Promise<LoadResult> {
   const { backendPids, ...work } = options;
   const backendBefore = new Map((backendPids ? await backendPids() : []).map((pid) => [pid, processCpuMs(pid)]));
@@ -173,8 +215,13 @@ export async function load(options: {
   const machine = cpuTimes();
   const serverCpu = threadCpuMs();
   const result = await new Promise<WorkerResult>((resolve, reject) => {
-    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), { workerData: { maxRequests: 200_000, ...work } });
-    worker.once('message', (r: WorkerResult) => { resolve(r); void worker.terminate(); });
+    const worker = new Worker(new URL('./load-worker.mjs', import.meta.url), {
+      workerData: { maxRequests: 200_000, ...work },
+    });
+    worker.once('message', (r: WorkerResult) => {
+      resolve(r);
+      void worker.terminate();
+    });
     worker.once('error', reject);
   });
   const serverCpuMs = threadCpuMs() - serverCpu;

@@ -12,7 +12,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 const { url, method, headers, body, connections, durationMs, maxRequests } = workerData;
 const target = new URL(url);
-if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost') throw new Error(`load generator: loopback only, not ${target.hostname}`);
+if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost')
+  throw new Error(`load generator: loopback only, not ${target.hostname}`);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const payload = body === undefined ? undefined : Buffer.from(body);
@@ -74,5 +75,15 @@ await Promise.all(Array.from({ length: connections }, loop));
 const seconds = (performance.now() - started) / 1000;
 agent.destroy();
 latencies.sort((a, b) => a - b);
-const at = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN);
-parentPort.postMessage({ completed, failed, firstFailure, seconds, rps: completed / seconds, p50: at(0.5), p99: at(0.99), clientCpuMs: threadCpuMs() - cpuAtStart });
+const at = (q) =>
+  latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : NaN;
+parentPort.postMessage({
+  completed,
+  failed,
+  firstFailure,
+  seconds,
+  rps: completed / seconds,
+  p50: at(0.5),
+  p99: at(0.99),
+  clientCpuMs: threadCpuMs() - cpuAtStart,
+});

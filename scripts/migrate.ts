@@ -5,7 +5,12 @@ import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 
 async function main() {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config, lockOwner: 'migrate' });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config,
+    lockOwner: 'migrate',
+  });
   console.log(`migrations applied to ${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`}`);
   await database.close();
 }

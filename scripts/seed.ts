@@ -10,7 +10,12 @@ import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
-import { CATALOGUE_KEYS, CatalogueFileError, emptyExisting, parseCatalogueFile } from '../src/modules/catalogue/catalogue-file.ts';
+import {
+  CATALOGUE_KEYS,
+  CatalogueFileError,
+  emptyExisting,
+  parseCatalogueFile,
+} from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
 
 const USAGE = 'usage: npm run seed -- --file PATH [--reset]';
@@ -18,13 +23,21 @@ const USAGE = 'usage: npm run seed -- --file PATH [--reset]';
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { file: { type: 'string' }, reset: { type: 'boolean', default: false }, help: { type: 'boolean' } } }).values;
+    args = parseArgs({
+      options: { file: { type: 'string' }, reset: { type: 'boolean', default: false }, help: { type: 'boolean' } },
+    }).values;
   } catch (e) {
     console.error(`${(e as Error).message}\n${USAGE}`);
     return 2;
   }
-  if (args.help) { console.log(USAGE); return 0; }
-  if (!args.file) { console.error(`--file is required\n${USAGE}`); return 2; }
+  if (args.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  if (!args.file) {
+    console.error(`--file is required\n${USAGE}`);
+    return 2;
+  }
   const file = args.file;
   const reset = args.reset === true;
 
@@ -40,9 +53,17 @@ async function main(): Promise<number> {
   let db: Database;
   try {
     config = loadConfig();
-    db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config, lockOwner: 'seed' });
+    db = await openDatabase({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config,
+      lockOwner: 'seed',
+    });
   } catch (e) {
-    if (e instanceof ConfigError || e instanceof DataDirLockedError) { console.error(`${file}: refused, nothing written: ${e.message}`); return 1; }
+    if (e instanceof ConfigError || e instanceof DataDirLockedError) {
+      console.error(`${file}: refused, nothing written: ${e.message}`);
+      return 1;
+    }
     throw e;
   }
   try {
@@ -66,4 +87,12 @@ async function main(): Promise<number> {
   }
 }
 
-main().then((code) => { process.exitCode = code; }, (e) => { console.error(e); process.exitCode = 1; });
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    console.error(e);
+    process.exitCode = 1;
+  },
+);

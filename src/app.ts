@@ -39,8 +39,12 @@ export function createApp(options: { config: Config; database: Database; clock?:
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
-  app.get('/healthz', (_req, res) => { res.json({ ok: true }); });
+  app.get('/healthz', (_req, res) => {
+    res.json({ ok: true });
+  });
   app.get('/readyz', readinessHandler(deps.prisma, options.config.readinessTimeoutMs));
-  app.use((_req: Request, res: Response) => { res.status(404).json({ error: 'Not found.' }); });
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ error: 'Not found.' });
+  });
   return { express: app, deps };
 }

@@ -68,7 +68,8 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): n
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min) throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
+  if (!Number.isInteger(value) || value < min)
+    throw new ConfigError(`${name} must be an integer >= ${min}, got "${raw}"`);
   return value;
 }
 
@@ -100,7 +101,9 @@ function persistedSecret(dataDir: string): string {
 export function checkJwtSecret(secret: string): void {
   const bytes = Buffer.byteLength(secret, 'utf8');
   if (bytes < MIN_JWT_SECRET_BYTES) {
-    throw new ConfigError(`JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes, got ${bytes} (generate one with: openssl rand -hex 32)`);
+    throw new ConfigError(
+      `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes, got ${bytes} (generate one with: openssl rand -hex 32)`,
+    );
   }
 }
 
@@ -110,16 +113,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     throw new ConfigError(`SERVICE_ENVIRONMENT must be one of ${SERVICE_ENVIRONMENTS.join(', ')}`);
   }
   const databaseUrl = env.DATABASE_URL || null;
-  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) throw new ConfigError('DATABASE_URL must be a postgres:// URL');
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl))
+    throw new ConfigError('DATABASE_URL must be a postgres:// URL');
   if (env.JWT_SECRET) checkJwtSecret(env.JWT_SECRET);
   const dataDir = overrides.dataDir ?? path.resolve(env.DATA_DIR || './data');
   const disabledSurfaces: Surface[] = [];
-  for (const s of (env.DISABLED_SURFACES || '').split(',').map((x) => x.trim()).filter(Boolean)) {
+  for (const s of (env.DISABLED_SURFACES || '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
     if (!isOneOf(SURFACES, s)) throw new ConfigError(`DISABLED_SURFACES: unknown surface "${s}"`);
     disabledSurfaces.push(s);
   }
   const timeZone = env.SERVICE_TIME_ZONE || 'Australia/Sydney';
-  try { new Intl.DateTimeFormat('en', { timeZone }); } catch { throw new ConfigError(`SERVICE_TIME_ZONE: unknown time zone "${timeZone}"`); }
+  try {
+    new Intl.DateTimeFormat('en', { timeZone });
+  } catch {
+    throw new ConfigError(`SERVICE_TIME_ZONE: unknown time zone "${timeZone}"`);
+  }
   const config: Config = {
     port: int(env, 'PORT', 4000, 0),
     dataDir,
@@ -138,9 +149,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     abnLookupTimeoutMs: int(env, 'ABN_LOOKUP_TIMEOUT_MS', 5000),
     graphqlExplorer: environment !== 'prod',
     trustProxy: trustProxy(env.TRUST_PROXY),
-    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseConnectTimeoutMs),
-    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseStatementTimeoutMs),
-    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', DEFAULT_DATABASE_TIMEOUTS.databaseIdleInTransactionTimeoutMs),
+    databaseConnectTimeoutMs: int(
+      env,
+      'DATABASE_CONNECT_TIMEOUT_MS',
+      DEFAULT_DATABASE_TIMEOUTS.databaseConnectTimeoutMs,
+    ),
+    databaseStatementTimeoutMs: int(
+      env,
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+      DEFAULT_DATABASE_TIMEOUTS.databaseStatementTimeoutMs,
+    ),
+    databaseIdleInTransactionTimeoutMs: int(
+      env,
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      DEFAULT_DATABASE_TIMEOUTS.databaseIdleInTransactionTimeoutMs,
+    ),
     readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 2000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),

@@ -22,7 +22,12 @@ class StartError extends Error {}
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config, lockOwner: 'server' });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config,
+    lockOwner: 'server',
+  });
   try {
     await serve(config, database);
   } catch (e) {
@@ -44,13 +49,26 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
   // Without this, a busy port left a process that printed its banner and served nothing.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, () => { server.off('error', reject); resolve(); });
+    server.listen(config.port, () => {
+      server.off('error', reject);
+      resolve();
+    });
   }).catch((e: NodeJS.ErrnoException) => {
-    const why = e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
+    const why =
+      e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
     throw new StartError(`cannot listen on port ${config.port}: ${why}`);
   });
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
-  console.log(startupBanner({ environment: config.environment, port: config.port, where, graphqlExplorer: config.graphqlExplorer, decision, databaseEmpty }).join('\n'));
+  console.log(
+    startupBanner({
+      environment: config.environment,
+      port: config.port,
+      where,
+      graphqlExplorer: config.graphqlExplorer,
+      decision,
+      databaseEmpty,
+    }).join('\n'),
+  );
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
@@ -63,12 +81,16 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
     const drained = new Promise<'drained'>((resolve) => server.close(() => resolve('drained')));
     const idle = setInterval(() => server.closeIdleConnections(), 50);
     let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs); });
+    const timedOut = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), config.shutdownTimeoutMs);
+    });
     const outcome = await Promise.race([drained, timedOut]);
     clearInterval(idle);
     clearTimeout(timer);
     if (outcome === 'timeout') {
-      logger.warn('shutdown.timeout', { message: `requests still in flight after ${config.shutdownTimeoutMs} ms were cut` });
+      logger.warn('shutdown.timeout', {
+        message: `requests still in flight after ${config.shutdownTimeoutMs} ms were cut`,
+      });
       server.closeAllConnections();
     }
     try {
@@ -80,8 +102,12 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
     logger.info('shutdown.done', { signal, outcome });
     process.exit(outcome === 'drained' ? 0 : 1);
   };
-  process.on('SIGINT', () => { void shutdown('SIGINT'); });
-  process.on('SIGTERM', () => { void shutdown('SIGTERM'); });
+  process.on('SIGINT', () => {
+    void shutdown('SIGINT');
+  });
+  process.on('SIGTERM', () => {
+    void shutdown('SIGTERM');
+  });
 }
 
 main().catch((error) => {

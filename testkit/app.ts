@@ -23,7 +23,11 @@ export interface TestApp {
   config: Config;
   clock: Clock;
   /** REST call: JSON in, { status, body, headers } out. */
-  rest(method: string, url: string, options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
+  rest(
+    method: string,
+    url: string,
+    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; body: any; headers: Headers }>;
   graphql(token?: string | null, headers?: Record<string, string>): GraphQLClient;
   login(email: string, password?: string): Promise<{ access: string; refresh: string }>;
   close(): Promise<void>;
@@ -59,18 +63,24 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   } else if (postgresUrl) {
     const fresh = await freshPostgres(postgresUrl, options.databasePrefix);
     const url = new URL(fresh.url);
-    if (options.databaseAddress) { url.hostname = options.databaseAddress.host; url.port = String(options.databaseAddress.port); }
+    if (options.databaseAddress) {
+      url.hostname = options.databaseAddress.host;
+      url.port = String(options.databaseAddress.port);
+    }
     databaseUrl = url.toString();
     drop = fresh.drop;
     database = await openDatabase({ databaseUrl, dataDir: ':memory:', timeouts: options.config });
   } else {
     database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
   }
-  const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: '0' }, {
-    dataDir: ':memory:',
-    jwtSecret: options.shareDatabaseWith?.config.jwtSecret ?? randomBytes(32).toString('hex'),
-    ...options.config,
-  });
+  const config = loadConfig(
+    { ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: '0' },
+    {
+      dataDir: ':memory:',
+      jwtSecret: options.shareDatabaseWith?.config.jwtSecret ?? randomBytes(32).toString('hex'),
+      ...options.config,
+    },
+  );
   if (!options.shareDatabaseWith && (options.seed ?? 'demo') === 'demo') {
     const { parseCatalogueFile } = await import('../src/modules/catalogue/catalogue-file.ts');
     const { loadCatalogue } = await import('../src/modules/catalogue/load-catalogue.ts');
@@ -80,27 +90,44 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   }
   if (options.prepare) await options.prepare(database);
   const app = createApp({ config, database, clock });
-  const server: Server = await new Promise((resolve) => { const s = app.express.listen(0, '127.0.0.1', () => resolve(s)); });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.express.listen(0, '127.0.0.1', () => resolve(s));
+  });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   const rest: TestApp['rest'] = async (method, url, opts = {}) => {
     const headers: Record<string, string> = { ...(opts.headers ?? {}) };
     if (opts.token) headers.authorization = `Bearer ${opts.token}`;
     let payload: string | undefined;
-    if (opts.raw !== undefined) { payload = opts.raw; headers['content-type'] ??= 'application/json'; }
-    else if (opts.body !== undefined) { payload = JSON.stringify(opts.body); headers['content-type'] = 'application/json'; }
+    if (opts.raw !== undefined) {
+      payload = opts.raw;
+      headers['content-type'] ??= 'application/json';
+    } else if (opts.body !== undefined) {
+      payload = JSON.stringify(opts.body);
+      headers['content-type'] = 'application/json';
+    }
     const res = await fetch(`${baseUrl}${url}`, { method, headers, body: payload });
     const text = await res.text();
     let parsed: unknown = text;
-    try { parsed = text ? JSON.parse(text) : null; } catch { /* keep text */ }
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      /* keep text */
+    }
     return { status: res.status, body: parsed, headers: res.headers };
   };
 
   const testApp: TestApp = {
-    baseUrl, app, database, config, clock, rest,
-    graphql: (token, headers = {}) => new GraphQLClient(`${baseUrl}/graphql`, {
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
-    }),
+    baseUrl,
+    app,
+    database,
+    config,
+    clock,
+    rest,
+    graphql: (token, headers = {}) =>
+      new GraphQLClient(`${baseUrl}/graphql`, {
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
+      }),
     login: async (email, password = DEMO_PASSWORD) => {
       const res = await rest('POST', '/api/v1/auth/login', { body: { email, password } });
       if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);

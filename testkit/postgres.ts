@@ -18,7 +18,11 @@ const undropped = new Map<string, string>();
 async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: serverUrl });
   await admin.connect();
-  try { await admin.query(sql); } finally { await admin.end(); }
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end();
+  }
 }
 
 /** `prefix` names the database (`prefix_<12 hex>`): lowercase letters and underscores only, as it is not quoted. */
@@ -42,8 +46,9 @@ export async function freshPostgres(serverUrl: string, prefix = 'test'): Promise
 /** Drops every database this process made and has not dropped yet; reports (never throws) the ones it cannot. */
 export async function dropFreshDatabases(): Promise<void> {
   for (const [name, serverUrl] of [...undropped]) {
-    await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
-      .catch((e) => process.stderr.write(`could not drop database ${name}: ${(e as Error).message}\n`));
+    await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch((e) =>
+      process.stderr.write(`could not drop database ${name}: ${(e as Error).message}\n`),
+    );
     undropped.delete(name);
   }
 }

@@ -16,7 +16,17 @@
  * Names not given are numbered per kit (`Test product 3`), so two calls never collide on a unique column.
  */
 import type {
-  Approval, Asset, AssetRateBracket, Group, Organisation, Permission, Prisma, PrismaClient, Product, RateBracket, User,
+  Approval,
+  Asset,
+  AssetRateBracket,
+  Group,
+  Organisation,
+  Permission,
+  Prisma,
+  PrismaClient,
+  Product,
+  RateBracket,
+  User,
 } from '../src/generated/prisma/client.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
 import type { PlanOverrides } from '../src/modules/billing/plans.ts';
@@ -26,9 +36,13 @@ import { DEMO_PASSWORD } from './demo.ts';
 export type Ref = number | { id: number };
 const idOf = (ref: Ref): number => (typeof ref === 'number' ? ref : ref.id);
 
-type OrganisationFields = Omit<Prisma.OrganisationUncheckedCreateInput, 'id' | 'type' | 'plan_overrides'> & { plan_overrides?: PlanOverrides };
+type OrganisationFields = Omit<Prisma.OrganisationUncheckedCreateInput, 'id' | 'type' | 'plan_overrides'> & {
+  plan_overrides?: PlanOverrides;
+};
 export type ProductInput = Partial<Omit<Prisma.ProductUncheckedCreateInput, 'id' | 'organisation_id'>>;
-export type BracketInput = Partial<Omit<Prisma.RateBracketUncheckedCreateInput, 'id' | 'organisation_id' | 'product_id'>> & {
+export type BracketInput = Partial<
+  Omit<Prisma.RateBracketUncheckedCreateInput, 'id' | 'organisation_id' | 'product_id'>
+> & {
   /** Assets (categories or leaves) this bracket is mapped to, in the same transaction. */
   assets?: Ref[];
 };
@@ -37,7 +51,10 @@ export type ApprovalInput = Partial<Omit<Prisma.ApprovalUncheckedCreateInput, 'i
   brackets?: Ref[];
 };
 export type AssetInput = Partial<Omit<Prisma.AssetUncheckedCreateInput, 'id' | 'parent_id'>> & { parent?: Ref | null };
-export interface GroupInput { name: string; permissions?: string[] }
+export interface GroupInput {
+  name: string;
+  permissions?: string[];
+}
 export interface UserInput {
   email?: string;
   /** Plain text, hashed as sign-in hashes it; default DEMO_PASSWORD. */
@@ -80,7 +97,13 @@ export function seedKit(prisma: PrismaClient) {
   let seq = 0;
   const next = () => ++seq;
 
-  async function map(organisation_id: number, product_id: number, rate_bracket_id: number | null, assets: Ref[], db: Prisma.TransactionClient | PrismaClient = prisma) {
+  async function map(
+    organisation_id: number,
+    product_id: number,
+    rate_bracket_id: number | null,
+    assets: Ref[],
+    db: Prisma.TransactionClient | PrismaClient = prisma,
+  ) {
     if (assets.length === 0) return [];
     return db.assetRateBracket.createManyAndReturn({
       data: assets.map((a) => ({ asset_id: idOf(a), organisation_id, product_id, rate_bracket_id })),
@@ -101,7 +124,14 @@ export function seedKit(prisma: PrismaClient) {
         const base_min = input.base_min ?? 8;
         const bracket = await prisma.$transaction(async (tx) => {
           const created = await tx.rateBracket.create({
-            data: { name: `Bracket ${n} at ${base_min}`, base_max: base_min + 2, ...input, base_min, organisation_id, product_id: product.id },
+            data: {
+              name: `Bracket ${n} at ${base_min}`,
+              base_max: base_min + 2,
+              ...input,
+              base_min,
+              organisation_id,
+              product_id: product.id,
+            },
           });
           await map(organisation_id, product.id, created.id, assets, tx);
           return created;
@@ -112,11 +142,19 @@ export function seedKit(prisma: PrismaClient) {
     };
   }
 
-  async function user({ password = DEMO_PASSWORD, organisation = null, groups = [], ...input }: UserInput = {}): Promise<UserSeed> {
+  async function user({
+    password = DEMO_PASSWORD,
+    organisation = null,
+    groups = [],
+    ...input
+  }: UserInput = {}): Promise<UserSeed> {
     const n = next();
     const created = await prisma.user.create({
       data: {
-        email: `user.${n}@kit.test`, is_active: true, is_email_verified: true, ...input,
+        email: `user.${n}@kit.test`,
+        is_active: true,
+        is_email_verified: true,
+        ...input,
         password_hash: await hashPassword(password),
         organisation_id: organisation === null ? null : idOf(organisation),
         groups: { connectOrCreate: groups.map((g) => groupUpsert(typeof g === 'string' ? { name: g } : g)) },
@@ -128,7 +166,10 @@ export function seedKit(prisma: PrismaClient) {
 
   const groupUpsert = ({ name, permissions = [] }: GroupInput) => ({
     where: { name },
-    create: { name, permissions: { connectOrCreate: permissions.map((codename) => ({ where: { codename }, create: { codename } })) } },
+    create: {
+      name,
+      permissions: { connectOrCreate: permissions.map((codename) => ({ where: { codename }, create: { codename } })) },
+    },
   });
 
   function financierSeed(organisation: Organisation): FinancierSeed {
@@ -136,17 +177,28 @@ export function seedKit(prisma: PrismaClient) {
       ...organisation,
       async product(input = {}) {
         const n = next();
-        return productSeed(await prisma.product.create({
-          data: { product_name: `Test product ${n}`, compounding_frequency: 'm', ...input, organisation_id: organisation.id },
-        }));
+        return productSeed(
+          await prisma.product.create({
+            data: {
+              product_name: `Test product ${n}`,
+              compounding_frequency: 'm',
+              ...input,
+              organisation_id: organisation.id,
+            },
+          }),
+        );
       },
       async approval({ brackets = [], ...input } = {}) {
         const n = next();
         const rate_bracket_ids = brackets.map(idOf);
         const approval = await prisma.$transaction(async (tx) => {
-          const created = await tx.approval.create({ data: { name: `Approval ${n}`, doc_level: 'low_doc', ...input, organisation_id: organisation.id } });
+          const created = await tx.approval.create({
+            data: { name: `Approval ${n}`, doc_level: 'low_doc', ...input, organisation_id: organisation.id },
+          });
           if (rate_bracket_ids.length) {
-            await tx.approvalRateBracket.createMany({ data: rate_bracket_ids.map((rate_bracket_id) => ({ approval_id: created.id, rate_bracket_id })) });
+            await tx.approvalRateBracket.createMany({
+              data: rate_bracket_ids.map((rate_bracket_id) => ({ approval_id: created.id, rate_bracket_id })),
+            });
           }
           return created;
         });
@@ -161,7 +213,9 @@ export function seedKit(prisma: PrismaClient) {
   }
 
   const organisation = (type: 'f' | 'b', { plan_overrides, ...input }: OrganisationFields) =>
-    prisma.organisation.create({ data: { ...input, type, ...(plan_overrides ? { plan_overrides: plan_overrides as Prisma.InputJsonObject } : {}) } });
+    prisma.organisation.create({
+      data: { ...input, type, ...(plan_overrides ? { plan_overrides: plan_overrides as Prisma.InputJsonObject } : {}) },
+    });
 
   const kit = {
     prisma,
@@ -186,7 +240,10 @@ export function seedKit(prisma: PrismaClient) {
 
     /** Replaces an organisation's plan_overrides (grants beyond its plan; {} = the plan's terms). */
     async planOverrides(ref: Ref, plan_overrides: PlanOverrides): Promise<Organisation> {
-      return prisma.organisation.update({ where: { id: idOf(ref) }, data: { plan_overrides: plan_overrides as Prisma.InputJsonObject } });
+      return prisma.organisation.update({
+        where: { id: idOf(ref) },
+        data: { plan_overrides: plan_overrides as Prisma.InputJsonObject },
+      });
     },
 
     /** A user: active, email verified, password DEMO_PASSWORD, of no organisation, unless told. */
@@ -195,13 +252,22 @@ export function seedKit(prisma: PrismaClient) {
     /** A group with permissions (codenames), made or completed. */
     async group(input: GroupInput): Promise<Group & { permissions: Permission[] }> {
       const { where, create } = groupUpsert(input);
-      return prisma.group.upsert({ where, create, update: { permissions: create.permissions }, include: { permissions: true } });
+      return prisma.group.upsert({
+        where,
+        create,
+        update: { permissions: create.permissions },
+        include: { permissions: true },
+      });
     },
 
     /** An asset: a leaf (is_asset true) at the top of the tree unless told; `child()` adds below it. */
     async asset({ parent = null, ...input }: AssetInput = {}): Promise<AssetSeed> {
       const n = next();
-      return assetSeed(await prisma.asset.create({ data: { name: `Test asset ${n}`, ...input, parent_id: parent === null ? null : idOf(parent) } }));
+      return assetSeed(
+        await prisma.asset.create({
+          data: { name: `Test asset ${n}`, ...input, parent_id: parent === null ? null : idOf(parent) },
+        }),
+      );
     },
 
     /**
@@ -212,12 +278,31 @@ export function seedKit(prisma: PrismaClient) {
     async copyCatalogue(copies: number): Promise<void> {
       const organisations = await prisma.organisation.findMany({ where: { type: 'f' }, orderBy: { id: 'asc' } });
       const financierIds = organisations.map((o) => o.id);
-      const products = await prisma.product.findMany({ where: { organisation_id: { in: financierIds } }, orderBy: { id: 'asc' } });
-      const brackets = await prisma.rateBracket.findMany({ where: { organisation_id: { in: financierIds } }, orderBy: { id: 'asc' } });
-      const mappings = await prisma.assetRateBracket.findMany({ where: { organisation_id: { in: financierIds } }, orderBy: { id: 'asc' } });
-      const approvals = await prisma.approval.findMany({ where: { organisation_id: { in: financierIds } }, orderBy: { id: 'asc' } });
-      const links = await prisma.approvalRateBracket.findMany({ where: { approval: { organisation_id: { in: financierIds } } } });
-      const strip = <T extends { id: number; created_at: Date; updated_at: Date }>({ id: _id, created_at: _c, updated_at: _u, ...rest }: T) => rest;
+      const products = await prisma.product.findMany({
+        where: { organisation_id: { in: financierIds } },
+        orderBy: { id: 'asc' },
+      });
+      const brackets = await prisma.rateBracket.findMany({
+        where: { organisation_id: { in: financierIds } },
+        orderBy: { id: 'asc' },
+      });
+      const mappings = await prisma.assetRateBracket.findMany({
+        where: { organisation_id: { in: financierIds } },
+        orderBy: { id: 'asc' },
+      });
+      const approvals = await prisma.approval.findMany({
+        where: { organisation_id: { in: financierIds } },
+        orderBy: { id: 'asc' },
+      });
+      const links = await prisma.approvalRateBracket.findMany({
+        where: { approval: { organisation_id: { in: financierIds } } },
+      });
+      const strip = <T extends { id: number; created_at: Date; updated_at: Date }>({
+        id: _id,
+        created_at: _c,
+        updated_at: _u,
+        ...rest
+      }: T) => rest;
       for (let copy = 1; copy <= copies; copy++) {
         await prisma.$transaction(async (tx) => {
           const newOrgs = await tx.organisation.createManyAndReturn({
@@ -229,12 +314,17 @@ export function seedKit(prisma: PrismaClient) {
           });
           const product = new Map(products.map((p, i) => [p.id, newProducts[i].id]));
           const newBrackets = await tx.rateBracket.createManyAndReturn({
-            data: brackets.map((b) => ({ ...strip(b), organisation_id: org.get(b.organisation_id)!, product_id: product.get(b.product_id)! })),
+            data: brackets.map((b) => ({
+              ...strip(b),
+              organisation_id: org.get(b.organisation_id)!,
+              product_id: product.get(b.product_id)!,
+            })),
           });
           const bracket = new Map(brackets.map((b, i) => [b.id, newBrackets[i].id]));
           await tx.assetRateBracket.createMany({
             data: mappings.map((m) => ({
-              asset_id: m.asset_id, organisation_id: org.get(m.organisation_id)!,
+              asset_id: m.asset_id,
+              organisation_id: org.get(m.organisation_id)!,
               product_id: m.product_id === null ? null : product.get(m.product_id)!,
               rate_bracket_id: m.rate_bracket_id === null ? null : bracket.get(m.rate_bracket_id)!,
             })),
@@ -244,7 +334,10 @@ export function seedKit(prisma: PrismaClient) {
           });
           const approval = new Map(approvals.map((a, i) => [a.id, newApprovals[i].id]));
           await tx.approvalRateBracket.createMany({
-            data: links.map((l) => ({ approval_id: approval.get(l.approval_id)!, rate_bracket_id: bracket.get(l.rate_bracket_id)! })),
+            data: links.map((l) => ({
+              approval_id: approval.get(l.approval_id)!,
+              rate_bracket_id: bracket.get(l.rate_bracket_id)!,
+            })),
           });
         });
       }

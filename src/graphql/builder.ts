@@ -35,8 +35,10 @@ const ACCESS_OF_SCOPE: Record<string, Access> = { signedIn: 'any', write: 'write
 
 /** The credential levels named by a scope-auth failure (any nesting of any/all). */
 function failedAccess(failure: AuthFailure): Access[] {
-  if (failure.kind === AuthScopeFailureType.AuthScope) return ACCESS_OF_SCOPE[failure.scope] ? [ACCESS_OF_SCOPE[failure.scope]] : [];
-  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) return failure.failures.flatMap(failedAccess);
+  if (failure.kind === AuthScopeFailureType.AuthScope)
+    return ACCESS_OF_SCOPE[failure.scope] ? [ACCESS_OF_SCOPE[failure.scope]] : [];
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes)
+    return failure.failures.flatMap(failedAccess);
   return [];
 }
 
@@ -83,5 +85,6 @@ builder.mutationType({});
 
 /** The `t` of an object type's `fields: (t) => ...`, for helpers that declare the same fields on several types. */
 export type ObjectFieldBuilder<Parent> = PothosSchemaTypes.ObjectFieldBuilder<
-  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, Parent
+  typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never,
+  Parent
 >;

@@ -10,9 +10,23 @@
  * have their types and fragments do not cycle.
  */
 import {
-  Kind, SchemaMetaFieldDef, TypeMetaFieldDef, getNamedType, isCompositeType, isListType, isNonNullType, isObjectType, isInterfaceType,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLCompositeType, type GraphQLOutputType, type GraphQLSchema,
-  type OperationDefinitionNode, type SelectionSetNode, type ValueNode,
+  Kind,
+  SchemaMetaFieldDef,
+  TypeMetaFieldDef,
+  getNamedType,
+  isCompositeType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isInterfaceType,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLCompositeType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type ValueNode,
 } from 'graphql';
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
@@ -175,9 +189,19 @@ export function analyseOperation(
         if (selection.alias) shape.aliases += 1;
         const name = selection.name.value;
         if (parent === queryType && METERED_ROOT_FIELDS.has(name)) shape.metered += 1;
-        if (name === '__typename') { shape.cost += 1; shape.depth = Math.max(shape.depth, 1); continue; }
-        const def = name === '__schema' ? SchemaMetaFieldDef : name === '__type' ? TypeMetaFieldDef
-          : isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[name] : undefined;
+        if (name === '__typename') {
+          shape.cost += 1;
+          shape.depth = Math.max(shape.depth, 1);
+          continue;
+        }
+        const def =
+          name === '__schema'
+            ? SchemaMetaFieldDef
+            : name === '__type'
+              ? TypeMetaFieldDef
+              : isObjectType(parent) || isInterfaceType(parent)
+                ? parent.getFields()[name]
+                : undefined;
         if (!def) continue; // validation has reported it
         checkArguments(parent, selection, shape);
         const type: GraphQLOutputType = isNonNullType(def.type) ? def.type.ofType : def.type;
@@ -207,7 +231,12 @@ export function analyseOperation(
     return shape;
   }
 
-  const root = operation.operation === 'query' ? queryType : operation.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    operation.operation === 'query'
+      ? queryType
+      : operation.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   if (!root) return { ...EMPTY, problems: [] };
   const shape = walk(operation.selectionSet, root);
   shape.problems = [...new Set(shape.problems)];

@@ -4,14 +4,29 @@
  * printed in the schema.
  */
 import {
-  ADVANCE_ARREARS, API_TOKEN_SCOPES, ASSET_STATES, CARD_TYPES, DEGRADED_HALVES, DOC_LEVELS, EVALUATION_STATUSES, RATE_BANDS,
-  REPAYMENT_FREQUENCIES, SCENARIO_KINDS, TRANSACTION_TYPES,
+  ADVANCE_ARREARS,
+  API_TOKEN_SCOPES,
+  ASSET_STATES,
+  CARD_TYPES,
+  DEGRADED_HALVES,
+  DOC_LEVELS,
+  EVALUATION_STATUSES,
+  RATE_BANDS,
+  REPAYMENT_FREQUENCIES,
+  SCENARIO_KINDS,
+  TRANSACTION_TYPES,
 } from '../lib/vocabulary.ts';
 import { builder } from './builder.ts';
 
 /** A list's values, each with its description (a description for every value, or the compiler complains). */
-function described<const T extends string>(list: readonly T[], descriptions: Record<T, string>): Record<T, { description: string }> {
-  return Object.fromEntries(list.map((value) => [value, { description: descriptions[value] }])) as Record<T, { description: string }>;
+function described<const T extends string>(
+  list: readonly T[],
+  descriptions: Record<T, string>,
+): Record<T, { description: string }> {
+  return Object.fromEntries(list.map((value) => [value, { description: descriptions[value] }])) as Record<
+    T,
+    { description: string }
+  >;
 }
 
 export const AdvanceArrearsEnum = builder.enumType('AdvanceArrears', { values: ADVANCE_ARREARS });

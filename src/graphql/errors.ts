@@ -3,8 +3,14 @@
  * member of the result union of every field that can raise it. Modules register their own errors the same way.
  */
 import {
-  DomainError, ForbiddenError, NotConfiguredError, NotFoundError, RateLimitedError, UnauthenticatedError,
-  UpstreamUnavailableError, ValidationError,
+  DomainError,
+  ForbiddenError,
+  NotConfiguredError,
+  NotFoundError,
+  RateLimitedError,
+  UnauthenticatedError,
+  UpstreamUnavailableError,
+  ValidationError,
 } from '../lib/errors.ts';
 import { builder } from './builder.ts';
 
@@ -23,7 +29,9 @@ builder.objectType(NotConfiguredError, { name: 'NotConfiguredError', interfaces:
 builder.objectType(RateLimitedError, {
   name: 'RateLimitedError',
   interfaces: [ErrorInterface],
-  fields: (t) => ({ retry_after: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before retrying' }) }),
+  fields: (t) => ({
+    retry_after: t.exposeInt('retryAfterSeconds', { description: 'Seconds to wait before retrying' }),
+  }),
 });
 
 const FieldErrorRef = builder.objectRef<{ field: string; messages: string[] }>('FieldError').implement({

@@ -29,7 +29,10 @@ function printable(segment: string | number): string {
 }
 
 /** A path as a chain of links to the parent, so walking a deep body costs O(size), not O(depth^2). */
-interface PathLink { segment: string | number; parent: PathLink | null }
+interface PathLink {
+  segment: string | number;
+  parent: PathLink | null;
+}
 
 function dotted(link: PathLink | null, root: readonly (string | number)[]): string {
   const segments: (string | number)[] = [];
@@ -78,13 +81,21 @@ const MAY_HOLD_UNSTORABLE = /\\u|[\u0000\uD800-\uDFFF]/;
 function unstorableLiterals(query: string): GraphQLError[] {
   if (!MAY_HOLD_UNSTORABLE.test(query)) return []; // the common case: no parse here
   let document: DocumentNode;
-  try { document = parse(query); } catch { return []; } // a syntax error is Yoga's to report
+  try {
+    document = parse(query);
+  } catch {
+    return [];
+  } // a syntax error is Yoga's to report
   const errors: GraphQLError[] = [];
   visit(document, {
     StringValue(node) {
       if (errors.length < MAX_REPORTED && !isStorableText(node.value)) {
         const at = node.loc ? ` (line ${node.loc.startToken.line}, column ${node.loc.startToken.column})` : '';
-        errors.push(new GraphQLError(`A string literal${at} ${RULE}`, { extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } }));
+        errors.push(
+          new GraphQLError(`A string literal${at} ${RULE}`, {
+            extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } },
+          }),
+        );
       }
     },
   });
@@ -97,9 +108,16 @@ function unstorableLiterals(query: string): GraphQLError[] {
  */
 export function storableTextOnly() {
   return {
-    onParams: ({ params, setResult }: { params: { query?: string; variables?: unknown }; setResult: (result: unknown) => void }) => {
-      const errors = unstorableTextPaths(params.variables ?? null)
-        .map((path) => badInput(`Variable "$${path || 'variables'}" ${RULE}`, path || 'variables'));
+    onParams: ({
+      params,
+      setResult,
+    }: {
+      params: { query?: string; variables?: unknown };
+      setResult: (result: unknown) => void;
+    }) => {
+      const errors = unstorableTextPaths(params.variables ?? null).map((path) =>
+        badInput(`Variable "$${path || 'variables'}" ${RULE}`, path || 'variables'),
+      );
       if (typeof params.query === 'string') errors.push(...unstorableLiterals(params.query));
       if (errors.length) setResult({ errors });
     },

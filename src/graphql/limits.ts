@@ -9,13 +9,22 @@
  *   over-budget operation is refused: no resolver runs, nothing is metered.
  * Every refusal is a 400 with a message naming the limit.
  */
-import { GraphQLError, Kind, Lexer, Source, TokenKind, parse, type DocumentNode, type ExecutionResult, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  GraphQLError,
+  Kind,
+  Lexer,
+  Source,
+  TokenKind,
+  parse,
+  type DocumentNode,
+  type ExecutionResult,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.ts';
 import { snapshotFor } from '../modules/catalogue/service.ts';
-import {
-  DECLARED_SIZES, MAX_ALIASES, MAX_COST, MAX_DEPTH, analyseOperation, sizesOf,
-} from './cost.ts';
+import { DECLARED_SIZES, MAX_ALIASES, MAX_COST, MAX_DEPTH, analyseOperation, sizesOf } from './cost.ts';
 
 export { MAX_ALIASES, MAX_COST, MAX_DEPTH, METERED_ROOT_FIELDS } from './cost.ts';
 
@@ -40,9 +49,14 @@ export function checkDocumentSize(source: string | Source): void {
   let tokens = 0;
   let depth = 0;
   for (let token = lexer.advance(); token.kind !== TokenKind.EOF; token = lexer.advance()) {
-    if (++tokens > MAX_TOKENS) throw refusal(`Document contains more than ${MAX_TOKENS} tokens. Parsing aborted.`, 'GRAPHQL_PARSE_FAILED');
+    if (++tokens > MAX_TOKENS)
+      throw refusal(`Document contains more than ${MAX_TOKENS} tokens. Parsing aborted.`, 'GRAPHQL_PARSE_FAILED');
     if (OPENERS.has(token.kind)) {
-      if (++depth > MAX_NESTING) throw refusal(`Document nests more than ${MAX_NESTING} levels of brackets, braces or parentheses. Parsing aborted.`, 'GRAPHQL_PARSE_FAILED');
+      if (++depth > MAX_NESTING)
+        throw refusal(
+          `Document nests more than ${MAX_NESTING} levels of brackets, braces or parentheses. Parsing aborted.`,
+          'GRAPHQL_PARSE_FAILED',
+        );
     } else if (CLOSERS.has(token.kind)) depth -= 1;
   }
 }
@@ -51,7 +65,10 @@ function refusal(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
 }
 
-function parts(document: DocumentNode): { operations: OperationDefinitionNode[]; fragments: Record<string, FragmentDefinitionNode> } {
+function parts(document: DocumentNode): {
+  operations: OperationDefinitionNode[];
+  fragments: Record<string, FragmentDefinitionNode>;
+} {
   const operations: OperationDefinitionNode[] = [];
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) {
@@ -64,9 +81,19 @@ function parts(document: DocumentNode): { operations: OperationDefinitionNode[];
 /** Refusals of an operation's shape, whatever its variables (checked once per document). */
 function shapeRefusals(shape: ReturnType<typeof analyseOperation>): GraphQLError[] {
   const errors: GraphQLError[] = [];
-  if (shape.depth > MAX_DEPTH) errors.push(refusal(`Query depth ${shape.depth} exceeds the limit of ${MAX_DEPTH}.`, 'DEPTH_LIMIT_EXCEEDED'));
-  if (shape.aliases > MAX_ALIASES) errors.push(refusal(`${shape.aliases} aliases (counted at every fragment spread) exceed the limit of ${MAX_ALIASES}.`, 'ALIAS_LIMIT_EXCEEDED'));
-  if (shape.metered > 1) errors.push(refusal('Only one calculate, matrix or matrixCalculator field is allowed per request.', 'METERED_FIELD_LIMIT'));
+  if (shape.depth > MAX_DEPTH)
+    errors.push(refusal(`Query depth ${shape.depth} exceeds the limit of ${MAX_DEPTH}.`, 'DEPTH_LIMIT_EXCEEDED'));
+  if (shape.aliases > MAX_ALIASES)
+    errors.push(
+      refusal(
+        `${shape.aliases} aliases (counted at every fragment spread) exceed the limit of ${MAX_ALIASES}.`,
+        'ALIAS_LIMIT_EXCEEDED',
+      ),
+    );
+  if (shape.metered > 1)
+    errors.push(
+      refusal('Only one calculate, matrix or matrixCalculator field is allowed per request.', 'METERED_FIELD_LIMIT'),
+    );
   for (const p of shape.problems) errors.push(refusal(p, 'BAD_USER_INPUT'));
   return errors;
 }
@@ -84,11 +111,16 @@ export function costRefusal(cost: number): GraphQLError {
  * returns our refusals with that mark added; so the status is set here, on fresh errors, on the way out.
  */
 function asRequestError(error: GraphQLError): GraphQLError {
-  const http = error.extensions?.http as { status?: number; spec?: boolean; headers?: Record<string, string> } | undefined;
+  const http = error.extensions?.http as
+    | { status?: number; spec?: boolean; headers?: Record<string, string> }
+    | undefined;
   if (error.path || error.extensions?.code === 'INTERNAL_SERVER_ERROR' || (http?.status && !http.spec)) return error;
   // `spec: true` is Yoga's mark for "400 only under application/graphql-response+json": dropped, so it is 400 always.
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, originalError: error.originalError,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    originalError: error.originalError,
     extensions: { ...error.extensions, http: { headers: http?.headers, status: 400 } },
   });
 }
@@ -98,7 +130,8 @@ export function graphqlLimits(): Plugin<Context> {
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result) || !result || typeof result !== 'object' || !('errors' in result)) return;
       const single = result as ExecutionResult;
-      if (single.data == null && single.errors?.length) setResult({ ...single, errors: single.errors.map((e) => asRequestError(e as GraphQLError)) });
+      if (single.data == null && single.errors?.length)
+        setResult({ ...single, errors: single.errors.map((e) => asRequestError(e as GraphQLError)) });
     },
     onParse({ setParseFn }) {
       setParseFn((source, options) => {
@@ -107,7 +140,9 @@ export function graphqlLimits(): Plugin<Context> {
           return parse(source, { ...options, maxTokens: MAX_TOKENS });
         } catch (error) {
           // The parser's own errors are syntax errors (400); anything else must not become a 500.
-          throw error instanceof GraphQLError ? error : refusal('The document could not be parsed.', 'GRAPHQL_PARSE_FAILED');
+          throw error instanceof GraphQLError
+            ? error
+            : refusal('The document could not be parsed.', 'GRAPHQL_PARSE_FAILED');
         }
       });
     },
@@ -115,13 +150,19 @@ export function graphqlLimits(): Plugin<Context> {
       return ({ valid, setResult }) => {
         if (!valid) return;
         const { operations, fragments } = parts(params.documentAST);
-        const errors = operations.flatMap((op) => shapeRefusals(analyseOperation(params.schema, op, fragments, DECLARED_SIZES)));
+        const errors = operations.flatMap((op) =>
+          shapeRefusals(analyseOperation(params.schema, op, fragments, DECLARED_SIZES)),
+        );
         if (errors.length) setResult(errors);
       };
     },
     async onExecute({ args, setResultAndStopExecution }) {
       const { operations, fragments } = parts(args.document);
-      const operation = args.operationName ? operations.find((o) => o.name?.value === args.operationName) : operations.length === 1 ? operations[0] : undefined;
+      const operation = args.operationName
+        ? operations.find((o) => o.name?.value === args.operationName)
+        : operations.length === 1
+          ? operations[0]
+          : undefined;
       if (!operation) return; // graphql-js answers the missing operation itself
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const ctx = args.contextValue as Context;
@@ -129,9 +170,10 @@ export function graphqlLimits(): Plugin<Context> {
       // operation is costed with the actual counts (the snapshot the resolver reads next; cached per version).
       // Without a metered field or a caller (no engine runs for them) the declared scale is used and nothing is read.
       const measure = analyseOperation(args.schema, operation, fragments, DECLARED_SIZES, variables);
-      const shape = measure.metered > 0 && ctx.caller
-        ? analyseOperation(args.schema, operation, fragments, sizesOf(await snapshotFor(ctx)), variables)
-        : measure;
+      const shape =
+        measure.metered > 0 && ctx.caller
+          ? analyseOperation(args.schema, operation, fragments, sizesOf(await snapshotFor(ctx)), variables)
+          : measure;
       const errors = shape.problems.map((p) => refusal(p, 'BAD_USER_INPUT'));
       if (!errors.length && shape.cost > MAX_COST) errors.push(costRefusal(shape.cost));
       if (errors.length) setResultAndStopExecution({ errors });

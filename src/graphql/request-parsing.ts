@@ -56,7 +56,8 @@ async function parsePost(request: Request): Promise<Params> {
   if (!(ACCEPTED_CONTENT_TYPES as readonly string[]).includes(type)) {
     throw requestError(
       `Content-Type ${type ? `"${type}" is` : 'is missing:'} not supported; send the request as ${ACCEPTED_CONTENT_TYPES.join(' or ')}.`,
-      415, 'UNSUPPORTED_MEDIA_TYPE',
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
     );
   }
   const body = parseJson(await request.text(), 'The request body');
@@ -71,7 +72,12 @@ function stripOriginalError(error: GraphQLError): GraphQLError {
   if (!error.extensions || !('originalError' in error.extensions)) return error;
   const { originalError: _dropped, ...extensions } = error.extensions;
   return new GraphQLError(error.message, {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, originalError: error.originalError, extensions,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError,
+    extensions,
   });
 }
 
@@ -85,7 +91,9 @@ export function graphqlRequestParsing(): Plugin {
     onResultProcess({ result, setResult, resultProcessor, setResultProcessor }) {
       if (resultProcessor !== processRegularResult) setResultProcessor(processRegularResult, 'application/json');
       const strip = (r: ExecutionResult): ExecutionResult =>
-        r.errors?.some((e) => e.extensions && 'originalError' in e.extensions) ? { ...r, errors: r.errors.map((e) => stripOriginalError(e as GraphQLError)) } : r;
+        r.errors?.some((e) => e.extensions && 'originalError' in e.extensions)
+          ? { ...r, errors: r.errors.map((e) => stripOriginalError(e as GraphQLError)) }
+          : r;
       if (Array.isArray(result)) setResult(result.map(strip));
       else if (result && typeof result === 'object' && 'errors' in result) setResult(strip(result as ExecutionResult));
     },

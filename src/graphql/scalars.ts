@@ -23,7 +23,8 @@ export const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
 
 /** A Decimal input value, or null when it is not one: a finite JSON number, or a plain decimal string. */
 export function parseDecimal(value: unknown): number | null {
-  const n = typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_STRING.test(value) ? Number(value) : NaN;
+  const n =
+    typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_STRING.test(value) ? Number(value) : NaN;
   return Number.isFinite(n) ? n : null;
 }
 
@@ -38,7 +39,12 @@ builder.scalarType('Decimal', {
   },
   parseLiteral: (node) => {
     // A literal is a GraphQL number (Int or Float, exponent allowed as in JSON) or a string spelled as above.
-    const n = node.kind === Kind.INT || node.kind === Kind.FLOAT ? Number(node.value) : node.kind === Kind.STRING ? parseDecimal(node.value) : null;
+    const n =
+      node.kind === Kind.INT || node.kind === Kind.FLOAT
+        ? Number(node.value)
+        : node.kind === Kind.STRING
+          ? parseDecimal(node.value)
+          : null;
     if (n === null || !Number.isFinite(n)) throw new GraphQLError('A valid number is required.');
     return n;
   },

@@ -13,7 +13,11 @@ import { storableTextOnly } from './input-text.ts';
 import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import {
-  DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, logUnavailable,
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_CODE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  logUnavailable,
 } from '../lib/database-errors.ts';
 import { schema } from '../schema.ts';
 
@@ -23,17 +27,25 @@ const SUGGESTION = /\s*Did you mean .+\?$/s;
 export function withoutSuggestion(error: GraphQLError): GraphQLError {
   if (!SUGGESTION.test(error.message)) return error;
   return new GraphQLError(error.message.replace(SUGGESTION, ''), {
-    nodes: error.nodes, source: error.source, positions: error.positions, path: error.path, extensions: error.extensions,
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    extensions: error.extensions,
   });
 }
 
 function blockFieldSuggestions(): Plugin {
   const strip = (result: ExecutionResult): ExecutionResult =>
-    result.errors?.length ? { ...result, errors: result.errors.map((e) => withoutSuggestion(e as GraphQLError)) } : result;
+    result.errors?.length
+      ? { ...result, errors: result.errors.map((e) => withoutSuggestion(e as GraphQLError)) }
+      : result;
   return {
-    onValidate: () => ({ result, setResult }) => {
-      if (result.length) setResult(result.map((e) => withoutSuggestion(e as GraphQLError)));
-    },
+    onValidate:
+      () =>
+      ({ result, setResult }) => {
+        if (result.length) setResult(result.map((e) => withoutSuggestion(e as GraphQLError)));
+      },
     onResultProcess({ result, setResult }) {
       if (Array.isArray(result)) setResult(result.map(strip));
       else if (result && typeof result === 'object' && 'errors' in result) setResult(strip(result as ExecutionResult));
@@ -64,7 +76,10 @@ export function createGraphQLServer(deps: AppDeps) {
           logUnavailable('graphql', error);
           return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
             path: error instanceof GraphQLError ? error.path : undefined,
-            extensions: { code: DATABASE_UNAVAILABLE_CODE, http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } } },
+            extensions: {
+              code: DATABASE_UNAVAILABLE_CODE,
+              http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
+            },
           });
         }
         const masked = maskError(error, message, false);
@@ -80,11 +95,12 @@ export function createGraphQLServer(deps: AppDeps) {
         return masked;
       },
     },
-    context: ({ request, req }) => buildContext(deps, {
-      authorization: request.headers.get('authorization'),
-      serviceClient: request.headers.get('x-service-client'),
-      clientAddress: req?.ip,
-    }),
+    context: ({ request, req }) =>
+      buildContext(deps, {
+        authorization: request.headers.get('authorization'),
+        serviceClient: request.headers.get('x-service-client'),
+        clientAddress: req?.ip,
+      }),
     plugins: [
       graphqlRequestParsing(),
       graphqlLimits(),

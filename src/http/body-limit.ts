@@ -13,9 +13,20 @@ export function graphqlBody(limitBytes: number): express.RequestHandler[] {
   const read = express.raw({ type: () => true, limit: limitBytes });
   const refuse = (err: any, _req: Request, res: Response, next: NextFunction): void => {
     if (err?.type === 'entity.too.large') {
-      res.status(413).json({ errors: [{ message: `${TOO_LARGE_MESSAGE} The limit is ${limitBytes} bytes.`, extensions: { code: 'PAYLOAD_TOO_LARGE' } }] });
+      res
+        .status(413)
+        .json({
+          errors: [
+            {
+              message: `${TOO_LARGE_MESSAGE} The limit is ${limitBytes} bytes.`,
+              extensions: { code: 'PAYLOAD_TOO_LARGE' },
+            },
+          ],
+        });
     } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) {
-      res.status(err.status).json({ errors: [{ message: 'The request body could not be read.', extensions: { code: 'BAD_REQUEST' } }] });
+      res
+        .status(err.status)
+        .json({ errors: [{ message: 'The request body could not be read.', extensions: { code: 'BAD_REQUEST' } }] });
     } else next(err);
   };
   return [read, refuse as unknown as express.RequestHandler];

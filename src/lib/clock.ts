@@ -1,13 +1,21 @@
 /** Time is injected so the refresh grace window, idle timeout and daily allowances can be tested exactly. */
-export interface Clock { now(): Date }
+export interface Clock {
+  now(): Date;
+}
 export const systemClock: Clock = { now: () => new Date() };
 
 /** A clock tests move by hand. */
 export class ManualClock implements Clock {
   constructor(private current = new Date()) {}
-  now(): Date { return new Date(this.current); }
-  advance(ms: number): void { this.current = new Date(this.current.getTime() + ms); }
-  set(date: Date): void { this.current = new Date(date); }
+  now(): Date {
+    return new Date(this.current);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+  set(date: Date): void {
+    this.current = new Date(date);
+  }
 }
 
 /** The calendar day (YYYY-MM-DD) of `at` in `timeZone`: allowances reset at local midnight. */

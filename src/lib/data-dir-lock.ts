@@ -8,7 +8,19 @@
  * lock written on another host (a shared volume) cannot be checked and is refused with the file to delete.
  * Taking over a stale lock happens under a short-lived mkdir guard, so two starters cannot both take it.
  */
-import { chmodSync, closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, rmdirSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import path from 'node:path';
 
@@ -18,7 +30,13 @@ export class DataDirLockedError extends Error {
   override name = 'DataDirLockedError';
 }
 
-interface Holder { pid: number; host: string; started: string | null; command: string; since: string }
+interface Holder {
+  pid: number;
+  host: string;
+  started: string | null;
+  command: string;
+  since: string;
+}
 
 export interface DataDirLock {
   file: string;
@@ -49,7 +67,9 @@ function isAlive(holder: Holder): boolean {
 
 function readHolder(file: string): Holder | 'missing' | 'unreadable' {
   let text: string;
-  try { text = readFileSync(file, 'utf8'); } catch (e) {
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'ENOENT') return 'missing';
     throw e;
   }
@@ -84,11 +104,21 @@ export function acquireDataDirLock(dir: string, what: string): DataDirLock {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const file = path.join(dir, LOCK_FILE);
   const guard = `${file}.takeover`;
-  const me: Holder = { pid: process.pid, host: hostname(), started: processStartTime(process.pid), command: what, since: new Date().toISOString() };
+  const me: Holder = {
+    pid: process.pid,
+    host: hostname(),
+    started: processStartTime(process.pid),
+    command: what,
+    since: new Date().toISOString(),
+  };
   for (let attempt = 0; attempt < 5; attempt += 1) {
     try {
       const fd = openSync(file, 'wx', 0o600);
-      try { writeSync(fd, JSON.stringify(me)); } finally { closeSync(fd); }
+      try {
+        writeSync(fd, JSON.stringify(me));
+      } finally {
+        closeSync(fd);
+      }
       let released = false;
       const release = () => {
         if (released) return;
@@ -106,11 +136,16 @@ export function acquireDataDirLock(dir: string, what: string): DataDirLock {
     if (holder === 'missing') continue;
     if (holder === 'unreadable') {
       // Being written this instant, or left half-written by a crash: give a writer a moment, then treat as stale.
-      if (Date.now() - safeMtime(file) < 2000) throw new DataDirLockedError(`DATA_DIR ${dir} is being locked by another process (${file}); retry`);
+      if (Date.now() - safeMtime(file) < 2000)
+        throw new DataDirLockedError(`DATA_DIR ${dir} is being locked by another process (${file}); retry`);
     } else if (holder.host !== me.host) {
-      throw new DataDirLockedError(`DATA_DIR ${dir} is locked by process ${holder.pid} (${holder.command}) on host ${holder.host} since ${holder.since}; if that process is gone, delete ${file}`);
+      throw new DataDirLockedError(
+        `DATA_DIR ${dir} is locked by process ${holder.pid} (${holder.command}) on host ${holder.host} since ${holder.since}; if that process is gone, delete ${file}`,
+      );
     } else if (isAlive(holder)) {
-      throw new DataDirLockedError(`DATA_DIR ${dir} is in use by process ${holder.pid} (${holder.command}) since ${holder.since}; stop it first (one process per data directory)`);
+      throw new DataDirLockedError(
+        `DATA_DIR ${dir} is in use by process ${holder.pid} (${holder.command}) since ${holder.since}; stop it first (one process per data directory)`,
+      );
     }
     takeOver(file, guard, holder);
   }
@@ -118,7 +153,11 @@ export function acquireDataDirLock(dir: string, what: string): DataDirLock {
 }
 
 function safeMtime(file: string): number {
-  try { return statSync(file).mtimeMs; } catch { return 0; }
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return 0;
+  }
 }
 
 /** Removes a stale lock if it is still the one judged stale; the guard keeps two starters from both removing it. */
@@ -133,7 +172,10 @@ function takeOver(file: string, guard: string, stale: Holder | 'unreadable'): vo
   }
   try {
     const now = readHolder(file);
-    const same = stale === 'unreadable' ? now === 'unreadable' : typeof now === 'object' && now.pid === stale.pid && now.since === stale.since;
+    const same =
+      stale === 'unreadable'
+        ? now === 'unreadable'
+        : typeof now === 'object' && now.pid === stale.pid && now.since === stale.since;
     if (same) unlinkSync(file);
   } finally {
     rmdirSync(guard);

@@ -16,7 +16,16 @@ const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P202
 /** @prisma/driver-adapter-utils error kinds. */
 const ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** Node socket errors. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
 /**
  * SQLSTATEs: class 08 connection exception, class 53 insufficient resources (too many connections, out of memory,
  * disk full), 57014 query cancelled (statement_timeout), 57P01-57P05 shutdown / cannot connect now / idle session
@@ -49,7 +58,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     }
     if (typeof kind === 'string') {
       if (ADAPTER_KINDS.has(kind)) return true;
-      if (kind === 'postgres' && typeof (e as any).code === 'string' && isUnavailableSqlState((e as any).code)) return true;
+      if (kind === 'postgres' && typeof (e as any).code === 'string' && isUnavailableSqlState((e as any).code))
+        return true;
     }
     if (typeof (e as any).originalCode === 'string' && isUnavailableSqlState((e as any).originalCode)) return true;
     if (typeof message === 'string' && DRIVER_MESSAGES.some((re) => re.test(message))) return true;
@@ -70,4 +80,3 @@ export function databaseUnavailableReply(error?: unknown): [503, { error: string
   logUnavailable('rest', error);
   return [503, { error: DATABASE_UNAVAILABLE_MESSAGE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }];
 }
-

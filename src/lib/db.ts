@@ -55,7 +55,9 @@ export function pgTimeouts(options: Partial<DatabaseTimeouts> = {}): pg.PoolConf
 }
 
 function definedOnly(options: Partial<DatabaseTimeouts>): Partial<DatabaseTimeouts> {
-  return Object.fromEntries(Object.entries(options).filter(([k, v]) => v !== undefined && k in DEFAULT_DATABASE_TIMEOUTS));
+  return Object.fromEntries(
+    Object.entries(options).filter(([k, v]) => v !== undefined && k in DEFAULT_DATABASE_TIMEOUTS),
+  );
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
@@ -64,11 +66,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   if (options.databaseUrl) {
     if (options.migrate !== false) {
       const runner = pgRunner(options.databaseUrl, timeouts);
-      try { await applyMigrations(runner); } finally { await runner.close(); }
+      try {
+        await applyMigrations(runner);
+      } finally {
+        await runner.close();
+      }
     }
-    const adapter = new PrismaPg({ connectionString: options.databaseUrl, max: 10, ...timeouts }, { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string });
+    const adapter = new PrismaPg(
+      { connectionString: options.databaseUrl, max: 10, ...timeouts },
+      { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string },
+    );
     const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
-    prisma.$on('query' as never, () => { queries += 1; });
+    prisma.$on('query' as never, () => {
+      queries += 1;
+    });
     await prisma.$connect();
     return { prisma, kind: 'postgres', queryCount: () => queries, close: () => prisma.$disconnect() };
   }
@@ -80,7 +91,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'server');
     try {
       // Files PGlite creates from now on are owner-only too (a process-wide setting; this process owns the directory).
-      try { process.umask(0o077); } catch { /* worker threads cannot change it; the 0700 directory still guards */ }
+      try {
+        process.umask(0o077);
+      } catch {
+        /* worker threads cannot change it; the 0700 directory still guards */
+      }
       restrictToOwner(options.dataDir);
       const dir = path.join(options.dataDir, 'pglite');
       mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -98,13 +113,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     throw e;
   }
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
-  prisma.$on('query' as never, () => { queries += 1; });
+  prisma.$on('query' as never, () => {
+    queries += 1;
+  });
   return {
     prisma,
     kind: 'pglite',
     queryCount: () => queries,
     close: async () => {
-      try { await prisma.$disconnect(); await pglite.close(); } finally { lock?.release(); }
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
     },
   };
 }
@@ -117,12 +139,19 @@ async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<voi
   await pglite.exec(`SET statement_timeout = ${Math.trunc(t.databaseStatementTimeoutMs)}`);
   if (options.migrate !== false) {
     const runner: SqlRunner = {
-      exec: async (sql) => { await pglite.exec(sql); },
+      exec: async (sql) => {
+        await pglite.exec(sql);
+      },
       query: async (sql, params) => (await pglite.query(sql, params)).rows as Record<string, unknown>[],
-      transaction: async (fn) => pglite.transaction(async (tx) => fn({
-        exec: async (sql) => { await tx.exec(sql); },
-        query: async (sql, params) => (await tx.query(sql, params)).rows as Record<string, unknown>[],
-      })),
+      transaction: async (fn) =>
+        pglite.transaction(async (tx) =>
+          fn({
+            exec: async (sql) => {
+              await tx.exec(sql);
+            },
+            query: async (sql, params) => (await tx.query(sql, params)).rows as Record<string, unknown>[],
+          }),
+        ),
     };
     await applyMigrations(runner);
   }
@@ -161,17 +190,40 @@ export function preparedStatementNames(max = 100): (query: { sql: string }) => s
 
 function pgRunner(connectionString: string, timeouts: pg.ClientConfig): SqlRunner & { close(): Promise<void> } {
   // Migrations may legitimately run longer than a request's statement bound; only connecting is bounded here.
-  const client = new pg.Client({ connectionString, connectionTimeoutMillis: timeouts.connectionTimeoutMillis, keepAlive: true });
+  const client = new pg.Client({
+    connectionString,
+    connectionTimeoutMillis: timeouts.connectionTimeoutMillis,
+    keepAlive: true,
+  });
   client.on('error', () => {}); // a dropped connection fails the pending query; without a listener it would crash the process
   const ready = client.connect();
   const run: SqlRunner = {
-    exec: async (sql) => { await ready; await client.query(sql); },
-    query: async (sql, params) => { await ready; return (await client.query(sql, params as unknown[])).rows; },
+    exec: async (sql) => {
+      await ready;
+      await client.query(sql);
+    },
+    query: async (sql, params) => {
+      await ready;
+      return (await client.query(sql, params as unknown[])).rows;
+    },
     transaction: async (fn) => {
       await ready;
       await client.query('BEGIN');
-      try { const r = await fn(run); await client.query('COMMIT'); return r; } catch (e) { await client.query('ROLLBACK'); throw e; }
+      try {
+        const r = await fn(run);
+        await client.query('COMMIT');
+        return r;
+      } catch (e) {
+        await client.query('ROLLBACK');
+        throw e;
+      }
     },
   };
-  return { ...run, close: async () => { await ready.catch(() => {}); await client.end().catch(() => {}); } };
+  return {
+    ...run,
+    close: async () => {
+      await ready.catch(() => {});
+      await client.end().catch(() => {});
+    },
+  };
 }

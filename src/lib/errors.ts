@@ -9,27 +9,41 @@ export abstract class DomainError extends Error {
 /** 401: no usable credentials (missing, malformed, expired, revoked, or their user inactive). */
 export class UnauthenticatedError extends DomainError {
   readonly code = 'unauthenticated';
-  constructor(message = 'Authentication credentials were not provided or are invalid.') { super(message); }
+  constructor(message = 'Authentication credentials were not provided or are invalid.') {
+    super(message);
+  }
 }
 
 /** 403: signed in, but this caller may not do this (scope, session-only, role, permission, tenancy). */
 export class ForbiddenError extends DomainError {
   readonly code = 'forbidden';
-  constructor(message = 'You do not have permission to perform this action.') { super(message); }
+  constructor(message = 'You do not have permission to perform this action.') {
+    super(message);
+  }
 }
 
 /** 404: no such object for this caller; another tenant's object answers exactly the same. */
 export class NotFoundError extends DomainError {
   readonly code = 'not_found';
-  constructor(message = 'Not found.') { super(message); }
+  constructor(message = 'Not found.') {
+    super(message);
+  }
 }
 
-export interface FieldError { field: string; messages: string[] }
+export interface FieldError {
+  field: string;
+  messages: string[];
+}
 
 /** 400: the request is well-formed JSON but its values break a rule. `errors` names the fields. */
 export class ValidationError extends DomainError {
   readonly code = 'validation_error';
-  constructor(readonly fieldErrors: FieldError[], message = 'Invalid request.') { super(message); }
+  constructor(
+    readonly fieldErrors: FieldError[],
+    message = 'Invalid request.',
+  ) {
+    super(message);
+  }
   static of(field: string, ...messages: string[]): ValidationError {
     return new ValidationError([{ field, messages }]);
   }
@@ -38,19 +52,28 @@ export class ValidationError extends DomainError {
 /** 429 without a body contract (refresh rate limit): back off and retry. */
 export class RateLimitedError extends DomainError {
   readonly code = 'rate_limited';
-  constructor(readonly retryAfterSeconds: number, message = 'Too many requests. Try again shortly.') { super(message); }
+  constructor(
+    readonly retryAfterSeconds: number,
+    message = 'Too many requests. Try again shortly.',
+  ) {
+    super(message);
+  }
 }
 
 /** 502: a service we depend on (payment processor, ABN register) could not be reached or answered badly. */
 export class UpstreamUnavailableError extends DomainError {
   readonly code = 'upstream_unavailable';
-  constructor(message = 'A service we depend on could not be reached. Try again shortly.') { super(message); }
+  constructor(message = 'A service we depend on could not be reached. Try again shortly.') {
+    super(message);
+  }
 }
 
 /** 503: a feature this deployment has not been configured for. */
 export class NotConfiguredError extends DomainError {
   readonly code = 'not_configured';
-  constructor(message: string) { super(message); }
+  constructor(message: string) {
+    super(message);
+  }
 }
 
 /** Collects field errors, then throws one ValidationError naming them all. */
@@ -61,6 +84,10 @@ export class FieldErrors {
     if (existing) existing.messages.push(message);
     else this.list.push({ field, messages: [message] });
   }
-  get any(): boolean { return this.list.length > 0; }
-  throwIfAny(): void { if (this.list.length) throw new ValidationError(this.list); }
+  get any(): boolean {
+    return this.list.length > 0;
+  }
+  throwIfAny(): void {
+    if (this.list.length) throw new ValidationError(this.list);
+  }
 }

@@ -41,8 +41,11 @@ export async function applyMigrations(db: SqlRunner, dir = MIGRATIONS_DIR): Prom
   const applied: string[] = [];
   try {
     const done = new Map(
-      (await db.query('SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL'))
-        .map((r) => [String(r.migration_name), String(r.checksum)]),
+      (
+        await db.query(
+          'SELECT migration_name, checksum FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+        )
+      ).map((r) => [String(r.migration_name), String(r.checksum)]),
     );
     for (const m of listMigrations(dir)) {
       const previous = done.get(m.name);

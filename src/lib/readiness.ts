@@ -11,18 +11,28 @@ import { logger } from './logger.ts';
 
 export type Readiness = { ready: true } | { ready: false; reason: string };
 
-export async function checkReadiness(prisma: PrismaClient, timeoutMs: number, expected: readonly string[]): Promise<Readiness> {
+export async function checkReadiness(
+  prisma: PrismaClient,
+  timeoutMs: number,
+  expected: readonly string[],
+): Promise<Readiness> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<Readiness>((resolve) => {
-    timer = setTimeout(() => resolve({ ready: false, reason: `the database did not answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ ready: false, reason: `the database did not answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   const check = (async (): Promise<Readiness> => {
     try {
       const rows = await prisma.$queryRawUnsafe<{ migration_name: string }[]>(
-        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL');
+        'SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL',
+      );
       const applied = new Set(rows.map((r) => r.migration_name));
       const pending = expected.filter((name) => !applied.has(name));
-      return pending.length ? { ready: false, reason: `migrations not applied: ${pending.join(', ')}` } : { ready: true };
+      return pending.length
+        ? { ready: false, reason: `migrations not applied: ${pending.join(', ')}` }
+        : { ready: true };
     } catch (e) {
       if (isDatabaseUnavailable(e)) return { ready: false, reason: 'the database is unavailable' };
       // Typically no _prisma_migrations table yet (42P01): not migrated.
@@ -37,12 +47,19 @@ export async function checkReadiness(prisma: PrismaClient, timeoutMs: number, ex
   }
 }
 
-export function readinessHandler(prisma: PrismaClient, timeoutMs: number): (req: Request, res: Response) => Promise<void> {
+export function readinessHandler(
+  prisma: PrismaClient,
+  timeoutMs: number,
+): (req: Request, res: Response) => Promise<void> {
   const expected = listMigrations().map((m) => m.name);
   return async (_req, res) => {
     const readiness = await checkReadiness(prisma, timeoutMs, expected);
     res.set('Cache-Control', 'no-store');
     if (readiness.ready) res.json({ ok: true });
-    else res.status(503).set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS)).json({ ok: false, error: readiness.reason });
+    else
+      res
+        .status(503)
+        .set('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS))
+        .json({ ok: false, error: readiness.reason });
   };
 }

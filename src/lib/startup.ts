@@ -5,7 +5,12 @@
  */
 import type { ServiceEnvironment } from './vocabulary.ts';
 
-export const DEMO_LOGINS = ['broker.admin@demo.test', 'broker.user@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'];
+export const DEMO_LOGINS = [
+  'broker.admin@demo.test',
+  'broker.user@demo.test',
+  'free.broker@demo.test',
+  'financier.admin@demo.test',
+];
 export const DEMO_PASSWORD = 'demo-password-1';
 
 export type DemoDataDecision = 'load' | 'keep-existing' | 'never-in-prod';
@@ -33,6 +38,9 @@ export function startupBanner(f: BannerFacts): string[] {
     `  REST:     ${base}/api/v1`,
   ];
   if (demoLoaded) lines.push(`  Demo logins (password ${DEMO_PASSWORD}): ${DEMO_LOGINS.join(', ')}`);
-  if (f.decision === 'never-in-prod' && f.databaseEmpty) lines.push('  The database is empty: load a catalogue with `npm run seed -- --file PATH` (demo data is never loaded in prod).');
+  if (f.decision === 'never-in-prod' && f.databaseEmpty)
+    lines.push(
+      '  The database is empty: load a catalogue with `npm run seed -- --file PATH` (demo data is never loaded in prod).',
+    );
   return lines;
 }

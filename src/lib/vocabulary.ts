@@ -46,7 +46,14 @@ export const PLANS = ['free', 'pro', 'max', 'team', 'enterprise'] as const;
 export type PlanName = (typeof PLANS)[number];
 
 export const SUBSCRIPTION_STATUSES = [
-  'trialing', 'active', 'past_due', 'canceled', 'incomplete', 'incomplete_expired', 'unpaid', 'paused',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'incomplete',
+  'incomplete_expired',
+  'unpaid',
+  'paused',
 ] as const;
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 

@@ -12,7 +12,10 @@ export function clientKind(header: string | undefined | null): ClientKind {
 }
 
 type Params = Record<string, string | number>;
-interface Entry { web: (p: Params) => string; mobile: (p: Params) => string }
+interface Entry {
+  web: (p: Params) => string;
+  mobile: (p: Params) => string;
+}
 
 const metricNoun = (p: Params) => (p.metric === 'matrix' ? 'Matrix' : 'calculator');
 
@@ -22,7 +25,8 @@ export const WORDING = {
     mobile: (p) => `You have used all ${p.limit} of today's ${metricNoun(p)} runs.`,
   },
   cap_hit_message: {
-    web: (p) => `You've used all ${p.limit} ${metricNoun(p)} runs for today. Upgrade your plan for a higher daily allowance at /settings/billing, or try again tomorrow.`,
+    web: (p) =>
+      `You've used all ${p.limit} ${metricNoun(p)} runs for today. Upgrade your plan for a higher daily allowance at /settings/billing, or try again tomorrow.`,
     mobile: (p) => `You have used all ${p.limit} of today's ${metricNoun(p)} runs. The allowance resets at midnight.`,
   },
   entitlement_required_detail: {
@@ -30,7 +34,8 @@ export const WORDING = {
     mobile: () => 'The Matrix is not available on this account.',
   },
   entitlement_required_message: {
-    web: () => 'The Matrix is included with Pro and above. Upgrade at /settings/billing to see which financiers will approve this deal.',
+    web: () =>
+      'The Matrix is included with Pro and above. Upgrade at /settings/billing to see which financiers will approve this deal.',
     mobile: () => 'The Matrix is not available on this account.',
   },
   feature_disabled_detail: {
@@ -38,24 +43,29 @@ export const WORDING = {
     mobile: () => 'This feature is switched off for now.',
   },
   consumer_unavailable_detail: {
-    web: () => 'Consumer pricing is open to brokers bound by Best Interests Duty whose plan includes it. See /settings/billing.',
+    web: () =>
+      'Consumer pricing is open to brokers bound by Best Interests Duty whose plan includes it. See /settings/billing.',
     mobile: () => 'Consumer pricing is not available on this account.',
   },
   seat_limit_reached: {
-    web: (p) => `Your organisation is using ${p.used} of ${p.limit} seats. Upgrade your plan at /settings/billing or deactivate another user first.`,
+    web: (p) =>
+      `Your organisation is using ${p.used} of ${p.limit} seats. Upgrade your plan at /settings/billing or deactivate another user first.`,
     mobile: (p) => `Your organisation is using ${p.used} of ${p.limit} seats.`,
   },
   last_admin: {
     web: () => 'Your organisation needs at least one active administrator. Make another user an administrator first.',
-    mobile: () => 'Your organisation needs at least one active administrator. Make another user an administrator first.',
+    mobile: () =>
+      'Your organisation needs at least one active administrator. Make another user an administrator first.',
   },
   scenario_over_limit: {
-    web: (p) => `You can keep ${p.limit} saved scenarios on your plan. Delete one, or upgrade at /settings/billing to keep more.`,
+    web: (p) =>
+      `You can keep ${p.limit} saved scenarios on your plan. Delete one, or upgrade at /settings/billing to keep more.`,
     mobile: (p) => `You already keep ${p.limit} saved scenarios, the most allowed.`,
   },
   resend_verification: {
     web: () => 'If an account exists for that address and is not yet verified, we have sent a new verification email.',
-    mobile: () => 'If an account exists for that address and is not yet verified, we have sent a new verification email.',
+    mobile: () =>
+      'If an account exists for that address and is not yet verified, we have sent a new verification email.',
   },
   forgot_password: {
     web: () => 'If an account exists for that address, we have sent instructions to reset the password.',

@@ -4,8 +4,22 @@
  * and every coercion failure becomes the spec's general error body, naming the field.
  */
 import {
-  GraphQLError, GraphQLSchema, Kind, coerceInputValue, execute, getNamedType, isEnumType, isInputObjectType, isListType,
-  isNonNullType, parse, typeFromAST, validate, type DocumentNode, type GraphQLInputType, type OperationDefinitionNode,
+  GraphQLError,
+  GraphQLSchema,
+  Kind,
+  coerceInputValue,
+  execute,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type GraphQLInputType,
+  type OperationDefinitionNode,
 } from 'graphql';
 import type { Context } from '../graphql/context.ts';
 import type { FieldError } from '../lib/errors.ts';
@@ -22,10 +36,14 @@ export interface CompiledRoute extends RouteDefinition {
 export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): CompiledRoute {
   const compiled = parse(withFragments(route.document));
   const problems = validate(schema, compiled);
-  if (problems.length) throw new Error(`REST ${route.method.toUpperCase()} ${route.path}: ${problems.map((p) => p.message).join('; ')}`);
-  const operation = compiled.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  if (problems.length)
+    throw new Error(`REST ${route.method.toUpperCase()} ${route.path}: ${problems.map((p) => p.message).join('; ')}`);
+  const operation = compiled.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const roots = operation.selectionSet.selections;
-  if (roots.length !== 1 || roots[0].kind !== Kind.FIELD) throw new Error(`REST ${route.path}: the operation must select exactly one root field`);
+  if (roots.length !== 1 || roots[0].kind !== Kind.FIELD)
+    throw new Error(`REST ${route.path}: the operation must select exactly one root field`);
   const rootField = roots[0].alias?.value ?? roots[0].name.value;
   const variableTypes = (operation.variableDefinitions ?? []).map((def) => ({
     name: def.variable.name.value,
@@ -65,7 +83,11 @@ function describeType(type: GraphQLInputType): string {
   if (named.name === 'Float' || named.name === 'Decimal') return 'A valid number is required.';
   if (named.name === 'Boolean') return 'Must be a valid boolean.';
   if (named.name === 'String') return 'Not a valid string.';
-  if (isEnumType(named)) return `Must be one of: ${named.getValues().map((v) => v.name).join(', ')}.`;
+  if (isEnumType(named))
+    return `Must be one of: ${named
+      .getValues()
+      .map((v) => v.name)
+      .join(', ')}.`;
   if (isInputObjectType(named)) return 'Must be a JSON object.';
   return 'Invalid value.';
 }
@@ -75,7 +97,12 @@ function describeType(type: GraphQLInputType): string {
  * object ('Field "cost" of required type "Decimal!" was not provided.'), so the field's name is taken from the
  * message and appended: clients get `cost`, not `input`.
  */
-function fieldError(variable: string, type: GraphQLInputType, path: readonly (string | number)[], error: GraphQLError): FieldError {
+function fieldError(
+  variable: string,
+  type: GraphQLInputType,
+  path: readonly (string | number)[],
+  error: GraphQLError,
+): FieldError {
   const missing = /^Field "([^"]+)" of required type "[^"]+" was not provided\.$/.exec(error.message);
   const fullPath = missing ? [...path, missing[1]] : [...path];
   // `input.cost` reads as `cost`: clients know their body's fields, not our variable names.
@@ -90,7 +117,10 @@ function fieldError(variable: string, type: GraphQLInputType, path: readonly (st
  * `execute` coerces variables itself, so handing it already-coerced values would run every custom scalar's
  * parseValue twice (a Date given to DateTime's parseValue); coercion here only finds the fields to name in a 400.
  */
-export function coerceVariables(route: CompiledRoute, raw: Record<string, unknown>): { values: Record<string, unknown> } | { errors: FieldError[] } {
+export function coerceVariables(
+  route: CompiledRoute,
+  raw: Record<string, unknown>,
+): { values: Record<string, unknown> } | { errors: FieldError[] } {
   const errors: FieldError[] = [];
   const values: Record<string, unknown> = {};
   for (const { name, type } of route.variableTypes) {
@@ -108,8 +138,12 @@ export function coerceVariables(route: CompiledRoute, raw: Record<string, unknow
 }
 
 /** Executes and returns the root field's typed result, or null when GraphQL reported errors (a bug on this path). */
-export async function run(schema: GraphQLSchema, route: CompiledRoute, ctx: Context, variables: Record<string, unknown>):
-  Promise<{ result: Result } | { bug: readonly GraphQLError[] }> {
+export async function run(
+  schema: GraphQLSchema,
+  route: CompiledRoute,
+  ctx: Context,
+  variables: Record<string, unknown>,
+): Promise<{ result: Result } | { bug: readonly GraphQLError[] }> {
   const out = await execute({ schema, document: route.compiled, variableValues: variables, contextValue: ctx });
   if (out.errors?.length || !out.data) return { bug: out.errors ?? [] };
   return { result: out.data[route.rootField] as Result };
@@ -122,17 +156,46 @@ export function fieldErrorBody(errors: FieldError[], message = 'Invalid request.
 /** The shared error types, mapped once for every route. */
 export function sharedReply(result: Result): RestReply | undefined {
   switch (result.__typename) {
-    case 'UnauthenticatedError': return [401, { error: result.message }];
-    case 'ForbiddenError': return [403, { error: result.message }];
-    case 'NotFoundError': return [404, { error: result.message }];
-    case 'ValidationError': return [400, fieldErrorBody(result.errors, result.message)];
-    case 'RateLimitedError': return [429, { error: result.message }, { 'Retry-After': String(result.retry_after) }];
-    case 'UpstreamUnavailableError': return [502, { error: result.message }];
-    case 'NotConfiguredError': return [503, { error: result.message }];
+    case 'UnauthenticatedError':
+      return [401, { error: result.message }];
+    case 'ForbiddenError':
+      return [403, { error: result.message }];
+    case 'NotFoundError':
+      return [404, { error: result.message }];
+    case 'ValidationError':
+      return [400, fieldErrorBody(result.errors, result.message)];
+    case 'RateLimitedError':
+      return [429, { error: result.message }, { 'Retry-After': String(result.retry_after) }];
+    case 'UpstreamUnavailableError':
+      return [502, { error: result.message }];
+    case 'NotConfiguredError':
+      return [503, { error: result.message }];
     // Plan and allowance refusals: the spec's typed 403 and 429 bodies, the same on every metered endpoint.
-    case 'CapHitError': return [429, { error: 'cap_hit', detail: result.detail, message: result.message, limit: result.limit, used: result.used, metric: result.metric }];
-    case 'EntitlementRequiredError': return [403, { error: 'entitlement_required', detail: result.detail, message: result.message, entitlement: result.entitlement }];
-    case 'FeatureDisabledError': return [403, { error: 'feature_disabled', detail: result.detail }];
-    default: return undefined;
+    case 'CapHitError':
+      return [
+        429,
+        {
+          error: 'cap_hit',
+          detail: result.detail,
+          message: result.message,
+          limit: result.limit,
+          used: result.used,
+          metric: result.metric,
+        },
+      ];
+    case 'EntitlementRequiredError':
+      return [
+        403,
+        {
+          error: 'entitlement_required',
+          detail: result.detail,
+          message: result.message,
+          entitlement: result.entitlement,
+        },
+      ];
+    case 'FeatureDisabledError':
+      return [403, { error: 'feature_disabled', detail: result.detail }];
+    default:
+      return undefined;
   }
 }

@@ -6,7 +6,9 @@ import type { Request } from 'express';
 import type { Context } from '../graphql/context.ts';
 
 export type Status = 200 | 201 | 204 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
-export type RestReply = [status: Status, body?: unknown] | [status: Status, body: unknown, headers: Record<string, string>];
+export type RestReply =
+  | [status: Status, body?: unknown]
+  | [status: Status, body: unknown, headers: Record<string, string>];
 
 /** The typed result of the operation's single root field, with `__typename` always selected. */
 export type Result = { __typename: string; [field: string]: any };

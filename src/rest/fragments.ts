@@ -7,8 +7,10 @@
 // Pieces several row types share; a fragment is written on one type, so these are spelled once here instead.
 const ORGANISATION = 'organisation_id organisation_name';
 const RATE_CARD = 'product_id product_name rate_bracket_id rate_bracket_name';
-const APPROVAL_OUTCOME = 'approval_id approval_name doc_level status missing_fields deposit_percentage deposit_amount deposit_required max_term';
-const PRICED_FIGURES = 'base_min base_max rate_min rate_max e_min e_max repayment_min repayment_max balloon commission amount_financed instalments';
+const APPROVAL_OUTCOME =
+  'approval_id approval_name doc_level status missing_fields deposit_percentage deposit_amount deposit_required max_term';
+const PRICED_FIGURES =
+  'base_min base_max rate_min rate_max e_min e_max repayment_min repayment_max balloon commission amount_financed instalments';
 
 export const FRAGMENTS: Readonly<Record<string, string>> = {
   ErrorFields: `

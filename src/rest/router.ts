@@ -21,25 +21,41 @@ function send(res: Response, [status, body, headers]: RestReply): void {
 
 /** A route path (`/users/:id`) as Express matches it: any one segment per parameter, case-insensitive, one optional trailing slash. */
 function pathPattern(path: string): RegExp {
-  const source = path.replace(/\/$/, '').split('/').map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))).join('/');
+  const source = path
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
   return new RegExp(`^${source}/?$`, 'i');
 }
 
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
-  const jsonBody = express.json({ limit: deps.config.maxBodyBytes, strict: false }) // the one body limit (src/http/body-limit.ts);
+  const jsonBody = express.json({ limit: deps.config.maxBodyBytes, strict: false }); // the one body limit (src/http/body-limit.ts);
   // The body is read only after credentials are judged (a parse failure goes to the error handler below).
-  const readBody = (req: Request, res: Response) => new Promise<void>((resolve, reject) => { jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve())); });
+  const readBody = (req: Request, res: Response) =>
+    new Promise<void>((resolve, reject) => {
+      jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+    });
 
   for (const route of compiled) {
     router[route.method](route.path, async (req: Request, res: Response) => {
-      const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client'), clientAddress: req.ip });
+      const ctx = await buildContext(deps, {
+        authorization: req.get('authorization'),
+        serviceClient: req.get('x-service-client'),
+        clientAddress: req.ip,
+      });
       // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
-      if (!route.public && ctx.auth.kind !== 'caller') return send(res, [401, { error: new UnauthenticatedError().message }]);
+      if (!route.public && ctx.auth.kind !== 'caller')
+        return send(res, [401, { error: new UnauthenticatedError().message }]);
       await readBody(req, res);
       // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.
-      const unstorable = [...unstorableTextErrors(req.body), ...unstorableTextErrors(req.query, 'query'), ...unstorableTextErrors(req.params, 'path')];
+      const unstorable = [
+        ...unstorableTextErrors(req.body),
+        ...unstorableTextErrors(req.query, 'query'),
+        ...unstorableTextErrors(req.params, 'path'),
+      ];
       if (unstorable.length) return send(res, [400, fieldErrorBody(unstorable)]);
       const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
       if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
@@ -47,7 +63,14 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       if ('bug' in outcome) {
         const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
         if (down) return send(res, databaseUnavailableReply(down));
-        logger.error('rest.graphql_errors', { route: `${route.method.toUpperCase()} ${route.path}`, errors: outcome.bug.map((e) => ({ message: e.message, path: e.path, stack: (e.originalError as Error | undefined)?.stack })) });
+        logger.error('rest.graphql_errors', {
+          route: `${route.method.toUpperCase()} ${route.path}`,
+          errors: outcome.bug.map((e) => ({
+            message: e.message,
+            path: e.path,
+            stack: (e.originalError as Error | undefined)?.stack,
+          })),
+        });
         return send(res, [500, { error: 'Internal server error.' }]);
       }
       const reply = route.respond(outcome.result, ctx) ?? sharedReply(outcome.result);
@@ -68,19 +91,35 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
   const malformedPath = async (req: Request, res: Response): Promise<void> => {
     const route = compiled.find((r) => r.method === req.method.toLowerCase() && pathPattern(r.path).test(req.path));
     if (route && !route.public) {
-      const ctx = await buildContext(deps, { authorization: req.get('authorization'), serviceClient: req.get('x-service-client'), clientAddress: req.ip });
+      const ctx = await buildContext(deps, {
+        authorization: req.get('authorization'),
+        serviceClient: req.get('x-service-client'),
+        clientAddress: req.ip,
+      });
       if (ctx.auth.kind !== 'caller') return send(res, [401, { error: new UnauthenticatedError().message }]);
     }
-    send(res, [400, { error: 'Malformed path: a path parameter is not valid percent-encoded UTF-8.', errors: { path: ['Not valid percent-encoded UTF-8.'] } }]);
+    send(res, [
+      400,
+      {
+        error: 'Malformed path: a path parameter is not valid percent-encoded UTF-8.',
+        errors: { path: ['Not valid percent-encoded UTF-8.'] },
+      },
+    ]);
   };
   // Body-parser failures (malformed JSON, too large) and anything unexpected end here, as JSON.
   router.use(async (err: any, req: Request, res: Response, _next: NextFunction) => {
     if (err instanceof URIError) {
-      try { return await malformedPath(req, res); } catch (e) { err = e; } // buildContext failed: judged below
+      try {
+        return await malformedPath(req, res);
+      } catch (e) {
+        err = e;
+      } // buildContext failed: judged below
     }
-    if (err?.type === 'entity.parse.failed') return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
+    if (err?.type === 'entity.parse.failed')
+      return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
     if (err?.type === 'entity.too.large') return send(res, [413 as never, { error: 'Request body is too large.' }]);
-    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500) return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
+    if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
+      return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
     // buildContext() queries the caller before a route runs: a database outage there is a 503 too.
     if (isDatabaseUnavailable(err)) return send(res, databaseUnavailableReply(err));
     logger.error('rest.unhandled', { message: err?.message, stack: err?.stack });

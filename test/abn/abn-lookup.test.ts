@@ -9,18 +9,48 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
-type Mode = 'active' | 'no_gst' | 'cancelled' | 'not_found' | 'bad_guid' | 'malformed' | 'bad_types' | 'status_500' | 'hang';
+type Mode =
+  | 'active'
+  | 'no_gst'
+  | 'cancelled'
+  | 'not_found'
+  | 'bad_guid'
+  | 'malformed'
+  | 'bad_types'
+  | 'status_500'
+  | 'hang';
 
 const GUID = 'test-guid-0000';
 const TIMEOUT_MS = 300;
 const ATO = {
-  Abn: '51824753556', AbnStatus: 'Active', AbnStatusEffectiveFrom: '2000-02-22', Acn: '', AddressDate: '2018-11-05',
-  AddressPostcode: '2600', AddressState: 'ACT', BusinessName: ['TAX HQ', 'ATO'], EntityName: 'AUSTRALIAN TAXATION OFFICE',
-  EntityTypeCode: 'CGE', EntityTypeName: 'Commonwealth Government Entity', Gst: '2000-07-01', Message: '',
+  Abn: '51824753556',
+  AbnStatus: 'Active',
+  AbnStatusEffectiveFrom: '2000-02-22',
+  Acn: '',
+  AddressDate: '2018-11-05',
+  AddressPostcode: '2600',
+  AddressState: 'ACT',
+  BusinessName: ['TAX HQ', 'ATO'],
+  EntityName: 'AUSTRALIAN TAXATION OFFICE',
+  EntityTypeCode: 'CGE',
+  EntityTypeName: 'Commonwealth Government Entity',
+  Gst: '2000-07-01',
+  Message: '',
 };
 const EMPTY = {
-  Abn: '', AbnStatus: '', AbnStatusEffectiveFrom: '', Acn: '', AddressDate: null, AddressPostcode: '', AddressState: '',
-  BusinessName: [], EntityName: '', EntityTypeCode: '', EntityTypeName: null, Gst: null, Message: '',
+  Abn: '',
+  AbnStatus: '',
+  AbnStatusEffectiveFrom: '',
+  Acn: '',
+  AddressDate: null,
+  AddressPostcode: '',
+  AddressState: '',
+  BusinessName: [],
+  EntityName: '',
+  EntityTypeCode: '',
+  EntityTypeName: null,
+  Gst: null,
+  Message: '',
 };
 
 /** The register stand-in: answers as the current `mode` says and records every request it receives. */
@@ -42,15 +72,26 @@ function answer(req: IncomingMessage, res: import('node:http').ServerResponse): 
   }
   const abn = url.searchParams.get('abn');
   switch (mode) {
-    case 'active': return jsonp({ ...ATO, Abn: abn });
-    case 'no_gst': return jsonp({ ...ATO, Abn: abn, Gst: null, BusinessName: [] });
-    case 'cancelled': return jsonp({ ...ATO, Abn: abn, AbnStatus: 'Cancelled', AbnStatusEffectiveFrom: '2015-07-01', Gst: null });
-    case 'not_found': return jsonp({ ...EMPTY, Message: 'No record found' });
-    case 'bad_guid': return jsonp({ ...EMPTY, Message: 'The GUID entered is not recognised as a Registered Party' });
-    case 'malformed': res.writeHead(200, { 'content-type': 'text/html' }); return void res.end('<html><body>Service Unavailable</body></html>');
-    case 'bad_types': return jsonp({ ...ATO, Abn: abn, AbnStatusEffectiveFrom: 20000222, BusinessName: 'TAX HQ' });
-    case 'status_500': res.writeHead(500, { 'content-type': 'text/plain' }); return void res.end('Internal Server Error at System.Web');
-    case 'hang': return; // never answers
+    case 'active':
+      return jsonp({ ...ATO, Abn: abn });
+    case 'no_gst':
+      return jsonp({ ...ATO, Abn: abn, Gst: null, BusinessName: [] });
+    case 'cancelled':
+      return jsonp({ ...ATO, Abn: abn, AbnStatus: 'Cancelled', AbnStatusEffectiveFrom: '2015-07-01', Gst: null });
+    case 'not_found':
+      return jsonp({ ...EMPTY, Message: 'No record found' });
+    case 'bad_guid':
+      return jsonp({ ...EMPTY, Message: 'The GUID entered is not recognised as a Registered Party' });
+    case 'malformed':
+      res.writeHead(200, { 'content-type': 'text/html' });
+      return void res.end('<html><body>Service Unavailable</body></html>');
+    case 'bad_types':
+      return jsonp({ ...ATO, Abn: abn, AbnStatusEffectiveFrom: 20000222, BusinessName: 'TAX HQ' });
+    case 'status_500':
+      res.writeHead(500, { 'content-type': 'text/plain' });
+      return void res.end('Internal Server Error at System.Web');
+    case 'hang':
+      return; // never answers
   }
 }
 
@@ -63,7 +104,15 @@ beforeAll(async () => {
   register = createServer(answer);
   await new Promise<void>((resolve) => register.listen(0, '127.0.0.1', () => resolve()));
   registerUrl = `http://127.0.0.1:${(register.address() as AddressInfo).port}`;
-  t = await startTestApp({ clock, config: { abnLookupUrl: registerUrl, abnLookupGuid: GUID, abnLookupTimeoutMs: TIMEOUT_MS, serviceTimeZone: 'Australia/Sydney' } });
+  t = await startTestApp({
+    clock,
+    config: {
+      abnLookupUrl: registerUrl,
+      abnLookupGuid: GUID,
+      abnLookupTimeoutMs: TIMEOUT_MS,
+      serviceTimeZone: 'Australia/Sydney',
+    },
+  });
   session = (await t.login('broker.admin@demo.test')).access;
 });
 afterAll(async () => {
@@ -77,10 +126,11 @@ beforeEach(() => {
   clock.set(new Date('2026-11-21T01:00:00Z'));
 });
 
-const lookup = (abn: unknown, token: string | null = session) => t.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn } });
+const lookup = (abn: unknown, token: string | null = session) =>
+  t.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn } });
 
 describe('POST /calculator/abn-lookup: the business and its ages', () => {
-  it('an active ABN registered for GST: 200 with the register\'s details and ages in whole months', async () => {
+  it("an active ABN registered for GST: 200 with the register's details and ages in whole months", async () => {
     const res = await lookup('51 824 753 556');
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body).toEqual({
@@ -121,7 +171,13 @@ describe('POST /calculator/abn-lookup: the business and its ages', () => {
     mode = 'cancelled';
     const res = await lookup('51824753556');
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ abn_status: 'Cancelled', abn_status_effective_from: '2015-07-01', abn_registered_from: null, abn_age: null, gst_age: null });
+    expect(res.body).toMatchObject({
+      abn_status: 'Cancelled',
+      abn_status_effective_from: '2015-07-01',
+      abn_registered_from: null,
+      abn_age: null,
+      gst_age: null,
+    });
   });
 
   it('a read API token may look an ABN up (a computation endpoint)', async () => {
@@ -197,8 +253,12 @@ describe('POST /calculator/abn-lookup: errors', () => {
 
 describe('POST /calculator/abn-lookup: not configured', () => {
   let bare: TestApp;
-  beforeAll(async () => { bare = await startTestApp({ config: { abnLookupUrl: null, abnLookupGuid: null } }); });
-  afterAll(async () => { await bare?.close(); });
+  beforeAll(async () => {
+    bare = await startTestApp({ config: { abnLookupUrl: null, abnLookupGuid: null } });
+  });
+  afterAll(async () => {
+    await bare?.close();
+  });
 
   it('503 with a clear message when ABN_LOOKUP_URL or ABN_LOOKUP_GUID is not set', async () => {
     const token = (await bare.login('broker.admin@demo.test')).access;
@@ -206,9 +266,13 @@ describe('POST /calculator/abn-lookup: not configured', () => {
     expect(res.status).toBe(503);
     expect(res.body.error).toMatch(/not .*configured/i);
     // A bad ABN is still the client's error first.
-    expect((await bare.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn: '51824753557' } })).status).toBe(400);
+    expect(
+      (await bare.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn: '51824753557' } })).status,
+    ).toBe(400);
     bare.config.abnLookupUrl = registerUrl; // a URL without a GUID is still not configured
-    expect((await bare.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn: '51824753556' } })).status).toBe(503);
+    expect(
+      (await bare.rest('POST', '/api/v1/calculator/abn-lookup', { token, body: { abn: '51824753556' } })).status,
+    ).toBe(503);
     expect(received).toHaveLength(0);
   });
 });
@@ -221,12 +285,20 @@ describe('GraphQL abnLookup', () => {
       ... on ValidationError { errors { field } }
       ... on Error { message } } }`;
     const ok = await client.request<any>(query, { abn: '51824753556' });
-    expect(ok.abnLookup).toEqual({ __typename: 'AbnDetails', abn: '51824753556', entity_name: 'AUSTRALIAN TAXATION OFFICE', abn_age: 320, gst_age: 316 });
+    expect(ok.abnLookup).toEqual({
+      __typename: 'AbnDetails',
+      abn: '51824753556',
+      entity_name: 'AUSTRALIAN TAXATION OFFICE',
+      abn_age: 320,
+      gst_age: 316,
+    });
     const bad = await client.request<any>(query, { abn: '123' });
     expect(bad.abnLookup).toMatchObject({ __typename: 'ValidationError', errors: [{ field: 'abn' }] });
     mode = 'not_found';
     expect((await client.request<any>(query, { abn: '51824753556' })).abnLookup.__typename).toBe('NotFoundError');
     mode = 'status_500';
-    expect((await client.request<any>(query, { abn: '51824753556' })).abnLookup.__typename).toBe('UpstreamUnavailableError');
+    expect((await client.request<any>(query, { abn: '51824753556' })).abnLookup.__typename).toBe(
+      'UpstreamUnavailableError',
+    );
   });
 });

@@ -1,18 +1,43 @@
 /** ABN rules and the ABN Lookup answer, without I/O (src/modules/abn/abn.ts). */
 import { describe, expect, it } from 'vitest';
-import { checkAbn, isValidAbn, monthsBetween, normaliseAbn, parseAbnDetails, unwrapJsonp } from '../../src/modules/abn/abn.ts';
+import {
+  checkAbn,
+  isValidAbn,
+  monthsBetween,
+  normaliseAbn,
+  parseAbnDetails,
+  unwrapJsonp,
+} from '../../src/modules/abn/abn.ts';
 import { abnDetailsUrl, detailsOf } from '../../src/modules/abn/service.ts';
 
 describe('ABN checksum (subtract 1 from the first digit, weights 10,1,3,5,7,9,11,13,15,17,19, sum mod 89 = 0)', () => {
   it('accepts real ABNs', () => {
-    for (const abn of ['51 824 753 556', '33 051 775 556', '49 004 028 077', '48 123 123 124', '88 000 014 675', '53 004 085 616']) {
+    for (const abn of [
+      '51 824 753 556',
+      '33 051 775 556',
+      '49 004 028 077',
+      '48 123 123 124',
+      '88 000 014 675',
+      '53 004 085 616',
+    ]) {
       expect(isValidAbn(normaliseAbn(abn)), abn).toBe(true);
       expect(checkAbn(abn)).toEqual({ ok: true, abn: normaliseAbn(abn) });
     }
   });
 
   it('refuses a wrong check digit, a transposition, the wrong length or anything but digits', () => {
-    for (const abn of ['51824753557', '15824753556', '51824735556', '12345678901', '00000000000', '5182475355', '518247535560', '5182475355a', '51-824-753-556', '']) {
+    for (const abn of [
+      '51824753557',
+      '15824753556',
+      '51824735556',
+      '12345678901',
+      '00000000000',
+      '5182475355',
+      '518247535560',
+      '5182475355a',
+      '51-824-753-556',
+      '',
+    ]) {
       expect(checkAbn(abn).ok, abn).toBe(false);
     }
     expect(isValidAbn('51824753556 ')).toBe(false); // isValidAbn expects a normalised ABN
@@ -60,13 +85,34 @@ describe('whole months between two dates (abn_age, gst_age)', () => {
 });
 
 const ATO = {
-  Abn: '51824753556', AbnStatus: 'Active', AbnStatusEffectiveFrom: '2000-02-22', Acn: '', AddressDate: '2018-11-05',
-  AddressPostcode: '2600', AddressState: 'ACT', BusinessName: [], EntityName: 'AUSTRALIAN TAXATION OFFICE',
-  EntityTypeCode: 'CGE', EntityTypeName: 'Commonwealth Government Entity', Gst: '2000-07-01', Message: '',
+  Abn: '51824753556',
+  AbnStatus: 'Active',
+  AbnStatusEffectiveFrom: '2000-02-22',
+  Acn: '',
+  AddressDate: '2018-11-05',
+  AddressPostcode: '2600',
+  AddressState: 'ACT',
+  BusinessName: [],
+  EntityName: 'AUSTRALIAN TAXATION OFFICE',
+  EntityTypeCode: 'CGE',
+  EntityTypeName: 'Commonwealth Government Entity',
+  Gst: '2000-07-01',
+  Message: '',
 };
 const NOT_FOUND = {
-  Abn: '', AbnStatus: '', AbnStatusEffectiveFrom: '', Acn: '', AddressDate: null, AddressPostcode: '', AddressState: '',
-  BusinessName: [], EntityName: '', EntityTypeCode: '', EntityTypeName: null, Gst: null, Message: 'No record found',
+  Abn: '',
+  AbnStatus: '',
+  AbnStatusEffectiveFrom: '',
+  Acn: '',
+  AddressDate: null,
+  AddressPostcode: '',
+  AddressState: '',
+  BusinessName: [],
+  EntityName: '',
+  EntityTypeCode: '',
+  EntityTypeName: null,
+  Gst: null,
+  Message: 'No record found',
 };
 const jsonp = (v: unknown) => `c(${JSON.stringify(v)})`;
 
@@ -76,21 +122,33 @@ describe("reading ABN Lookup's JSONP answer", () => {
     expect(answer).toEqual({
       kind: 'found',
       record: {
-        abn: '51824753556', abnStatus: 'Active', abnStatusEffectiveFrom: '2000-02-22', entityName: 'AUSTRALIAN TAXATION OFFICE',
-        entityTypeName: 'Commonwealth Government Entity', gstFrom: '2000-07-01', businessNames: ['TAX HQ'], state: null, postcode: '2600',
+        abn: '51824753556',
+        abnStatus: 'Active',
+        abnStatusEffectiveFrom: '2000-02-22',
+        entityName: 'AUSTRALIAN TAXATION OFFICE',
+        entityTypeName: 'Commonwealth Government Entity',
+        gstFrom: '2000-07-01',
+        businessNames: ['TAX HQ'],
+        state: null,
+        postcode: '2600',
       },
     });
     expect(parseAbnDetails(`${jsonp(ATO)};\n`).kind).toBe('found');
     expect(parseAbnDetails(JSON.stringify(ATO)).kind).toBe('found');
     expect(parseAbnDetails(jsonp({ ...ATO, Gst: null })).kind).toBe('found');
     expect(parseAbnDetails(jsonp({ ...ATO, Gst: '' }))).toMatchObject({ record: { gstFrom: null } });
-    expect(parseAbnDetails(jsonp({ ...ATO, AbnStatusEffectiveFrom: '2000-02-22T00:00:00' }))).toMatchObject({ record: { abnStatusEffectiveFrom: '2000-02-22' } });
+    expect(parseAbnDetails(jsonp({ ...ATO, AbnStatusEffectiveFrom: '2000-02-22T00:00:00' }))).toMatchObject({
+      record: { abnStatusEffectiveFrom: '2000-02-22' },
+    });
   });
 
   it('"No record found" (or an empty Abn) is not_found; another message of its own (a bad GUID) is refused', () => {
     expect(parseAbnDetails(jsonp(NOT_FOUND))).toEqual({ kind: 'not_found', message: 'No record found' });
     expect(parseAbnDetails(jsonp({ ...NOT_FOUND, Message: '' })).kind).toBe('not_found');
-    expect(parseAbnDetails(jsonp({ ...NOT_FOUND, Message: 'The GUID entered is not recognised as a Registered Party' })).kind).toBe('refused');
+    expect(
+      parseAbnDetails(jsonp({ ...NOT_FOUND, Message: 'The GUID entered is not recognised as a Registered Party' }))
+        .kind,
+    ).toBe('refused');
     expect(parseAbnDetails(jsonp({ ...ATO, Message: 'Service temporarily unavailable' })).kind).toBe('refused');
   });
 
@@ -99,12 +157,24 @@ describe("reading ABN Lookup's JSONP answer", () => {
       expect(parseAbnDetails(body).kind, body).toBe('invalid');
     }
     const wrong: Record<string, unknown>[] = [
-      { Abn: 51824753556 }, { Abn: '5182475355' }, { AbnStatus: 1 }, { AbnStatus: '' }, { EntityName: null },
-      { EntityName: ['x'] }, { AbnStatusEffectiveFrom: '22/02/2000' }, { AbnStatusEffectiveFrom: '2000-02-30' },
-      { AbnStatusEffectiveFrom: '' }, { Gst: 'yes' }, { Gst: 20000701 }, { BusinessName: 'TAX HQ' }, { BusinessName: [1] },
-      { Message: 42 }, { AddressPostcode: 2600 },
+      { Abn: 51824753556 },
+      { Abn: '5182475355' },
+      { AbnStatus: 1 },
+      { AbnStatus: '' },
+      { EntityName: null },
+      { EntityName: ['x'] },
+      { AbnStatusEffectiveFrom: '22/02/2000' },
+      { AbnStatusEffectiveFrom: '2000-02-30' },
+      { AbnStatusEffectiveFrom: '' },
+      { Gst: 'yes' },
+      { Gst: 20000701 },
+      { BusinessName: 'TAX HQ' },
+      { BusinessName: [1] },
+      { Message: 42 },
+      { AddressPostcode: 2600 },
     ];
-    for (const patch of wrong) expect(parseAbnDetails(jsonp({ ...ATO, ...patch })).kind, JSON.stringify(patch)).toBe('invalid');
+    for (const patch of wrong)
+      expect(parseAbnDetails(jsonp({ ...ATO, ...patch })).kind, JSON.stringify(patch)).toBe('invalid');
   });
 
   it('unwraps the callback the request named', () => {
@@ -117,10 +187,27 @@ describe('the answer and the call', () => {
   it('ages count to today; a cancelled ABN has no registration date and no age', () => {
     const found = parseAbnDetails(jsonp(ATO));
     if (found.kind !== 'found') throw new Error('expected a record');
-    expect(detailsOf(found.record, '2026-11-21')).toMatchObject({ abn_registered_from: '2000-02-22', abn_age: 320, gst_registered_from: '2000-07-01', gst_age: 316 });
-    expect(detailsOf({ ...found.record, gstFrom: null }, '2026-11-21')).toMatchObject({ gst_registered_from: null, gst_age: null });
-    expect(detailsOf({ ...found.record, abnStatus: 'Cancelled', abnStatusEffectiveFrom: '2015-07-01', gstFrom: null }, '2026-11-21'))
-      .toMatchObject({ abn_status: 'Cancelled', abn_status_effective_from: '2015-07-01', abn_registered_from: null, abn_age: null });
+    expect(detailsOf(found.record, '2026-11-21')).toMatchObject({
+      abn_registered_from: '2000-02-22',
+      abn_age: 320,
+      gst_registered_from: '2000-07-01',
+      gst_age: 316,
+    });
+    expect(detailsOf({ ...found.record, gstFrom: null }, '2026-11-21')).toMatchObject({
+      gst_registered_from: null,
+      gst_age: null,
+    });
+    expect(
+      detailsOf(
+        { ...found.record, abnStatus: 'Cancelled', abnStatusEffectiveFrom: '2015-07-01', gstFrom: null },
+        '2026-11-21',
+      ),
+    ).toMatchObject({
+      abn_status: 'Cancelled',
+      abn_status_effective_from: '2015-07-01',
+      abn_registered_from: null,
+      abn_age: null,
+    });
   });
 
   it('asks AbnDetails.aspx with the ABN, callback c and the GUID', () => {

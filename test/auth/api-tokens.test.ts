@@ -8,16 +8,25 @@ beforeAll(async () => {
   t = await startTestApp();
   session = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const mint = (scope: 'read' | 'read_write', token = session) => t.rest('POST', '/api/v1/api-tokens', { token, body: { name: `ci ${scope}`, scope } });
+const mint = (scope: 'read' | 'read_write', token = session) =>
+  t.rest('POST', '/api/v1/api-tokens', { token, body: { name: `ci ${scope}`, scope } });
 
 describe('POST /api-tokens: the secret is shown once, at creation', () => {
   it('answers 201 with metadata and a service_sk_ secret; the database keeps only a hash', async () => {
     const res = await mint('read');
     expect(res.status).toBe(201);
     expect(res.body.token).toMatch(/^service_sk_/);
-    expect(res.body).toMatchObject({ name: 'ci read', scope: 'read', environment: 'local', origin: 'ui', revoked_at: null });
+    expect(res.body).toMatchObject({
+      name: 'ci read',
+      scope: 'read',
+      environment: 'local',
+      origin: 'ui',
+      revoked_at: null,
+    });
     expect(res.body.last_four).toBe(res.body.token.slice(-4));
     const row = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: res.body.id } });
     const secretPart = res.body.token.split('_').slice(3).join('_');
@@ -30,7 +39,19 @@ describe('POST /api-tokens: the secret is shown once, at creation', () => {
     const list = await t.rest('GET', '/api/v1/api-tokens', { token: session });
     expect(list.status).toBe(200);
     const entry = list.body.find((x: any) => x.id === created.body.id);
-    expect(Object.keys(entry).sort()).toEqual(['created_at', 'environment', 'expires_at', 'id', 'last_four', 'last_used_at', 'name', 'origin', 'revoked_at', 'scope', 'token_id']);
+    expect(Object.keys(entry).sort()).toEqual([
+      'created_at',
+      'environment',
+      'expires_at',
+      'id',
+      'last_four',
+      'last_used_at',
+      'name',
+      'origin',
+      'revoked_at',
+      'scope',
+      'token_id',
+    ]);
     expect(JSON.stringify(list.body)).not.toContain(created.body.token);
   });
 
@@ -55,14 +76,16 @@ describe('Authentication 5: API-token scope', () => {
     expect((await t.database.prisma.user.findUniqueOrThrow({ where: { id: me.id } })).first_name).not.toBe('Changed');
   });
 
-  it('a read_write token may change data, within its owner\'s own permissions', async () => {
+  it("a read_write token may change data, within its owner's own permissions", async () => {
     const rw = (await mint('read_write')).body.token;
     const me = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } });
     const put = await t.rest('PUT', `/api/v1/users/${me.id}`, { token: rw, body: { first_name: 'Alex' } });
     expect(put.status).toBe(200);
     expect(put.body.first_name).toBe('Alex');
     const other = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'free.broker@demo.test' } });
-    expect((await t.rest('PUT', `/api/v1/users/${other.id}`, { token: rw, body: { first_name: 'X' } })).status).toBe(404);
+    expect((await t.rest('PUT', `/api/v1/users/${other.id}`, { token: rw, body: { first_name: 'X' } })).status).toBe(
+      404,
+    );
   });
 
   it('no API token can mint another (session only)', async () => {
@@ -81,13 +104,15 @@ describe('Authentication 6: a token is accepted only by the environment that iss
 });
 
 describe('DELETE /api-tokens/{id}: revocation', () => {
-  it('answers 204, the token then gives 401, a second revoke keeps the first time, another user\'s token is 404', async () => {
+  it("answers 204, the token then gives 401, a second revoke keeps the first time, another user's token is 404", async () => {
     const created = (await mint('read')).body;
     expect((await t.rest('DELETE', `/api/v1/api-tokens/${created.id}`, { token: session })).status).toBe(204);
     expect((await t.rest('GET', '/api/v1/api-tokens', { token: created.token })).status).toBe(401);
     const first = (await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).revoked_at;
     expect((await t.rest('DELETE', `/api/v1/api-tokens/${created.id}`, { token: session })).status).toBe(204);
-    expect((await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).revoked_at).toEqual(first);
+    expect((await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: created.id } })).revoked_at).toEqual(
+      first,
+    );
     const stranger = (await t.login('free.broker@demo.test')).access;
     expect((await t.rest('DELETE', `/api/v1/api-tokens/${created.id}`, { token: stranger })).status).toBe(404);
   });
@@ -99,7 +124,9 @@ describe('GraphQL: the same operations', () => {
     const created = await client.request<any>(`mutation { createApiToken(name: "gql", scope: read) {
       __typename ... on CreatedApiToken { secret token { id token_id } } } }`);
     expect(created.createApiToken.secret).toMatch(/^service_sk_/);
-    const listed = await client.request<any>('{ apiTokens { ... on QueryApiTokensSuccess { data { id token_id last_four } } } }');
+    const listed = await client.request<any>(
+      '{ apiTokens { ... on QueryApiTokensSuccess { data { id token_id last_four } } } }',
+    );
     expect(JSON.stringify(listed)).not.toContain(created.createApiToken.secret);
   });
 });

@@ -2,12 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('POST /auth/login', () => {
   it('answers 200 {access, refresh} for a demo account', async () => {
-    const res = await t.rest('POST', '/api/v1/auth/login', { body: { email: 'broker.admin@demo.test', password: 'demo-password-1' } });
+    const res = await t.rest('POST', '/api/v1/auth/login', {
+      body: { email: 'broker.admin@demo.test', password: 'demo-password-1' },
+    });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(['access', 'refresh']);
     const me = await t.graphql(res.body.access).request<{ me: { email: string } }>('{ me { ... on User { email } } }');
@@ -16,9 +22,15 @@ describe('POST /auth/login', () => {
 
   it('answers the same 401 for a wrong password, an unknown email and an inactive user', async () => {
     await t.database.prisma.user.update({ where: { email: 'broker.user@demo.test' }, data: { is_active: false } });
-    const wrong = await t.rest('POST', '/api/v1/auth/login', { body: { email: 'broker.admin@demo.test', password: 'nope-nope' } });
-    const unknown = await t.rest('POST', '/api/v1/auth/login', { body: { email: 'nobody@demo.test', password: 'demo-password-1' } });
-    const inactive = await t.rest('POST', '/api/v1/auth/login', { body: { email: 'broker.user@demo.test', password: 'demo-password-1' } });
+    const wrong = await t.rest('POST', '/api/v1/auth/login', {
+      body: { email: 'broker.admin@demo.test', password: 'nope-nope' },
+    });
+    const unknown = await t.rest('POST', '/api/v1/auth/login', {
+      body: { email: 'nobody@demo.test', password: 'demo-password-1' },
+    });
+    const inactive = await t.rest('POST', '/api/v1/auth/login', {
+      body: { email: 'broker.user@demo.test', password: 'demo-password-1' },
+    });
     await t.database.prisma.user.update({ where: { email: 'broker.user@demo.test' }, data: { is_active: true } });
     expect([wrong.status, unknown.status, inactive.status]).toEqual([401, 401, 401]);
     expect(unknown.body).toEqual(wrong.body);
@@ -53,10 +65,18 @@ describe('POST /auth/forgot-password', () => {
 
 describe('POST /auth/resend-verification', () => {
   it('answers 200 with the same message whether or not the account exists or is verified', async () => {
-    await t.database.prisma.user.update({ where: { email: 'broker.user@demo.test' }, data: { is_email_verified: false } });
-    const answers = await Promise.all(['broker.admin@demo.test', 'broker.user@demo.test', 'nobody@demo.test'].map((email) =>
-      t.rest('POST', '/api/v1/auth/resend-verification', { body: { email } })));
-    expect(answers[0].body).toEqual({ message: 'If an account exists for that address and is not yet verified, we have sent a new verification email.' });
+    await t.database.prisma.user.update({
+      where: { email: 'broker.user@demo.test' },
+      data: { is_email_verified: false },
+    });
+    const answers = await Promise.all(
+      ['broker.admin@demo.test', 'broker.user@demo.test', 'nobody@demo.test'].map((email) =>
+        t.rest('POST', '/api/v1/auth/resend-verification', { body: { email } }),
+      ),
+    );
+    expect(answers[0].body).toEqual({
+      message: 'If an account exists for that address and is not yet verified, we have sent a new verification email.',
+    });
     for (const a of answers) expect(a).toMatchObject({ status: 200, body: { message: answers[0].body.message } });
     expect(typeof answers[0].body.message).toBe('string');
   });
@@ -70,7 +90,10 @@ describe('POST /auth/resend-verification', () => {
   });
 
   it('needs no bearer token', async () => {
-    const res = await t.rest('POST', '/api/v1/auth/resend-verification', { body: { email: 'x@y.test' }, token: 'garbage' });
+    const res = await t.rest('POST', '/api/v1/auth/resend-verification', {
+      body: { email: 'x@y.test' },
+      token: 'garbage',
+    });
     expect(res.status).toBe(200);
   });
 });

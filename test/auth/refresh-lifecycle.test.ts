@@ -9,9 +9,19 @@ let t: TestApp;
 const clock = new ManualClock(new Date('2026-11-21T00:00:00Z'));
 
 beforeAll(async () => {
-  t = await startTestApp({ clock, config: { refreshIdleTimeoutSeconds: IDLE, refreshHardCapSeconds: CAP, accessTokenTtlSeconds: 900, refreshRateLimitPerMinute: 60 } });
+  t = await startTestApp({
+    clock,
+    config: {
+      refreshIdleTimeoutSeconds: IDLE,
+      refreshHardCapSeconds: CAP,
+      accessTokenTtlSeconds: 900,
+      refreshRateLimitPerMinute: 60,
+    },
+  });
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const refresh = (token: string) => t.rest('POST', '/api/v1/auth/refresh', { body: { refresh: token } });
 const expOf = (access: string) => (jwt.decode(access) as { exp: number }).exp * 1000;
@@ -130,7 +140,8 @@ describe('POST /auth/refresh 401: token expired, invalid, or its user inactive',
     const claims = jwt.decode(pair.access) as Record<string, unknown>;
     const none = jwt.sign(claims, '', { algorithm: 'none' as never });
     const otherKey = jwt.sign(claims, 'another-key', { algorithm: 'HS256' });
-    for (const token of [none, otherKey]) expect((await t.rest('GET', '/api/v1/api-tokens', { token })).status).toBe(401);
+    for (const token of [none, otherKey])
+      expect((await t.rest('GET', '/api/v1/api-tokens', { token })).status).toBe(401);
   });
 });
 

@@ -21,12 +21,17 @@ beforeAll(async () => {
   plain = await startTestApp({ seed: 'none' }); // TRUST_PROXY unset
   hash = await hashPassword(PASSWORD);
 });
-afterAll(async () => { await t?.close(); await plain?.close(); });
+afterAll(async () => {
+  await t?.close();
+  await plain?.close();
+});
 
 /** A fresh active account and a fresh client address for each rule. */
 async function account(): Promise<string> {
   const email = `throttle.${randomBytes(4).toString('hex')}@demo.test`;
-  await t.database.prisma.user.create({ data: { email, password_hash: hash, organisation_id: 8, is_active: true, is_email_verified: true } });
+  await t.database.prisma.user.create({
+    data: { email, password_hash: hash, organisation_id: 8, is_active: true, is_email_verified: true },
+  });
   return email;
 }
 const newAddress = () => `203.0.113.${(addresses += 1)}`;
@@ -36,8 +41,13 @@ const signIn = (email: string, password: string, address: string) =>
 
 const LOGIN_FIELDS = `__typename ... on TokenPair { access } ... on Error { message } ... on RateLimitedError { retry_after }`;
 async function graphqlSignIns(address: string, attempts: { email: string; password: string }[]) {
-  const fields = attempts.map((a, i) => `a${i}: login(email: ${JSON.stringify(a.email)}, password: ${JSON.stringify(a.password)}) { ${LOGIN_FIELDS} }`);
-  const data = await t.graphql(null, { 'x-forwarded-for': address }).request<Record<string, { __typename: string; retry_after?: number }>>(`mutation { ${fields.join(' ')} }`);
+  const fields = attempts.map(
+    (a, i) =>
+      `a${i}: login(email: ${JSON.stringify(a.email)}, password: ${JSON.stringify(a.password)}) { ${LOGIN_FIELDS} }`,
+  );
+  const data = await t
+    .graphql(null, { 'x-forwarded-for': address })
+    .request<Record<string, { __typename: string; retry_after?: number }>>(`mutation { ${fields.join(' ')} }`);
   return attempts.map((_, i) => data[`a${i}`]);
 }
 
@@ -142,7 +152,8 @@ describe('Thirty failures from one address lock that address for every account',
   it('a success from the address neither counts against it nor clears its failures', async () => {
     const address = newAddress();
     const mine = await account();
-    for (let i = 0; i < SIGN_IN_POLICY.addressAllowance - 1; i += 1) await signIn(`spray2.${i}@demo.test`, 'wrong-password', address);
+    for (let i = 0; i < SIGN_IN_POLICY.addressAllowance - 1; i += 1)
+      await signIn(`spray2.${i}@demo.test`, 'wrong-password', address);
     expect((await signIn(mine, PASSWORD, address)).status).toBe(200); // 29 failures still counted, this one not
     expect((await signIn('spray2.last@demo.test', 'wrong-password', address)).status).toBe(401); // the 30th failure
     expect((await signIn(mine, PASSWORD, address)).status).toBe(429);
@@ -152,14 +163,23 @@ describe('Thirty failures from one address lock that address for every account',
 describe('Every aliased login in one GraphQL request is an attempt', () => {
   it('15 aliased logins with a wrong password: 5 UnauthenticatedError, then 10 RateLimitedError with retry_after', async () => {
     const email = await account();
-    const results = await graphqlSignIns(newAddress(), Array.from({ length: 15 }, () => ({ email, password: 'wrong-password' })));
-    expect(results.map((r) => r.__typename)).toEqual([...Array(5).fill('UnauthenticatedError'), ...Array(10).fill('RateLimitedError')]);
+    const results = await graphqlSignIns(
+      newAddress(),
+      Array.from({ length: 15 }, () => ({ email, password: 'wrong-password' })),
+    );
+    expect(results.map((r) => r.__typename)).toEqual([
+      ...Array(5).fill('UnauthenticatedError'),
+      ...Array(10).fill('RateLimitedError'),
+    ]);
     expect(results[5].retry_after).toBe(30);
   });
 
   it('the right password hidden among aliases after the allowance is refused', async () => {
     const email = await account();
-    const attempts = [...Array.from({ length: 5 }, () => ({ email, password: 'wrong-password' })), { email, password: PASSWORD }];
+    const attempts = [
+      ...Array.from({ length: 5 }, () => ({ email, password: 'wrong-password' })),
+      { email, password: PASSWORD },
+    ];
     const results = await graphqlSignIns(newAddress(), attempts);
     expect(results[5].__typename).toBe('RateLimitedError');
   });
@@ -170,10 +190,19 @@ describe('REST and GraphQL share one counter', () => {
     const email = await account();
     const address = newAddress();
     expect(await fail(email, address, 3)).toEqual([401, 401, 401]);
-    expect((await graphqlSignIns(address, [{ email, password: 'x' }, { email, password: 'y' }])).map((r) => r.__typename))
-      .toEqual(['UnauthenticatedError', 'UnauthenticatedError']);
+    expect(
+      (
+        await graphqlSignIns(address, [
+          { email, password: 'x' },
+          { email, password: 'y' },
+        ])
+      ).map((r) => r.__typename),
+    ).toEqual(['UnauthenticatedError', 'UnauthenticatedError']);
     expect((await signIn(email, PASSWORD, address)).status).toBe(429);
-    expect((await graphqlSignIns(address, [{ email, password: PASSWORD }]))[0]).toMatchObject({ __typename: 'RateLimitedError', retry_after: 30 });
+    expect((await graphqlSignIns(address, [{ email, password: PASSWORD }]))[0]).toMatchObject({
+      __typename: 'RateLimitedError',
+      retry_after: 30,
+    });
   });
 });
 
@@ -193,7 +222,10 @@ describe('Expired counters do not accumulate', () => {
 
 describe('TRUST_PROXY unset: X-Forwarded-For is ignored', () => {
   it('the address counted is the peer, not the header', async () => {
-    await plain.rest('POST', '/api/v1/auth/login', { body: { email: 'x@demo.test', password: 'p' }, headers: { 'x-forwarded-for': '198.51.100.7' } });
+    await plain.rest('POST', '/api/v1/auth/login', {
+      body: { email: 'x@demo.test', password: 'p' },
+      headers: { 'x-forwarded-for': '198.51.100.7' },
+    });
     const keys = (await plain.database.prisma.signInThrottle.findMany()).map((r) => r.key);
     expect(keys).toContain('address:127.0.0.1');
     expect(keys.some((k) => k.includes('198.51.100.7'))).toBe(false);

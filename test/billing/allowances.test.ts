@@ -17,11 +17,21 @@ beforeAll(async () => {
   a = await startTestApp({ clock });
   b = await startTestApp({ clock, shareDatabaseWith: a });
 });
-afterAll(async () => { await b?.close(); await a?.close(); });
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
 
-async function callerFor(app: TestApp, email: string, limits: { calculator_allowance?: number; matrix_allowance?: number }): Promise<Caller> {
+async function callerFor(
+  app: TestApp,
+  email: string,
+  limits: { calculator_allowance?: number; matrix_allowance?: number },
+): Promise<Caller> {
   const user = await app.database.prisma.user.findUniqueOrThrow({ where: { email } });
-  await app.database.prisma.organisation.update({ where: { id: user.organisation_id! }, data: { plan_overrides: limits } });
+  await app.database.prisma.organisation.update({
+    where: { id: user.organisation_id! },
+    data: { plan_overrides: limits },
+  });
   const { access } = await app.login(email);
   const auth = await authenticate(app.database.prisma, app.config, clock.now(), `Bearer ${access}`);
   if (auth.kind !== 'caller') throw new Error('no caller');
@@ -34,12 +44,14 @@ const ctxOf = (app: TestApp) => ({ prisma: app.database.prisma, config: app.conf
 describe('Daily allowance: exact under concurrency across processes', () => {
   it('allowance 10, 30 concurrent runs over two app instances: exactly 10 succeed, 20 are cap_hit', async () => {
     const caller = await callerFor(a, 'broker.user@demo.test', { calculator_allowance: 10 });
-    const results = await Promise.allSettled(Array.from({ length: 30 }, (_, i) => consumeAllowances(ctxOf(i % 2 ? a : b), caller, ['calculator'])));
+    const results = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => consumeAllowances(ctxOf(i % 2 ? a : b), caller, ['calculator'])),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(10);
     const refused = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(refused).toHaveLength(20);
     for (const r of refused) expect(r.reason).toBeInstanceOf(CapHitError);
-    expect((refused[0].reason as CapHitError)).toMatchObject({ limit: 10, used: 10, metric: 'calculator' });
+    expect(refused[0].reason as CapHitError).toMatchObject({ limit: 10, used: 10, metric: 'calculator' });
   });
 });
 
@@ -49,7 +61,11 @@ describe('A run decrements both allowances in one step, and a refused run decrem
     const ctx = ctxOf(a);
     await consumeAllowances(ctx, caller, ['calculator', 'matrix']);
     await consumeAllowances(ctx, caller, ['matrix', 'calculator']);
-    await expect(consumeAllowances(ctx, caller, ['calculator', 'matrix'])).rejects.toMatchObject({ metric: 'matrix', limit: 2, used: 2 });
+    await expect(consumeAllowances(ctx, caller, ['calculator', 'matrix'])).rejects.toMatchObject({
+      metric: 'matrix',
+      limit: 2,
+      used: 2,
+    });
     const rows = await a.database.prisma.dailyUsage.findMany({ where: { user_id: caller.userId } });
     expect(Object.fromEntries(rows.map((r) => [r.metric, r.count]))).toEqual({ calculator: 2, matrix: 2 });
   });

@@ -8,14 +8,23 @@ beforeAll(async () => {
   t = await startTestApp();
   off = await startTestApp({ shareDatabaseWith: t, config: { disabledSurfaces: ['matrix_calculator'] } });
 });
-afterAll(async () => { await off?.close(); await t?.close(); });
+afterAll(async () => {
+  await off?.close();
+  await t?.close();
+});
 
-const flags = async (app: TestApp, email: string) => (await app.rest('GET', '/api/v1/feature-flags', { token: (await t.login(email)).access })).body;
+const flags = async (app: TestApp, email: string) =>
+  (await app.rest('GET', '/api/v1/feature-flags', { token: (await t.login(email)).access })).body;
 
 describe('GET /feature-flags: surfaces', () => {
   it('a Pro broker has every surface available (BID broker: consumer too)', async () => {
     const body = await flags(t, 'broker.admin@demo.test');
-    expect(body.surfaces).toEqual({ calculator: 'available', consumer_calculator: 'available', matrix: 'available', matrix_calculator: 'available' });
+    expect(body.surfaces).toEqual({
+      calculator: 'available',
+      consumer_calculator: 'available',
+      matrix: 'available',
+      matrix_calculator: 'available',
+    });
     expect(body.entitlements).toContain('matrix.enabled');
   });
 
@@ -27,7 +36,10 @@ describe('GET /feature-flags: surfaces', () => {
   });
 
   it('a Free organisation granted a Matrix trial gets the Matrix surfaces', async () => {
-    await t.database.prisma.organisation.update({ where: { id: 10 }, data: { plan_overrides: { entitlements: ['matrix.enabled'] } } });
+    await t.database.prisma.organisation.update({
+      where: { id: 10 },
+      data: { plan_overrides: { entitlements: ['matrix.enabled'] } },
+    });
     const user = await t.database.prisma.user.findFirst({ where: { organisation_id: 10 } });
     if (user) {
       const token = (await t.login(user.email)).access;
@@ -51,10 +63,18 @@ describe('GET /feature-flags: surfaces', () => {
 
 describe('GET /billing/subscription', () => {
   it('a Pro organisation reads its subscription; a Free one reads null', async () => {
-    const pro = await t.rest('GET', '/api/v1/billing/subscription', { token: (await t.login('broker.admin@demo.test')).access });
+    const pro = await t.rest('GET', '/api/v1/billing/subscription', {
+      token: (await t.login('broker.admin@demo.test')).access,
+    });
     expect(pro.status).toBe(200);
-    expect(pro.body.subscription).toMatchObject({ plan: 'pro', status: expect.any(String), cancel_at_period_end: expect.any(Boolean) });
-    const free = await t.rest('GET', '/api/v1/billing/subscription', { token: (await t.login('free.broker@demo.test')).access });
+    expect(pro.body.subscription).toMatchObject({
+      plan: 'pro',
+      status: expect.any(String),
+      cancel_at_period_end: expect.any(Boolean),
+    });
+    const free = await t.rest('GET', '/api/v1/billing/subscription', {
+      token: (await t.login('free.broker@demo.test')).access,
+    });
     expect(free).toMatchObject({ status: 200, body: { subscription: null } });
   });
 

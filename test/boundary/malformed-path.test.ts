@@ -11,7 +11,9 @@ beforeAll(async () => {
   t = await startTestApp();
   token = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const ROUTES: [string, string][] = [
   ['PUT', '/api/v1/users/{id}'],
@@ -33,7 +35,10 @@ describe('Broken percent-escapes in a path parameter: 401 without credentials, t
       expect(forged.status).toBe(401);
       const signedIn = await t.rest(method, url, { token, body });
       expect(signedIn.status).toBe(400);
-      expect(signedIn.body).toEqual({ error: expect.stringMatching(/percent-encoded/), errors: { path: [expect.any(String)] } });
+      expect(signedIn.body).toEqual({
+        error: expect.stringMatching(/percent-encoded/),
+        errors: { path: [expect.any(String)] },
+      });
       expect(JSON.stringify(signedIn.body)).not.toContain(id); // the raw input is not echoed
     });
   }

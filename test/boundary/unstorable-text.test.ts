@@ -16,12 +16,23 @@ beforeAll(async () => {
   token = (await t.login('broker.admin@demo.test')).access;
   userId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const BAD = { nul: 'a\u0000b', 'lone high surrogate': 'a\ud800b', 'lone low surrogate': '\udc00', 'reversed pair': '\udc00\ud800' };
+const BAD = {
+  nul: 'a\u0000b',
+  'lone high surrogate': 'a\ud800b',
+  'lone low surrogate': '\udc00',
+  'reversed pair': '\udc00\ud800',
+};
 const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
 
-async function graphqlRaw(query: string, variables?: unknown, accept = 'application/graphql-response+json'): Promise<{ status: number; body: any }> {
+async function graphqlRaw(
+  query: string,
+  variables?: unknown,
+  accept = 'application/graphql-response+json',
+): Promise<{ status: number; body: any }> {
   const res = await fetch(`${t.baseUrl}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept, authorization: `Bearer ${token}` },
@@ -31,13 +42,18 @@ async function graphqlRaw(query: string, variables?: unknown, accept = 'applicat
 }
 
 describe('What counts as unstorable: NUL and unpaired surrogates; paired surrogates (emoji) are fine', () => {
-  it.each(Object.entries(BAD))('%s is refused', (_name, text) => { expect(isStorableText(text)).toBe(false); });
+  it.each(Object.entries(BAD))('%s is refused', (_name, text) => {
+    expect(isStorableText(text)).toBe(false);
+  });
   it.each(['', 'plain', 'Ünïcödé', 'emoji \ud83d\ude00 ok', '\ufffd', 'tab\tnew\nline'])('%j is stored', (text) => {
     expect(isStorableText(text)).toBe(true);
   });
   it('names every path, keys included, at any depth', () => {
-    expect(unstorableTextPaths({ a: ['ok', 'x\u0000'], 'k\u0000': 1, b: { c: { '\ud800': 'v' } } }).sort())
-      .toEqual(['a.1', 'b.c.\ufffd', 'k\ufffd']);
+    expect(unstorableTextPaths({ a: ['ok', 'x\u0000'], 'k\u0000': 1, b: { c: { '\ud800': 'v' } } }).sort()).toEqual([
+      'a.1',
+      'b.c.\ufffd',
+      'k\ufffd',
+    ]);
   });
   it('a deeply nested body does not exhaust the stack', () => {
     let deep: unknown = 'x\u0000';
@@ -63,7 +79,10 @@ describe('REST: the attacked fields answer 400 naming the field', () => {
     });
 
     it(`PUT /users/{id} names: ${name}`, async () => {
-      const res = await t.rest('PUT', `/api/v1/users/${userId}`, { token, body: { first_name: text, last_name: 'ok' } });
+      const res = await t.rest('PUT', `/api/v1/users/${userId}`, {
+        token,
+        body: { first_name: text, last_name: 'ok' },
+      });
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual({ first_name: [expect.any(String)] });
     });
@@ -82,7 +101,10 @@ describe('REST: the attacked fields answer 400 naming the field', () => {
 
 describe('REST: nested values, lists, object keys, query string and path parameters', () => {
   it('a string inside a list and inside an unknown nested object', async () => {
-    const res = await t.rest('POST', '/api/v1/calculator/', { token, body: { ...DEAL, preferred_financier: ['1', 'x\u0000'], extra: { deep: ['\ud800'] } } });
+    const res = await t.rest('POST', '/api/v1/calculator/', {
+      token,
+      body: { ...DEAL, preferred_financier: ['1', 'x\u0000'], extra: { deep: ['\ud800'] } },
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual(['extra.deep.0', 'preferred_financier.1']);
   });
@@ -122,9 +144,10 @@ describe('REST: every route of the table refuses a NUL in any body field or quer
     const url = `/api/v1${route.path.replace(/:[a-z_]+/g, '1')}`;
     const fields = ['name', 'email', 'q', 'first_name', 'industry', 'abn', 'refresh', 'surface', 'scope'];
     const body = Object.fromEntries(fields.map((f) => [f, 'x\u0000']));
-    const res = route.method === 'get'
-      ? await t.rest('GET', `${url}?${fields.map((f) => `${f}=x%00`).join('&')}`, { token })
-      : await t.rest(route.method.toUpperCase(), url, { token, body });
+    const res =
+      route.method === 'get'
+        ? await t.rest('GET', `${url}?${fields.map((f) => `${f}=x%00`).join('&')}`, { token })
+        : await t.rest(route.method.toUpperCase(), url, { token, body });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors).sort()).toEqual([...fields].sort());
   });
@@ -139,13 +162,19 @@ describe('GraphQL: variables and string literals answer 400 with a validation er
       );
       expect(res.status).toBe(400);
       expect(res.body.data).toBeUndefined();
-      expect(res.body.errors).toEqual([expect.objectContaining({ message: expect.stringContaining('input.first_name'), extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'input.first_name' }) })]);
+      expect(res.body.errors).toEqual([
+        expect.objectContaining({
+          message: expect.stringContaining('input.first_name'),
+          extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field: 'input.first_name' }),
+        }),
+      ]);
     });
   }
 
   it('a variable inside a list and an object key of a variable', async () => {
-    const res = await graphqlRaw('query($input: DealInput!) { calculate(input: $input) { __typename } }',
-      { input: { ...DEAL, preferred_financier: [1], industry: 'ok', 'k\u0000': 1, list: ['\ud800'] } });
+    const res = await graphqlRaw('query($input: DealInput!) { calculate(input: $input) { __typename } }', {
+      input: { ...DEAL, preferred_financier: [1], industry: 'ok', 'k\u0000': 1, list: ['\ud800'] },
+    });
     expect(res.status).toBe(400);
     expect(res.body.errors.map((e: any) => e.extensions.field).sort()).toEqual(['input.k\ufffd', 'input.list.0']);
   });
@@ -163,17 +192,27 @@ describe('GraphQL: variables and string literals answer 400 with a validation er
   });
 
   it('a client accepting plain application/json gets the same 400 and errors', async () => {
-    const variable = await graphqlRaw('mutation($email: String!) { forgotPassword(email: $email) { __typename } }', { email: 'a\u0000' }, 'application/json');
+    const variable = await graphqlRaw(
+      'mutation($email: String!) { forgotPassword(email: $email) { __typename } }',
+      { email: 'a\u0000' },
+      'application/json',
+    );
     expect(variable.status).toBe(400);
     expect(variable.body.errors[0].extensions.field).toBe('email');
-    const literal = await graphqlRaw('mutation { forgotPassword(email: "a\\u0000") { __typename } }', undefined, 'application/json');
+    const literal = await graphqlRaw(
+      'mutation { forgotPassword(email: "a\\u0000") { __typename } }',
+      undefined,
+      'application/json',
+    );
     expect(literal.status).toBe(400);
     expect(literal.body.errors[0].message).toMatch(/NUL character/);
   });
 
   it('the same document without the bad byte runs (the check is not a blanket refusal)', async () => {
-    const res = await graphqlRaw('mutation($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { __typename } }',
-      { id: userId, input: { first_name: 'Emoji \ud83d\ude00' } });
+    const res = await graphqlRaw(
+      'mutation($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { __typename } }',
+      { id: userId, input: { first_name: 'Emoji \ud83d\ude00' } },
+    );
     expect(res.status).toBe(200);
     expect(res.body.data.updateUser.__typename).toBe('User');
   });
@@ -193,20 +232,43 @@ describe('The text fields a fuzz run reached with a NUL: each refused on both su
   });
 
   const GRAPHQL_CASES: [string, string, Record<string, unknown>, string][] = [
-    ['createApiToken(name:)', 'mutation($v: String!) { createApiToken(name: $v, scope: read) { __typename } }', { v: 'a\u0000b' }, 'v'],
+    [
+      'createApiToken(name:)',
+      'mutation($v: String!) { createApiToken(name: $v, scope: read) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
     ['scenarios(tool:)', 'query($v: String) { scenarios(tool: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
-    ['renameScenario(name:)', 'mutation($v: String) { renameScenario(id: 1, name: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
-    ['promoteScenario(name:)', 'mutation($v: String) { promoteScenario(id: 1, name: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
-    ['updateUser(input: {last_name})', 'mutation($id: Int!, $v: UpdateUserInput!) { updateUser(id: $id, input: $v) { __typename } }', { v: { last_name: 'a\u0000b' } }, 'v.last_name'],
+    [
+      'renameScenario(name:)',
+      'mutation($v: String) { renameScenario(id: 1, name: $v) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
+    [
+      'promoteScenario(name:)',
+      'mutation($v: String) { promoteScenario(id: 1, name: $v) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
+    [
+      'updateUser(input: {last_name})',
+      'mutation($id: Int!, $v: UpdateUserInput!) { updateUser(id: $id, input: $v) { __typename } }',
+      { v: { last_name: 'a\u0000b' } },
+      'v.last_name',
+    ],
   ];
   it.each(GRAPHQL_CASES)('GraphQL %s, as a variable', async (_label, query, variables, field) => {
     const res = await graphqlRaw(query, { id: userId, ...variables });
     expect(res.status).toBe(400);
-    expect(res.body.errors).toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field }) })]);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field }) }),
+    ]);
   });
   it.each(GRAPHQL_CASES)('GraphQL %s, as a string literal', async (_label, query) => {
     // The same field with the value written into the document (`"a\u0000b"`), no variable.
-    const literal = query.replace(/^(query|mutation)\([^)]*\)/, '$1')
+    const literal = query
+      .replace(/^(query|mutation)\([^)]*\)/, '$1')
       .replace(/\$id/, String(userId))
       .replace(/\$v\b(?=[,)])/, query.includes('UpdateUserInput') ? '{ last_name: "a\\u0000b" }' : '"a\\u0000b"');
     const res = await graphqlRaw(literal);
@@ -216,8 +278,14 @@ describe('The text fields a fuzz run reached with a NUL: each refused on both su
 
   it('nothing was written: no token, scenario or user name holds a NUL', async () => {
     const prisma = t.database.prisma;
-    expect((await prisma.apiToken.findMany({ select: { name: true } })).filter((x) => !isStorableText(x.name))).toEqual([]);
-    expect((await prisma.scenario.findMany({ select: { name: true } })).filter((x) => x.name !== null && !isStorableText(x.name))).toEqual([]);
+    expect((await prisma.apiToken.findMany({ select: { name: true } })).filter((x) => !isStorableText(x.name))).toEqual(
+      [],
+    );
+    expect(
+      (await prisma.scenario.findMany({ select: { name: true } })).filter(
+        (x) => x.name !== null && !isStorableText(x.name),
+      ),
+    ).toEqual([]);
     const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } });
     expect(isStorableText(user.last_name ?? '')).toBe(true);
   });

@@ -15,9 +15,12 @@ beforeAll(async () => {
   t = await startTestApp();
   session = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const search = (query: string, token: string | null = session) => t.rest('GET', `/api/v1/assets/search${query}`, { token });
+const search = (query: string, token: string | null = session) =>
+  t.rest('GET', `/api/v1/assets/search${query}`, { token });
 const ids = async (q: string, extra = ''): Promise<number[]> => {
   const res = await search(`?q=${encodeURIComponent(q)}${extra}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -85,16 +88,22 @@ describe('GET /assets/search: the answer', () => {
   it('200 with a JSON array of {id, name, alias, parent_id, path, label}', async () => {
     const res = await search('?q=skid');
     expect(res.status).toBe(200);
-    expect(res.body).toEqual([{
-      id: 32,
-      name: 'Skid Steer Loader',
-      alias: 'skid steer, compact track loader, CTL',
-      parent_id: 35,
-      path: ['Yellow Goods / Construction', 'Compact Equipment'],
-      label: 'Yellow Goods / Construction › Compact Equipment › Skid Steer Loader',
-    }]);
+    expect(res.body).toEqual([
+      {
+        id: 32,
+        name: 'Skid Steer Loader',
+        alias: 'skid steer, compact track loader, CTL',
+        parent_id: 35,
+        path: ['Yellow Goods / Construction', 'Compact Equipment'],
+        label: 'Yellow Goods / Construction › Compact Equipment › Skid Steer Loader',
+      },
+    ]);
     const car = await search('?q=passenger');
-    expect(car.body[0]).toMatchObject({ path: ['Motor Vehicles'], label: 'Motor Vehicles › Passenger Car', parent_id: 1 });
+    expect(car.body[0]).toMatchObject({
+      path: ['Motor Vehicles'],
+      label: 'Motor Vehicles › Passenger Car',
+      parent_id: 1,
+    });
   });
 
   it('best matches first: name starts with q, a name word starts with a token, alias, then category only', async () => {
@@ -147,7 +156,10 @@ describe('GET /assets/search: errors', () => {
   });
 
   it('a read API token may search (Authentication 5: every GET)', async () => {
-    const minted = await t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: 'asset search', scope: 'read' } });
+    const minted = await t.rest('POST', '/api/v1/api-tokens', {
+      token: session,
+      body: { name: 'asset search', scope: 'read' },
+    });
     expect(minted.status).toBe(201);
     const res = await search('?q=excavator', minted.body.token);
     expect(res.status).toBe(200);
@@ -163,7 +175,9 @@ describe('GraphQL assetSearch', () => {
       ... on ValidationError { errors { field messages } } } }`);
     expect(ok.assetSearch.__typename).toBe('QueryAssetSearchSuccess');
     expect(ok.assetSearch.data).toEqual((await search('?q=skid')).body);
-    const bad = await client.request<any>(`{ assetSearch(q: "  ", limit: 0) { __typename ... on ValidationError { errors { field } } } }`);
+    const bad = await client.request<any>(
+      `{ assetSearch(q: "  ", limit: 0) { __typename ... on ValidationError { errors { field } } } }`,
+    );
     expect(bad.assetSearch.__typename).toBe('ValidationError');
     expect(bad.assetSearch.errors.map((e: any) => e.field)).toEqual(['q', 'limit']);
     const anonymous = await t.graphql(null).request<any>(`{ assetSearch(q: "car") { __typename } }`);
@@ -172,8 +186,14 @@ describe('GraphQL assetSearch', () => {
 });
 
 describe('asset search, in memory (src/modules/catalogue/asset-search.ts)', () => {
-  const node = (id: number, name: string, parent_id: number | null, is_asset = true, alias: string | null = null, is_deleted = false): AssetNode =>
-    ({ id, name, alias, parent_id, is_asset, is_deleted });
+  const node = (
+    id: number,
+    name: string,
+    parent_id: number | null,
+    is_asset = true,
+    alias: string | null = null,
+    is_deleted = false,
+  ): AssetNode => ({ id, name, alias, parent_id, is_asset, is_deleted });
   const tree: AssetNode[] = [
     node(1, 'Lifting', null, false, 'cranes'),
     node(2, 'Forklift', 1),
@@ -182,7 +202,8 @@ describe('asset search, in memory (src/modules/catalogue/asset-search.ts)', () =
     node(5, 'Boom', 1),
     node(6, 'Old Lifts', 1, false, null, true),
     node(7, 'Lift Truck', 6),
-    node(8, 'Cycle A', 9), node(9, 'Cycle B', 8, false), // a cycle must not hang the index
+    node(8, 'Cycle A', 9),
+    node(9, 'Cycle B', 8, false), // a cycle must not hang the index
   ];
 
   it('ranks: name starts with q, name word starts with a token, name contains it, alias contains it, category only', () => {

@@ -4,8 +4,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../src/lib/db.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { verifyPassword } from '../../src/modules/auth/passwords.ts';
-import { CatalogueFileError, parseCatalogueFile, type CatalogueFile } from '../../src/modules/catalogue/catalogue-file.ts';
-import { RESET_TABLES, isDatabaseEmpty, loadCatalogue, readExistingCatalogue } from '../../src/modules/catalogue/load-catalogue.ts';
+import {
+  CatalogueFileError,
+  parseCatalogueFile,
+  type CatalogueFile,
+} from '../../src/modules/catalogue/catalogue-file.ts';
+import {
+  RESET_TABLES,
+  isDatabaseEmpty,
+  loadCatalogue,
+  readExistingCatalogue,
+} from '../../src/modules/catalogue/load-catalogue.ts';
 import { seedKit } from '../../testkit/seed.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -19,22 +28,32 @@ const EXAMPLE = fileAt('docs/example-catalogue.json');
 
 // One in-memory database for the file (opening one costs seconds); every test starts from empty tables.
 let db: Database;
-beforeAll(async () => { db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' }); });
-afterAll(async () => { await db?.close(); });
+beforeAll(async () => {
+  db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+});
+afterAll(async () => {
+  await db?.close();
+});
 async function freshDb(): Promise<PrismaClient> {
-  await db.prisma.$executeRawUnsafe(`TRUNCATE ${RESET_TABLES.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`);
+  await db.prisma.$executeRawUnsafe(
+    `TRUNCATE ${RESET_TABLES.map((t) => `"${t}"`).join(', ')} RESTART IDENTITY CASCADE`,
+  );
   return db.prisma;
 }
 
 /** Every row of every app table, plus the catalogue version: equal snapshots = nothing was written. */
 async function snapshot(prisma: PrismaClient): Promise<string> {
   const out: Record<string, unknown> = {};
-  for (const t of [...RESET_TABLES, 'catalogue_state']) out[t] = await prisma.$queryRawUnsafe(`SELECT * FROM "${t}" ORDER BY 1, 2`);
+  for (const t of [...RESET_TABLES, 'catalogue_state'])
+    out[t] = await prisma.$queryRawUnsafe(`SELECT * FROM "${t}" ORDER BY 1, 2`);
   return JSON.stringify(out, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 }
 
 async function refusal(p: Promise<unknown>): Promise<CatalogueFileError> {
-  const e = await p.then(() => null, (err: unknown) => err);
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
   expect(e).toBeInstanceOf(CatalogueFileError);
   return e as CatalogueFileError;
 }
@@ -48,16 +67,24 @@ describe('loadCatalogue', () => {
     expect(await isDatabaseEmpty(prisma)).toBe(false);
 
     // ids kept
-    expect(await prisma.asset.findUnique({ where: { id: 1 } })).toMatchObject({ name: 'Motor Vehicles', is_asset: false });
+    expect(await prisma.asset.findUnique({ where: { id: 1 } })).toMatchObject({
+      name: 'Motor Vehicles',
+      is_asset: false,
+    });
     for (const a of DEMO.approvals) {
-      expect(await prisma.approval.findUnique({ where: { id: a.id }, select: { name: true, organisation_id: true } }))
-        .toEqual({ name: a.name, organisation_id: a.organisation_id });
+      expect(
+        await prisma.approval.findUnique({ where: { id: a.id }, select: { name: true, organisation_id: true } }),
+      ).toEqual({ name: a.name, organisation_id: a.organisation_id });
     }
-    expect((await prisma.rateBracket.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((b) => b.id))
-      .toEqual(DEMO.rate_brackets.map((b) => b.id).sort((x, y) => x - y));
+    expect(
+      (await prisma.rateBracket.findMany({ select: { id: true }, orderBy: { id: 'asc' } })).map((b) => b.id),
+    ).toEqual(DEMO.rate_brackets.map((b) => b.id).sort((x, y) => x - y));
 
     // passwords hashed, never stored in plain; one salt per user
-    const users = await prisma.user.findMany({ include: { groups: { include: { permissions: true } } }, orderBy: { id: 'asc' } });
+    const users = await prisma.user.findMany({
+      include: { groups: { include: { permissions: true } } },
+      orderBy: { id: 'asc' },
+    });
     expect(users.map((u) => u.email)).toEqual(DEMO.users.map((u) => u.email));
     for (const u of users) {
       expect(u.password_hash).not.toContain('demo-password-1');
@@ -68,7 +95,9 @@ describe('loadCatalogue', () => {
 
     const fin = users.find((u) => u.email === 'financier.admin@demo.test')!;
     expect(fin.groups.map((g) => g.name)).toEqual(['Financier administrators']);
-    expect(fin.groups[0].permissions.map((p) => p.codename)).toEqual(expect.arrayContaining(['change_equipment', 'view_rate_card_version']));
+    expect(fin.groups[0].permissions.map((p) => p.codename)).toEqual(
+      expect.arrayContaining(['change_equipment', 'view_rate_card_version']),
+    );
 
     const bayside = await prisma.organisation.findFirstOrThrow({ where: { name: 'Bayside Asset Finance Brokers' } });
     expect(bayside.plan_overrides).toEqual({ entitlements: ['matrix.enabled'], matrix_allowance: 10 });
@@ -104,11 +133,26 @@ describe('loadCatalogue', () => {
   it('adds to an existing catalogue without --reset, resolving references to rows already loaded', async () => {
     const prisma = await freshDb();
     await loadCatalogue(prisma, DEMO, { reset: false });
-    const addition = parseCatalogueFile({
-      approvals: [{ id: 500, name: 'Added later', doc_level: 'lite_doc', organisation_id: 1, asset_ids: [1], rate_bracket_ids: [1, 2] }],
-    }, await readExistingCatalogue(prisma));
+    const addition = parseCatalogueFile(
+      {
+        approvals: [
+          {
+            id: 500,
+            name: 'Added later',
+            doc_level: 'lite_doc',
+            organisation_id: 1,
+            asset_ids: [1],
+            rate_bracket_ids: [1, 2],
+          },
+        ],
+      },
+      await readExistingCatalogue(prisma),
+    );
     if (!addition.ok) throw new Error(addition.message);
-    expect(await loadCatalogue(prisma, addition.value, { reset: false })).toMatchObject({ approvals: 1, organisations: 0 });
+    expect(await loadCatalogue(prisma, addition.value, { reset: false })).toMatchObject({
+      approvals: 1,
+      organisations: 0,
+    });
     expect(await prisma.approvalRateBracket.count({ where: { approval_id: 500 } })).toBe(2);
     expect(await prisma.organisation.count()).toBe(DEMO.organisations.length);
   });
@@ -151,7 +195,10 @@ describe('loadCatalogue', () => {
     const before = await snapshot(prisma);
     // Validated against an empty database inside the transaction, after the TRUNCATE: the approval's financier
     // is not in the file, so the load fails mid-way and must roll the emptying back.
-    const bad: CatalogueFile = { ...structuredClone(DEMO), approvals: [{ ...DEMO.approvals[0], organisation_id: 999 }] };
+    const bad: CatalogueFile = {
+      ...structuredClone(DEMO),
+      approvals: [{ ...DEMO.approvals[0], organisation_id: 999 }],
+    };
     const e = await refusal(loadCatalogue(prisma, bad, { reset: true }));
     expect(e.path).toBe('approvals[0].organisation_id');
     expect(e.message).toMatch(/organisation 999 does not exist/);
@@ -162,7 +209,11 @@ describe('loadCatalogue', () => {
     const prisma = await freshDb();
     await loadCatalogue(prisma, DEMO, { reset: false });
     const before = await snapshot(prisma);
-    const extra = { approvals: [{ id: 700, name: 'X', doc_level: 'low_doc' as const, organisation_id: 1, rate_bracket_ids: [1, 9999] }] };
+    const extra = {
+      approvals: [
+        { id: 700, name: 'X', doc_level: 'low_doc' as const, organisation_id: 1, rate_bracket_ids: [1, 9999] },
+      ],
+    };
     const e = await refusal(loadCatalogue(prisma, extra as unknown as CatalogueFile, { reset: false }));
     expect(e.path).toBe('approvals[0].rate_bracket_ids[1]');
     expect(await snapshot(prisma)).toBe(before);
@@ -176,12 +227,24 @@ describe('loadCatalogue', () => {
     const failing = new Proxy(prisma, {
       get(target, prop) {
         if (prop !== '$transaction') return Reflect.get(target, prop);
-        return (fn: (tx: unknown) => Promise<unknown>, opts: unknown) => target.$transaction((tx) => fn(new Proxy(tx, {
-          get(t, p) {
-            if (p === 'approvalRateBracket') return { createMany: async () => { throw new Error('disk full'); } };
-            return Reflect.get(t, p);
-          },
-        })) as never, opts as never);
+        return (fn: (tx: unknown) => Promise<unknown>, opts: unknown) =>
+          target.$transaction(
+            (tx) =>
+              fn(
+                new Proxy(tx, {
+                  get(t, p) {
+                    if (p === 'approvalRateBracket')
+                      return {
+                        createMany: async () => {
+                          throw new Error('disk full');
+                        },
+                      };
+                    return Reflect.get(t, p);
+                  },
+                }),
+              ) as never,
+            opts as never,
+          );
       },
     });
     await expect(loadCatalogue(failing, DEMO, { reset: true })).rejects.toThrow('disk full');
@@ -190,7 +253,9 @@ describe('loadCatalogue', () => {
 
   it('RESET_TABLES lists every table except _prisma_migrations and catalogue_state', async () => {
     const prisma = await freshDb();
-    const rows = await prisma.$queryRaw<{ tablename: string }[]>`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`;
+    const rows = await prisma.$queryRaw<
+      { tablename: string }[]
+    >`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`;
     const tables = rows.map((r) => r.tablename).filter((t) => t !== '_prisma_migrations' && t !== 'catalogue_state');
     expect([...RESET_TABLES].sort()).toEqual(tables.sort());
   });

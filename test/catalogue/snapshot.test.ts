@@ -4,8 +4,12 @@ import { CatalogueCache } from '../../src/modules/catalogue/snapshot.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 const versionNow = async () => (await t.database.prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } })).version;
 

@@ -16,7 +16,15 @@ import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/a
 import { graphqlGetArb, graphqlPostArb } from './graphql-requests.ts';
 import { checkGraphql, checkRest, RECALCULATE_PATH, type OracleContext } from './oracle.ts';
 import { describeGroup, describeRequest, groupFindings } from './report.ts';
-import { healthzRequestArb, isUnauthenticated, restRequestArb, unknownPathRequestArb, type Credentials, type FuzzRequest, type Generators } from './requests.ts';
+import {
+  healthzRequestArb,
+  isUnauthenticated,
+  restRequestArb,
+  unknownPathRequestArb,
+  type Credentials,
+  type FuzzRequest,
+  type Generators,
+} from './requests.ts';
 import { mergeStats, runTarget, type TargetStats } from './run.ts';
 import { restTargets } from './targets.ts';
 import type { Hints } from './values.ts';
@@ -49,12 +57,23 @@ function startRegister(): Promise<Server> {
     const callback = url.searchParams.get('callback') ?? 'c';
     const found = /^\d{11}$/.test(abn);
     res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
-    res.end(`${callback}(${JSON.stringify({
-      Abn: found ? abn : '', AbnStatus: found ? 'Active' : '', AbnStatusEffectiveFrom: found ? '2000-02-22' : '', Acn: '', AddressDate: null,
-      AddressPostcode: found ? '2600' : '', AddressState: found ? 'ACT' : '', BusinessName: found ? ['FUZZ'] : [], EntityName: found ? 'FUZZ PTY LTD' : '',
-      EntityTypeCode: found ? 'PRV' : '', EntityTypeName: found ? 'Australian Private Company' : null, Gst: found ? '2000-07-01' : null,
-      Message: found ? '' : 'No record found',
-    })})`);
+    res.end(
+      `${callback}(${JSON.stringify({
+        Abn: found ? abn : '',
+        AbnStatus: found ? 'Active' : '',
+        AbnStatusEffectiveFrom: found ? '2000-02-22' : '',
+        Acn: '',
+        AddressDate: null,
+        AddressPostcode: found ? '2600' : '',
+        AddressState: found ? 'ACT' : '',
+        BusinessName: found ? ['FUZZ'] : [],
+        EntityName: found ? 'FUZZ PTY LTD' : '',
+        EntityTypeCode: found ? 'PRV' : '',
+        EntityTypeName: found ? 'Australian Private Company' : null,
+        Gst: found ? '2000-07-01' : null,
+        Message: found ? '' : 'No record found',
+      })})`,
+    );
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
 }
@@ -62,8 +81,15 @@ function startRegister(): Promise<Server> {
 const b64url = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
 /** Credentials: real sessions and API tokens, and the forged, expired and odd JWTs an attacker would try. */
-async function credentialsFor(t: TestApp): Promise<{ credentials: Credentials; sessionIds: string[]; tokenIds: number[] }> {
-  const users = ['broker.admin@demo.test', 'broker.user@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'];
+async function credentialsFor(
+  t: TestApp,
+): Promise<{ credentials: Credentials; sessionIds: string[]; tokenIds: number[] }> {
+  const users = [
+    'broker.admin@demo.test',
+    'broker.user@demo.test',
+    'free.broker@demo.test',
+    'financier.admin@demo.test',
+  ];
   const sessions: Record<string, string> = {};
   for (const email of users) sessions[email] = (await t.login(email)).access;
   const admin = sessions['broker.admin@demo.test'];
@@ -77,7 +103,11 @@ async function credentialsFor(t: TestApp): Promise<{ credentials: Credentials; s
   const claims = jwt.decode(admin) as { sub: string; sid: string; exp: number };
   const now = Math.floor(Date.now() / 1000);
   const secret = t.config.jwtSecret;
-  const sign = (payload: object, options: jwt.SignOptions = {}, key = secret) => jwt.sign({ typ: 'access', sid: claims.sid, iat: now, exp: now + 3600, ...payload }, key, { algorithm: 'HS256', ...options });
+  const sign = (payload: object, options: jwt.SignOptions = {}, key = secret) =>
+    jwt.sign({ typ: 'access', sid: claims.sid, iat: now, exp: now + 3600, ...payload }, key, {
+      algorithm: 'HS256',
+      ...options,
+    });
   const credentials: Credentials = {
     none: null,
     'session:broker.admin': `Bearer ${admin}`,
@@ -123,7 +153,16 @@ function hintsFromCatalogue(): Omit<Hints, 'refreshTokens'> {
     rateBracketIds: (c.rate_brackets as { id: number }[]).map((r) => r.id),
     organisationIds: (c.organisations as { id: number }[]).map((o) => o.id),
     userIds: (c.users as { id: number }[]).map((u) => u.id),
-    assetWords: [...assets.slice(0, 12).map((a) => a.name.split(' ')[0].toLowerCase()), 'exc', 'ute', '  truck  ', 'a', '%', '_', '\\'],
+    assetWords: [
+      ...assets.slice(0, 12).map((a) => a.name.split(' ')[0].toLowerCase()),
+      'exc',
+      'ute',
+      '  truck  ',
+      'a',
+      '%',
+      '_',
+      '\\',
+    ],
   };
 }
 
@@ -134,7 +173,11 @@ const stats: TargetStats[] = [];
 beforeAll(async () => {
   register = await startRegister();
   t = await startTestApp({
-    config: { abnLookupUrl: `http://127.0.0.1:${(register.address() as AddressInfo).port}`, abnLookupGuid: GUID, abnLookupTimeoutMs: 5_000 },
+    config: {
+      abnLookupUrl: `http://127.0.0.1:${(register.address() as AddressInfo).port}`,
+      abnLookupGuid: GUID,
+      abnLookupTimeoutMs: 5_000,
+    },
   });
 });
 afterAll(async () => {
@@ -148,7 +191,9 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
     const catalogueHints = hintsFromCatalogue();
     const ctx: OracleContext = { jwtSecret: t.config.jwtSecret, rateBracketIds: catalogueHints.rateBracketIds };
     const prisma = t.database.prisma;
-    const originalUsers = await prisma.user.findMany({ select: { id: true, first_name: true, last_name: true, organisation_id: true, is_admin: true, is_active: true } });
+    const originalUsers = await prisma.user.findMany({
+      select: { id: true, first_name: true, last_name: true, organisation_id: true, is_admin: true, is_active: true },
+    });
 
     /**
      * Each target starts from the same state: the fuzzer deactivates users, revokes its own tokens and spends
@@ -175,21 +220,46 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
       if (!auth || !isUnauthenticated(req.tags)) return null;
       const { authorization: _dropped, ...headers } = req.headers;
       return which === 'working'
-        ? { ...req, headers: { ...headers, authorization: working }, tags: req.tags.map((tag) => (tag === auth ? 'auth:session:broker.admin' : tag)) }
+        ? {
+            ...req,
+            headers: { ...headers, authorization: working },
+            tags: req.tags.map((tag) => (tag === auth ? 'auth:session:broker.admin' : tag)),
+          }
         : { ...req, headers, tags: req.tags.map((tag) => (tag === auth ? 'auth:none' : tag)) };
     };
     const rest = restTargets(schema);
     const restRuns = Math.ceil(REST_BUDGET / rest.length);
-    type Plan = { name: string; runs: number; arb: (g: Generators) => fc.Arbitrary<FuzzRequest>; judge: typeof checkRest };
+    type Plan = {
+      name: string;
+      runs: number;
+      arb: (g: Generators) => fc.Arbitrary<FuzzRequest>;
+      judge: typeof checkRest;
+    };
     const plans: Plan[] = [
-      ...rest.map((target) => ({ name: target.name, runs: restRuns, arb: (g: Generators) => restRequestArb(target, g), judge: checkRest })),
+      ...rest.map((target) => ({
+        name: target.name,
+        runs: restRuns,
+        arb: (g: Generators) => restRequestArb(target, g),
+        judge: checkRest,
+      })),
       { name: 'POST /graphql', runs: GRAPHQL_POST_RUNS, arb: (g) => graphqlPostArb(schema, g), judge: checkGraphql },
       { name: 'GET /graphql', runs: GRAPHQL_GET_RUNS, arb: (g) => graphqlGetArb(schema, g), judge: checkGraphql },
       { name: 'GET /healthz', runs: HEALTHZ_RUNS, arb: (g) => healthzRequestArb(g), judge: checkRest },
-      { name: 'unknown paths', runs: UNKNOWN_PATH_RUNS, arb: (g) => unknownPathRequestArb(g, rest.map((r) => r.path)), judge: checkRest },
+      {
+        name: 'unknown paths',
+        runs: UNKNOWN_PATH_RUNS,
+        arb: (g) =>
+          unknownPathRequestArb(
+            g,
+            rest.map((r) => r.path),
+          ),
+        judge: checkRest,
+      },
     ];
 
-    console.log(`fuzz: seed ${SEED} (FUZZ_SEED to change), ${plans.length} targets, ${rest.length} REST routes from the route table, concurrency ${CONCURRENCY}`);
+    console.log(
+      `fuzz: seed ${SEED} (FUZZ_SEED to change), ${plans.length} targets, ${rest.length} REST routes from the route table, concurrency ${CONCURRENCY}`,
+    );
     for (const plan of plans) {
       await restoreState();
       const cases = fc.sample(plan.arb(await generatorsFor()), { seed: seedFor(plan.name), numRuns: plan.runs });
@@ -198,7 +268,17 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
       const parts: TargetStats[] = [];
       for (let i = 0; i < cases.length; i += CHUNK) {
         if (i > 0) await restoreState();
-        parts.push(await runTarget(plan.name, cases.slice(i, i + CHUNK), t.baseUrl, CONCURRENCY, plan.judge, ctx, withCredential));
+        parts.push(
+          await runTarget(
+            plan.name,
+            cases.slice(i, i + CHUNK),
+            t.baseUrl,
+            CONCURRENCY,
+            plan.judge,
+            ctx,
+            withCredential,
+          ),
+        );
       }
       stats.push(mergeStats(parts));
     }
@@ -207,25 +287,44 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
     const unsent = stats.reduce((n, s) => n + s.unsent, 0);
     const cases = stats.reduce((n, s) => n + s.cases, 0);
     const secrets = [t.config.jwtSecret];
-    const lines = ['', `fuzz summary (seed ${SEED}): ${sent} requests sent, ${cases} cases, ${unsent} refused by the HTTP client before sending`];
+    const lines = [
+      '',
+      `fuzz summary (seed ${SEED}): ${sent} requests sent, ${cases} cases, ${unsent} refused by the HTTP client before sending`,
+    ];
     for (const s of stats) {
-      const statuses = [...s.byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}×${v}`).join(' ');
-      lines.push(`  ${s.target.padEnd(48)} ${String(s.sent).padStart(5)} sent ${String(Math.round(s.ms / 100) / 10).padStart(5)}s  5xx: ${s.fiveHundreds}${s.documented500.length ? ` (documented recalculation 500: ${s.documented500.length})` : ''}  [${statuses}]`);
+      const statuses = [...s.byStatus.entries()]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ');
+      lines.push(
+        `  ${s.target.padEnd(48)} ${String(s.sent).padStart(5)} sent ${String(Math.round(s.ms / 100) / 10).padStart(5)}s  5xx: ${s.fiveHundreds}${s.documented500.length ? ` (documented recalculation 500: ${s.documented500.length})` : ''}  [${statuses}]`,
+      );
     }
-    if (process.env.FUZZ_DEBUG) for (const s of stats) if (s.slowest) lines.push(`  slowest on ${s.target}: ${Math.round(s.slowest.ms)} ms: ${describeRequest(s.slowest.req, [t.config.jwtSecret]).slice(0, 300)}`);
+    if (process.env.FUZZ_DEBUG)
+      for (const s of stats)
+        if (s.slowest)
+          lines.push(
+            `  slowest on ${s.target}: ${Math.round(s.slowest.ms)} ms: ${describeRequest(s.slowest.req, [t.config.jwtSecret]).slice(0, 300)}`,
+          );
     const fiveByRoute = stats.filter((s) => s.fiveHundreds > 0).map((s) => `${s.target}: ${s.fiveHundreds}`);
     lines.push(`5xx by route: ${fiveByRoute.length ? fiveByRoute.join('; ') : 'none'}`);
     const documented = stats.flatMap((s) => s.documented500);
     lines.push(`documented POST ${RECALCULATE_PATH} 500s (row could not be re-priced): ${documented.length}`);
     for (const req of documented.slice(0, 3)) lines.push(`    ${describeRequest(req, secrets)}`);
-    for (const s of stats) for (const [note, n] of s.notes) lines.push(`note (not failing): ${s.target}: ${note} ×${n}`);
+    for (const s of stats)
+      for (const [note, n] of s.notes) lines.push(`note (not failing): ${s.target}: ${note} ×${n}`);
     const groups = groupFindings(stats);
-    lines.push(`violations: ${stats.reduce((n, s) => n + s.findings.length, 0)} in ${groups.length} distinct groups (target | rule | status)`);
+    lines.push(
+      `violations: ${stats.reduce((n, s) => n + s.findings.length, 0)} in ${groups.length} distinct groups (target | rule | status)`,
+    );
     for (const g of groups) lines.push(describeGroup(g, secrets));
     console.log(lines.join('\n'));
 
     expect(sent, 'requests sent').toBeGreaterThanOrEqual(MIN_REQUESTS);
     expect(unsent, 'cases the HTTP client refused to send').toBeLessThan(sent / 20);
-    expect(groups.map((g) => `${g.key} ×${g.count}`), 'violations (details printed above)').toEqual([]);
+    expect(
+      groups.map((g) => `${g.key} ×${g.count}`),
+      'violations (details printed above)',
+    ).toEqual([]);
   }, 900_000);
 });

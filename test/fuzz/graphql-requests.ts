@@ -5,15 +5,36 @@
  */
 import fc from 'fast-check';
 import {
-  getNamedType, getNullableType, isEnumType, isInputObjectType, isInterfaceType, isListType, isObjectType, isUnionType,
-  type GraphQLField, type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType, type GraphQLSchema,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  isUnionType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
 } from 'graphql';
 import {
-  authorizationArb, contentTypeArb, headersOf, percentEncode, serviceClientArb, utf8, type FuzzRequest, type Generators,
+  authorizationArb,
+  contentTypeArb,
+  headersOf,
+  percentEncode,
+  serviceClientArb,
+  utf8,
+  type FuzzRequest,
+  type Generators,
 } from './requests.ts';
 import { hostileJson, hostileString, MALFORMED_BODIES, valueFor } from './values.ts';
 
-interface RootField { operation: 'query' | 'mutation'; field: GraphQLField<unknown, unknown> }
+interface RootField {
+  operation: 'query' | 'mutation';
+  field: GraphQLField<unknown, unknown>;
+}
 
 /** Small deterministic PRNG: the selection shape comes from one fast-check integer, so the run stays reproducible. */
 function prng(seed: number): () => number {
@@ -37,21 +58,31 @@ function literal(value: unknown, type: GraphQLInputType | null): string {
   }
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : 'null';
   if (typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return `[${value.map((v) => literal(v, nullable && isListType(nullable) ? nullable.ofType : null)).join(', ')}]`;
+  if (Array.isArray(value))
+    return `[${value.map((v) => literal(v, nullable && isListType(nullable) ? nullable.ofType : null)).join(', ')}]`;
   const fields = nullable && isInputObjectType(nullable) ? nullable.getFields() : {};
   const entries = Object.entries(value as Record<string, unknown>).filter(([k]) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(k));
   return `{${entries.map(([k, v]) => `${k}: ${literal(v, fields[k]?.type ?? null)}`).join(', ')}}`;
 }
 
-function typeString(type: GraphQLInputType): string { return String(type); }
+function typeString(type: GraphQLInputType): string {
+  return String(type);
+}
 
 class Selector {
   fragments: string[] = [];
   aliases = 0;
-  constructor(private readonly rnd: () => number, private readonly schema: GraphQLSchema) {}
+  constructor(
+    private readonly rnd: () => number,
+    private readonly schema: GraphQLSchema,
+  ) {}
 
-  pick<T>(items: readonly T[]): T { return items[Math.floor(this.rnd() * items.length)]; }
-  chance(p: number): boolean { return this.rnd() < p; }
+  pick<T>(items: readonly T[]): T {
+    return items[Math.floor(this.rnd() * items.length)];
+  }
+  chance(p: number): boolean {
+    return this.rnd() < p;
+  }
 
   alias(name: string): string {
     if (!this.chance(0.15)) return name;
@@ -61,7 +92,15 @@ class Selector {
 
   directive(): string {
     if (!this.chance(0.05)) return '';
-    return this.pick([' @skip(if: false)', ' @include(if: true)', ' @skip(if: true)', ' @include(if: "yes")', ' @deprecated', ' @nope', ' @skip']);
+    return this.pick([
+      ' @skip(if: false)',
+      ' @include(if: true)',
+      ' @skip(if: true)',
+      ' @include(if: "yes")',
+      ' @deprecated',
+      ' @nope',
+      ' @skip',
+    ]);
   }
 
   /** A selection set for `type`, `depth` levels deep at most ('' for leaves). */
@@ -69,7 +108,12 @@ class Selector {
     const named = getNamedType(type) as GraphQLNamedType;
     if (isObjectType(named) || isInterfaceType(named)) {
       const fields = Object.values(named.getFields());
-      const leaves = fields.filter((f) => !isObjectType(getNamedType(f.type)) && !isUnionType(getNamedType(f.type)) && !isInterfaceType(getNamedType(f.type)));
+      const leaves = fields.filter(
+        (f) =>
+          !isObjectType(getNamedType(f.type)) &&
+          !isUnionType(getNamedType(f.type)) &&
+          !isInterfaceType(getNamedType(f.type)),
+      );
       const pool = depth <= 1 && leaves.length ? leaves : fields;
       const count = 1 + Math.floor(this.rnd() * Math.min(4, pool.length));
       const parts: string[] = this.chance(0.4) ? ['__typename'] : [];
@@ -80,7 +124,8 @@ class Selector {
       }
       if (isInterfaceType(named)) {
         const impls = this.schema.getPossibleTypes(named);
-        if (impls.length && this.chance(0.5)) parts.push(`... on ${this.pick(impls).name} ${this.select(this.pick(impls), depth - 1) || '{ __typename }'}`);
+        if (impls.length && this.chance(0.5))
+          parts.push(`... on ${this.pick(impls).name} ${this.select(this.pick(impls), depth - 1) || '{ __typename }'}`);
       }
       if (this.chance(0.03)) parts.push('notAField');
       return ` { ${parts.join(' ')} }`;
@@ -106,12 +151,21 @@ class Selector {
   }
 }
 
-interface ArgValues { field: RootField; args: Record<string, unknown>; seed: number; asVariables: boolean; badVariable: boolean }
+interface ArgValues {
+  field: RootField;
+  args: Record<string, unknown>;
+  seed: number;
+  asVariables: boolean;
+  badVariable: boolean;
+}
 
 function rootFieldsOf(schema: GraphQLSchema): RootField[] {
   return [
     ...Object.values(schema.getQueryType()?.getFields() ?? {}).map((field) => ({ operation: 'query' as const, field })),
-    ...Object.values(schema.getMutationType()?.getFields() ?? {}).map((field) => ({ operation: 'mutation' as const, field })),
+    ...Object.values(schema.getMutationType()?.getFields() ?? {}).map((field) => ({
+      operation: 'mutation' as const,
+      field,
+    })),
   ];
 }
 
@@ -140,7 +194,12 @@ function argValuesArb(root: RootField, g: Generators): fc.Arbitrary<ArgValues> {
   });
 }
 
-interface Document { query: string; variables: Record<string, unknown>; rootFields: string[]; tags: string[] }
+interface Document {
+  query: string;
+  variables: Record<string, unknown>;
+  rootFields: string[];
+  tags: string[];
+}
 
 function render(parts: ArgValues[], schema: GraphQLSchema, extraSeed: number): Document {
   const s = new Selector(prng(extraSeed), schema);
@@ -157,7 +216,9 @@ function render(parts: ArgValues[], schema: GraphQLSchema, extraSeed: number): D
       if (p.asVariables) {
         const name = `v${i}_${arg.name}`;
         // A wrong declared type (String for Int, a list for an object) is a client mistake GraphQL must refuse cleanly.
-        const declared = p.badVariable ? s.pick(['String', 'Int!', '[Int]', 'DealInput', 'Boolean!', 'JSON', 'Nope']) : typeString(arg.type);
+        const declared = p.badVariable
+          ? s.pick(['String', 'Int!', '[Int]', 'DealInput', 'Boolean!', 'JSON', 'Nope'])
+          : typeString(arg.type);
         if (p.badVariable) tags.push('gql:bad-variable-type');
         definitions.push(`$${name}: ${declared}`);
         if (value !== undefined) variables[name] = value;
@@ -167,42 +228,91 @@ function render(parts: ArgValues[], schema: GraphQLSchema, extraSeed: number): D
       }
     }
     const args = argText.length ? `(${argText.join(', ')})` : '';
-    selections.push(`${s.alias(p.field.field.name)}${args}${s.directive()}${s.select(p.field.field.type, 2 + Math.floor(s.chance(0.5) ? 3 : 1))}`);
+    selections.push(
+      `${s.alias(p.field.field.name)}${args}${s.directive()}${s.select(p.field.field.type, 2 + Math.floor(s.chance(0.5) ? 3 : 1))}`,
+    );
   });
   if (parts.length > 1) tags.push('gql:several-root-fields');
   if (s.fragments.length) tags.push('gql:fragments');
   if (s.aliases) tags.push('gql:aliases');
-  const head = definitions.length ? `${operation} Fuzz(${definitions.join(', ')})` : (s.chance(0.5) ? operation : `${operation} Fuzz`);
+  const head = definitions.length
+    ? `${operation} Fuzz(${definitions.join(', ')})`
+    : s.chance(0.5)
+      ? operation
+      : `${operation} Fuzz`;
   const query = `${head} { ${selections.join(' ')} }${s.fragments.length ? ` ${s.fragments.join(' ')}` : ''}`;
   return { query, variables, rootFields: parts.map((p) => p.field.field.name), tags };
 }
 
 /** Documents no schema walk produces: nesting far past the depth limit, alias floods, fragment cycles, junk. */
 function hostileDocumentArb(roots: RootField[]): fc.Arbitrary<Document> {
-  const doc = (query: string, tags: string[], rootFields: string[] = [], variables: Record<string, unknown> = {}): Document => ({ query, variables, rootFields, tags });
+  const doc = (
+    query: string,
+    tags: string[],
+    rootFields: string[] = [],
+    variables: Record<string, unknown> = {},
+  ): Document => ({ query, variables, rootFields, tags });
   const names = roots.map((r) => r.field.name);
   const depth = fc.constantFrom(13, 50, 500, 3_000, 20_000);
   return fc.oneof(
-    depth.map((n) => ({ query: `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`, variables: {}, rootFields: [], tags: ['gql:deep-selection'] })),
-    fc.tuple(depth, fc.constantFrom(...names)).map(([n, f]) => ({ query: `{ ${f}(input: ${'['.repeat(n)}1${']'.repeat(n)}) { __typename } }`, variables: {}, rootFields: [f], tags: ['gql:deep-list-literal'] })),
-    fc.tuple(depth, fc.constantFrom(...names)).map(([n, f]) => ({ query: `{ ${f}(input: ${'{a: '.repeat(n)}1${'}'.repeat(n)}) { __typename } }`, variables: {}, rootFields: [f], tags: ['gql:deep-object-literal'] })),
-    depth.map((n) => ({ query: `{ ${'... on Query { '.repeat(n)}__typename${' }'.repeat(n)} }`, variables: {}, rootFields: [], tags: ['gql:deep-inline-fragments'] })),
-    fc.tuple(depth, fc.constantFrom(...roots.filter((r) => r.field.args.some((a) => isInputObjectType(getNullableType(a.type))))))
+    depth.map((n) => ({
+      query: `{ ${'a { '.repeat(n)}b${' }'.repeat(n)} }`,
+      variables: {},
+      rootFields: [],
+      tags: ['gql:deep-selection'],
+    })),
+    fc
+      .tuple(depth, fc.constantFrom(...names))
+      .map(([n, f]) => ({
+        query: `{ ${f}(input: ${'['.repeat(n)}1${']'.repeat(n)}) { __typename } }`,
+        variables: {},
+        rootFields: [f],
+        tags: ['gql:deep-list-literal'],
+      })),
+    fc
+      .tuple(depth, fc.constantFrom(...names))
+      .map(([n, f]) => ({
+        query: `{ ${f}(input: ${'{a: '.repeat(n)}1${'}'.repeat(n)}) { __typename } }`,
+        variables: {},
+        rootFields: [f],
+        tags: ['gql:deep-object-literal'],
+      })),
+    depth.map((n) => ({
+      query: `{ ${'... on Query { '.repeat(n)}__typename${' }'.repeat(n)} }`,
+      variables: {},
+      rootFields: [],
+      tags: ['gql:deep-inline-fragments'],
+    })),
+    fc
+      .tuple(
+        depth,
+        fc.constantFrom(...roots.filter((r) => r.field.args.some((a) => isInputObjectType(getNullableType(a.type))))),
+      )
       .map(([n, r]) => {
         const arg = r.field.args.find((a) => isInputObjectType(getNullableType(a.type)))!;
         let nested: unknown = 1;
         for (let i = 0; i < Math.min(n, 3_000); i += 1) nested = { a: nested };
         return {
           query: `${r.operation} Deep($v: ${String(arg.type)}) { ${r.field.name}(${arg.name}: $v) { __typename } }`,
-          variables: { v: nested }, rootFields: [r.field.name], tags: ['gql:deep-variables'],
+          variables: { v: nested },
+          rootFields: [r.field.name],
+          tags: ['gql:deep-variables'],
         };
       }),
-    fc.tuple(fc.integer({ min: 10, max: 60 }), fc.constantFrom('me', 'featureFlags', 'seats', 'subscription', ...names))
-      .map(([n, f]) => ({ query: `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${f} { __typename }`).join(' ')} }`, variables: {}, rootFields: [f], tags: ['gql:alias-flood'] })),
+    fc
+      .tuple(fc.integer({ min: 10, max: 60 }), fc.constantFrom('me', 'featureFlags', 'seats', 'subscription', ...names))
+      .map(([n, f]) => ({
+        query: `{ ${Array.from({ length: n }, (_, i) => `a${i}: ${f} { __typename }`).join(' ')} }`,
+        variables: {},
+        rootFields: [f],
+        tags: ['gql:alias-flood'],
+      })),
     fc.constant(doc('{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }', ['gql:fragment-cycle'])),
     fc.constant(doc('{ __schema { types { name fields { name } } } }', ['gql:introspection'])),
     fc.constant(doc('subscription { me { __typename } }', ['gql:subscription'])),
-    fc.constant(doc('query A { me { __typename } } query B { seats { used } }', ['gql:two-operations'], ['me', 'seats'])),
+    fc.constant(
+      doc('query A { me { __typename } } query B { seats { used } }', ['gql:two-operations'], ['me', 'seats']),
+    ),
     hostileString.map((q) => ({ query: q, variables: {}, rootFields: [], tags: ['gql:junk-document'] })),
   );
 }
@@ -211,13 +321,29 @@ function documentArb(schema: GraphQLSchema, g: Generators): fc.Arbitrary<Documen
   const roots = rootFieldsOf(schema);
   const perField = roots.map((r) => argValuesArb(r, g));
   const oneField = fc.oneof(...perField);
-  const generated = fc.tuple(
-    fc.oneof({ weight: 6, arbitrary: fc.array(oneField, { minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.array(oneField, { minLength: 2, maxLength: 3 }) }),
-    fc.integer(),
-  ).map(([parts, seed]) => render(parts, schema, seed));
+  const generated = fc
+    .tuple(
+      fc.oneof(
+        { weight: 6, arbitrary: fc.array(oneField, { minLength: 1, maxLength: 1 }) },
+        { weight: 1, arbitrary: fc.array(oneField, { minLength: 2, maxLength: 3 }) },
+      ),
+      fc.integer(),
+    )
+    .map(([parts, seed]) => render(parts, schema, seed));
   return fc.oneof(
     { weight: 16, arbitrary: generated },
-    { weight: 2, arbitrary: generated.chain((d) => fc.nat().map((n) => ({ ...d, query: d.query.slice(0, n % Math.max(1, d.query.length)), tags: [...d.tags, 'gql:truncated'] }))) },
+    {
+      weight: 2,
+      arbitrary: generated.chain((d) =>
+        fc
+          .nat()
+          .map((n) => ({
+            ...d,
+            query: d.query.slice(0, n % Math.max(1, d.query.length)),
+            tags: [...d.tags, 'gql:truncated'],
+          })),
+      ),
+    },
     { weight: 3, arbitrary: hostileDocumentArb(roots) },
   );
 }
@@ -228,45 +354,93 @@ export function graphqlPostArb(schema: GraphQLSchema, g: Generators): fc.Arbitra
     let body: string;
     let contentType: string | undefined = 'application/json';
     let tag = 'gql-body:json';
-    if (mode < 30) body = JSON.stringify({ query: doc.query, variables: doc.variables, ...(mode === 0 ? { operationName: 'Nope' } : {}) });
-    else if (mode < 32) { body = JSON.stringify({ query: doc.query, variables: junk }); tag = 'gql-body:bad-variables'; }
-    else if (mode < 33) { body = JSON.stringify({ query: junk, variables: doc.variables }); tag = 'gql-body:query-not-string'; }
-    else if (mode < 34) { body = JSON.stringify([{ query: doc.query }, { query: doc.query }]); tag = 'gql-body:batch'; }
-    else if (mode < 35) { body = doc.query; contentType = 'application/graphql'; tag = 'gql-body:application-graphql'; }
-    else if (mode < 36) { body = `query=${percentEncode(doc.query)}`; contentType = 'application/x-www-form-urlencoded'; tag = 'gql-body:form'; }
-    else if (mode < 37) { body = JSON.stringify({ query: doc.query, extensions: junk, operationName: junk }); tag = 'gql-body:junk-extensions'; }
-    else if (mode < 38) { body = ''; tag = 'gql-body:empty'; }
-    else if (mode < 39) { body = JSON.stringify({ query: doc.query }).slice(0, -3); tag = 'gql-body:truncated-json'; }
-    else { body = MALFORMED_BODIES[doc.query.length % MALFORMED_BODIES.length]; tag = 'gql-body:malformed'; }
+    if (mode < 30)
+      body = JSON.stringify({
+        query: doc.query,
+        variables: doc.variables,
+        ...(mode === 0 ? { operationName: 'Nope' } : {}),
+      });
+    else if (mode < 32) {
+      body = JSON.stringify({ query: doc.query, variables: junk });
+      tag = 'gql-body:bad-variables';
+    } else if (mode < 33) {
+      body = JSON.stringify({ query: junk, variables: doc.variables });
+      tag = 'gql-body:query-not-string';
+    } else if (mode < 34) {
+      body = JSON.stringify([{ query: doc.query }, { query: doc.query }]);
+      tag = 'gql-body:batch';
+    } else if (mode < 35) {
+      body = doc.query;
+      contentType = 'application/graphql';
+      tag = 'gql-body:application-graphql';
+    } else if (mode < 36) {
+      body = `query=${percentEncode(doc.query)}`;
+      contentType = 'application/x-www-form-urlencoded';
+      tag = 'gql-body:form';
+    } else if (mode < 37) {
+      body = JSON.stringify({ query: doc.query, extensions: junk, operationName: junk });
+      tag = 'gql-body:junk-extensions';
+    } else if (mode < 38) {
+      body = '';
+      tag = 'gql-body:empty';
+    } else if (mode < 39) {
+      body = JSON.stringify({ query: doc.query }).slice(0, -3);
+      tag = 'gql-body:truncated-json';
+    } else {
+      body = MALFORMED_BODIES[doc.query.length % MALFORMED_BODIES.length];
+      tag = 'gql-body:malformed';
+    }
     return { doc, body, contentType, tag };
   });
-  return fc.record({ e: envelope, auth: authorizationArb(g.credentials), client: serviceClientArb, ct: fc.option(contentTypeArb, { freq: 12, nil: undefined }) })
+  return fc
+    .record({
+      e: envelope,
+      auth: authorizationArb(g.credentials),
+      client: serviceClientArb,
+      ct: fc.option(contentTypeArb, { freq: 12, nil: undefined }),
+    })
     .map(({ e, auth, client, ct }) => ({
-      target: 'POST /graphql', method: 'POST', url: '/graphql',
-      headers: headersOf(auth, client, ct ?? e.contentType), body: utf8(e.body),
-      tags: [auth.tag, e.tag, ...e.doc.tags, ...(ct ? [`ct:${ct}`] : [])], rootFields: e.doc.rootFields,
+      target: 'POST /graphql',
+      method: 'POST',
+      url: '/graphql',
+      headers: headersOf(auth, client, ct ?? e.contentType),
+      body: utf8(e.body),
+      tags: [auth.tag, e.tag, ...e.doc.tags, ...(ct ? [`ct:${ct}`] : [])],
+      rootFields: e.doc.rootFields,
     }));
 }
 
 /** GET /graphql: the document in the query string (mutations must be refused; long URLs are kept under Node's limit). */
 export function graphqlGetArb(schema: GraphQLSchema, g: Generators): fc.Arbitrary<FuzzRequest> {
-  return fc.record({
-    doc: documentArb(schema, g), auth: authorizationArb(g.credentials), client: serviceClientArb,
-    variablesMode: fc.constantFrom('json', 'json', 'none', 'junk'), junk: hostileString,
-  }).map(({ doc, auth, client, variablesMode, junk }) => {
-    const params = [`query=${percentEncode(doc.query)}`];
-    if (variablesMode === 'json') params.push(`variables=${percentEncode(JSON.stringify(doc.variables))}`);
-    if (variablesMode === 'junk') params.push(`variables=${percentEncode(junk)}`);
-    let url = `/graphql?${params.join('&')}`;
-    const tags = [auth.tag, ...doc.tags, `gql-get:variables-${variablesMode}`];
-    if (url.length > 7_000) {
-      // Cut by the encoded length: a character can take 9 (U+FFFD is %EF%BF%BD), and past Node's 16 kB header limit
-      // the request never reaches the app (Node answers 431 itself).
-      let query = doc.query.slice(0, 2_000);
-      while (percentEncode(query).length > 7_000) query = query.slice(0, query.length >> 1);
-      url = `/graphql?query=${percentEncode(query)}`;
-      tags.push('gql:cut-for-url');
-    }
-    return { target: 'GET /graphql', method: 'GET', url, headers: headersOf(auth, client, undefined), tags, rootFields: doc.rootFields };
-  });
+  return fc
+    .record({
+      doc: documentArb(schema, g),
+      auth: authorizationArb(g.credentials),
+      client: serviceClientArb,
+      variablesMode: fc.constantFrom('json', 'json', 'none', 'junk'),
+      junk: hostileString,
+    })
+    .map(({ doc, auth, client, variablesMode, junk }) => {
+      const params = [`query=${percentEncode(doc.query)}`];
+      if (variablesMode === 'json') params.push(`variables=${percentEncode(JSON.stringify(doc.variables))}`);
+      if (variablesMode === 'junk') params.push(`variables=${percentEncode(junk)}`);
+      let url = `/graphql?${params.join('&')}`;
+      const tags = [auth.tag, ...doc.tags, `gql-get:variables-${variablesMode}`];
+      if (url.length > 7_000) {
+        // Cut by the encoded length: a character can take 9 (U+FFFD is %EF%BF%BD), and past Node's 16 kB header limit
+        // the request never reaches the app (Node answers 431 itself).
+        let query = doc.query.slice(0, 2_000);
+        while (percentEncode(query).length > 7_000) query = query.slice(0, query.length >> 1);
+        url = `/graphql?query=${percentEncode(query)}`;
+        tags.push('gql:cut-for-url');
+      }
+      return {
+        target: 'GET /graphql',
+        method: 'GET',
+        url,
+        headers: headersOf(auth, client, undefined),
+        tags,
+        rootFields: doc.rootFields,
+      };
+    });
 }

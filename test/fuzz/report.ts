@@ -19,7 +19,11 @@ export function contentTags(req: FuzzRequest): string[] {
   const text = `${req.url}\n${req.body ? Buffer.from(req.body).toString('utf8') : ''}`;
   const tags: string[] = [];
   if (/\u0000|\\u0000|%00|%5Cu0000/i.test(text)) tags.push('content:NUL');
-  if (/\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(text) || /\ufffd|%ED%A0|%EF%BF%BD|%5Cud[89a-f]/i.test(text)) tags.push('content:lone-surrogate');
+  if (
+    /\\ud[89ab][0-9a-f]{2}(?!\\ud[c-f])|(?<!\\ud[89ab][0-9a-f]{2})\\ud[c-f][0-9a-f]{2}/i.test(text) ||
+    /\ufffd|%ED%A0|%EF%BF%BD|%5Cud[89a-f]/i.test(text)
+  )
+    tags.push('content:lone-surrogate');
   if (/1e999|1e20|2147483648|9{30}/i.test(text)) tags.push('content:huge-number');
   return tags;
 }
@@ -59,7 +63,9 @@ export function causeOf(f: Finding): string {
   const parts = f.violation.cause ? [f.violation.cause] : [];
   // Leaked internal text is the same sentence whatever else the request carried.
   if (f.violation.rule.startsWith('internal text')) return parts.join(' + ');
-  if (f.blamedContent !== undefined) { if (f.blamedContent) parts.push(f.blamedContent); } else parts.push(...contentTags(f.request).filter((t) => t !== 'content:huge-number'));
+  if (f.blamedContent !== undefined) {
+    if (f.blamedContent) parts.push(f.blamedContent);
+  } else parts.push(...contentTags(f.request).filter((t) => t !== 'content:huge-number'));
   return parts.join(' + ');
 }
 
@@ -77,20 +83,28 @@ export function groupFindings(stats: TargetStats[]): Group[] {
     }
   }
   const size = (f: Finding) => f.request.url.length + (f.request.body?.length ?? 0);
-  return [...groups.entries()].map(([key, findings]) => {
-    const tagSets = findings.map((f) => new Set([...f.request.tags, ...contentTags(f.request)]));
-    const commonTags = [...tagSets[0]].filter((t) => tagSets.every((s) => s.has(t)));
-    const example = findings.reduce((a, b) => (size(b) < size(a) ? b : a));
-    const targets = new Map<string, number>();
-    for (const f of findings) targets.set(f.request.target, (targets.get(f.request.target) ?? 0) + 1);
-    const counts = new Map<string, number>();
-    for (const set of tagSets) for (const tag of set) counts.set(tag, (counts.get(tag) ?? 0) + 1);
-    const frequentTags = [...counts.entries()].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([tag, n]) => `${tag} ×${n}`);
-    const perTarget = new Map<string, Finding>();
-    for (const f of findings) { const best = perTarget.get(f.request.target); if (!best || size(f) < size(best)) perTarget.set(f.request.target, f); }
-    const examples = [...perTarget.values()].filter((f) => f !== example).slice(0, 4);
-    return { key, count: findings.length, commonTags, example, examples, targets, frequentTags };
-  }).sort((a, b) => a.key.localeCompare(b.key));
+  return [...groups.entries()]
+    .map(([key, findings]) => {
+      const tagSets = findings.map((f) => new Set([...f.request.tags, ...contentTags(f.request)]));
+      const commonTags = [...tagSets[0]].filter((t) => tagSets.every((s) => s.has(t)));
+      const example = findings.reduce((a, b) => (size(b) < size(a) ? b : a));
+      const targets = new Map<string, number>();
+      for (const f of findings) targets.set(f.request.target, (targets.get(f.request.target) ?? 0) + 1);
+      const counts = new Map<string, number>();
+      for (const set of tagSets) for (const tag of set) counts.set(tag, (counts.get(tag) ?? 0) + 1);
+      const frequentTags = [...counts.entries()]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, 5)
+        .map(([tag, n]) => `${tag} ×${n}`);
+      const perTarget = new Map<string, Finding>();
+      for (const f of findings) {
+        const best = perTarget.get(f.request.target);
+        if (!best || size(f) < size(best)) perTarget.set(f.request.target, f);
+      }
+      const examples = [...perTarget.values()].filter((f) => f !== example).slice(0, 4);
+      return { key, count: findings.length, commonTags, example, examples, targets, frequentTags };
+    })
+    .sort((a, b) => a.key.localeCompare(b.key));
 }
 
 export function describeGroup(g: Group, secrets: string[]): string {
@@ -103,6 +117,9 @@ export function describeGroup(g: Group, secrets: string[]): string {
     `  why: ${clip(redact(e.violation.detail, secrets), 400)}`,
     `  smallest example:\n    ${describeRequest(e.request, secrets)}`,
     `  answer: ${e.response.status} ${clip(redact(e.response.text, secrets), 400)}`,
-    ...g.examples.map((x) => `  also on ${x.request.target}:\n    ${describeRequest(x.request, secrets)}\n    answer: ${x.response.status} ${clip(redact(x.response.text, secrets), 200)}`),
+    ...g.examples.map(
+      (x) =>
+        `  also on ${x.request.target}:\n    ${describeRequest(x.request, secrets)}\n    answer: ${x.response.status} ${clip(redact(x.response.text, secrets), 200)}`,
+    ),
   ].join('\n');
 }

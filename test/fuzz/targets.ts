@@ -22,10 +22,19 @@ export interface RestTarget {
 
 /** Records every property a route's `variables` mapping reads from a request. */
 function recorder(seen: Set<string>): Record<string, unknown> {
-  return new Proxy({}, {
-    get: (_t, key) => { if (typeof key === 'string') seen.add(key); return undefined; },
-    has: (_t, key) => { if (typeof key === 'string') seen.add(key); return false; },
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_t, key) => {
+        if (typeof key === 'string') seen.add(key);
+        return undefined;
+      },
+      has: (_t, key) => {
+        if (typeof key === 'string') seen.add(key);
+        return false;
+      },
+    },
+  );
 }
 
 export function restTargets(schema: GraphQLSchema): RestTarget[] {
@@ -35,7 +44,14 @@ export function restTargets(schema: GraphQLSchema): RestTarget[] {
     const seenBody = new Set<string>();
     const seenQuery = new Set<string>();
     const bodyProxy = recorder(seenBody);
-    const req = { body: bodyProxy, query: recorder(seenQuery), params: recorder(new Set()), get: () => undefined, header: () => undefined, headers: {} };
+    const req = {
+      body: bodyProxy,
+      query: recorder(seenQuery),
+      params: recorder(new Set()),
+      get: () => undefined,
+      header: () => undefined,
+      headers: {},
+    };
     const variables = route.variables ? route.variables(req as never) : {};
     const body = new Map<string, GraphQLInputType | null>();
     const query = new Map<string, GraphQLInputType | null>();

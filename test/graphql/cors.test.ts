@@ -10,18 +10,41 @@ const ALLOWED = 'https://dashboard.example.com.au';
 let listed: TestApp;
 let unlisted: TestApp;
 beforeAll(async () => {
-  listed = await startTestApp({ config: { corsAllowedOrigins: loadConfig({ CORS_ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.com.au`, DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }).corsAllowedOrigins } });
+  listed = await startTestApp({
+    config: {
+      corsAllowedOrigins: loadConfig({
+        CORS_ALLOWED_ORIGINS: `${ALLOWED}, https://other.example.com.au`,
+        DATA_DIR: ':memory:',
+        JWT_SECRET: 'x'.repeat(32),
+      }).corsAllowedOrigins,
+    },
+  });
   unlisted = await startTestApp({ shareDatabaseWith: listed, config: { corsAllowedOrigins: [] } });
 });
-afterAll(async () => { await unlisted?.close(); await listed?.close(); });
+afterAll(async () => {
+  await unlisted?.close();
+  await listed?.close();
+});
 
 const SURFACES = [
   { name: '/graphql', url: '/graphql', method: 'POST', body: JSON.stringify({ query: '{ __typename }' }) },
-  { name: '/api/v1', url: '/api/v1/auth/login', method: 'POST', body: JSON.stringify({ email: 'nobody@example.com', password: 'x' }) },
+  {
+    name: '/api/v1',
+    url: '/api/v1/auth/login',
+    method: 'POST',
+    body: JSON.stringify({ email: 'nobody@example.com', password: 'x' }),
+  },
 ];
 
 async function call(t: TestApp, url: string, init: RequestInit & { origin?: string }): Promise<Response> {
-  return fetch(`${t.baseUrl}${url}`, { ...init, headers: { 'content-type': 'application/json', ...(init.origin ? { origin: init.origin } : {}), ...(init.headers as Record<string, string> | undefined) } });
+  return fetch(`${t.baseUrl}${url}`, {
+    ...init,
+    headers: {
+      'content-type': 'application/json',
+      ...(init.origin ? { origin: init.origin } : {}),
+      ...(init.headers as Record<string, string> | undefined),
+    },
+  });
 }
 
 for (const s of SURFACES) {
@@ -42,9 +65,15 @@ for (const s of SURFACES) {
     });
 
     it('preflight: an allowed origin is told the methods and headers; another is told nothing', async () => {
-      const preflight = (t: TestApp, origin: string) => call(t, s.url, {
-        method: 'OPTIONS', origin, headers: { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
-      });
+      const preflight = (t: TestApp, origin: string) =>
+        call(t, s.url, {
+          method: 'OPTIONS',
+          origin,
+          headers: {
+            'access-control-request-method': 'POST',
+            'access-control-request-headers': 'authorization, content-type',
+          },
+        });
       const ok = await preflight(listed, ALLOWED);
       expect(ok.status).toBe(204);
       expect(ok.headers.get('access-control-allow-origin')).toBe(ALLOWED);
@@ -59,7 +88,11 @@ for (const s of SURFACES) {
       expect(loadConfig({ DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }).corsAllowedOrigins).toEqual([]);
       const res = await call(unlisted, s.url, { method: s.method, body: s.body, origin: ALLOWED });
       expect(res.headers.get('access-control-allow-origin')).toBeNull();
-      const pre = await call(unlisted, s.url, { method: 'OPTIONS', origin: ALLOWED, headers: { 'access-control-request-method': 'POST' } });
+      const pre = await call(unlisted, s.url, {
+        method: 'OPTIONS',
+        origin: ALLOWED,
+        headers: { 'access-control-request-method': 'POST' },
+      });
       expect(pre.headers.get('access-control-allow-origin')).toBeNull();
     });
   });
@@ -67,8 +100,16 @@ for (const s of SURFACES) {
 
 describe('CORS_ALLOWED_ORIGINS is validated at start', () => {
   it('a value that is not exactly an origin stops the start', () => {
-    for (const bad of ['dashboard.example.com', 'https://dashboard.example.com/', 'https://dashboard.example.com/app', '*']) {
-      expect(() => loadConfig({ CORS_ALLOWED_ORIGINS: bad, DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }), bad).toThrow(/CORS_ALLOWED_ORIGINS/);
+    for (const bad of [
+      'dashboard.example.com',
+      'https://dashboard.example.com/',
+      'https://dashboard.example.com/app',
+      '*',
+    ]) {
+      expect(
+        () => loadConfig({ CORS_ALLOWED_ORIGINS: bad, DATA_DIR: ':memory:', JWT_SECRET: 'x'.repeat(32) }),
+        bad,
+      ).toThrow(/CORS_ALLOWED_ORIGINS/);
     }
   });
 });

@@ -16,7 +16,9 @@ beforeAll(async () => {
   free = (await t.login('free.broker@demo.test')).access;
   freeUserId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'free.broker@demo.test' } })).id;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** Metered runs recorded for the Free user today (every metric). */
 async function runsMetered(): Promise<number> {
@@ -41,7 +43,10 @@ function expectRefused(reply: GraphQLReply, pattern: RegExp): void {
 }
 
 describe('Amplification: a daily schedule multiplied by aliases and fragments is refused before it runs', () => {
-  const rows = Array.from({ length: 8 }, (_, k) => `s${k}: schedule { index opening payment interest principal balance }`).join(' ');
+  const rows = Array.from(
+    { length: 8 },
+    (_, k) => `s${k}: schedule { index opening payment interest principal balance }`,
+  ).join(' ');
   const results = Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Rows }`).join(' ');
   const attack = calculate(results, `fragment Rows on CalculatorRow { ${rows} }`);
 
@@ -56,7 +61,12 @@ describe('Amplification: a daily schedule multiplied by aliases and fragments is
   it('the same shape within the alias limit (one results, 8 schedule pages of 1,000) is refused by cost, unmetered', async () => {
     const pages = Array.from({ length: 8 }, (_, k) => `s${k}: schedule(first: 1000) { index payment }`).join(' ');
     const before = await runsMetered();
-    const reply = await post(t, calculate('results { ...Rows }', `fragment Rows on CalculatorRow { ${pages} }`), { input: { ...DEAL, repayment_frequency: 'daily' } }, free);
+    const reply = await post(
+      t,
+      calculate('results { ...Rows }', `fragment Rows on CalculatorRow { ${pages} }`),
+      { input: { ...DEAL, repayment_frequency: 'daily' } },
+      free,
+    );
     expectRefused(reply, new RegExp(`exceeds the budget of ${MAX_COST}`));
     expect(costOf(reply)).toBeGreaterThan(MAX_COST);
     expect(reply.bytes).toBeLessThan(2000);
@@ -67,7 +77,12 @@ describe('Amplification: a daily schedule multiplied by aliases and fragments is
     const before = await runsMetered();
     const literal = await post(t, calculate('results { schedule(first: 1001) { index } }'), { input: DEAL }, free);
     expectRefused(literal, /schedule\(first:\) must be between 0 and 1000/);
-    const variable = await post(t, `query Q($input: DealInput!, $n: Int) { calculate(input: $input) { ... on CalculatorResult { results { schedule(first: $n) { index } } } } }`, { input: DEAL, n: 5000 }, free);
+    const variable = await post(
+      t,
+      `query Q($input: DealInput!, $n: Int) { calculate(input: $input) { ... on CalculatorResult { results { schedule(first: $n) { index } } } } }`,
+      { input: DEAL, n: 5000 },
+      free,
+    );
     expectRefused(variable, /schedule\(first:\) must be between 0 and 1000/);
     expect(await runsMetered()).toBe(before);
   });
@@ -79,16 +94,31 @@ describe('Fragments: a fragment costs as much at every spread as its selection w
   const inline = (n: number) => Array.from({ length: n }, (_, k) => `r${k}: results { ${page} }`).join(' ');
 
   it('spread 8 times it counts 8 times: refused, at exactly the cost of the inline query', async () => {
-    const spread = await post(t, calculate(spreads(8), `fragment Page on CalculatorRow { ${page} }`), { input: DEAL }, free);
+    const spread = await post(
+      t,
+      calculate(spreads(8), `fragment Page on CalculatorRow { ${page} }`),
+      { input: DEAL },
+      free,
+    );
     const inlined = await post(t, calculate(inline(8)), { input: DEAL }, free);
     expect(costOf(spread)).toBe(costOf(inlined));
-    const nested = await post(t, calculate(spreads(8), `fragment Page on CalculatorRow { ...Inner } fragment Inner on CalculatorRow { ${page} }`), { input: DEAL }, free);
+    const nested = await post(
+      t,
+      calculate(spreads(8), `fragment Page on CalculatorRow { ...Inner } fragment Inner on CalculatorRow { ${page} }`),
+      { input: DEAL },
+      free,
+    );
     expect(costOf(nested)).toBe(costOf(inlined));
     expect(spread.status).toBe(400);
   });
 
   it('spread once it runs (and a row of the answer holds the 60 instalments of the deal)', async () => {
-    const reply = await post(t, calculate(spreads(1), `fragment Page on CalculatorRow { ${page} }`), { input: DEAL }, free);
+    const reply = await post(
+      t,
+      calculate(spreads(1), `fragment Page on CalculatorRow { ${page} }`),
+      { input: DEAL },
+      free,
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.data.calculate.__typename).toBe('CalculatorResult');
     expect(reply.body.data.calculate.r0[0].schedule).toHaveLength(60);
@@ -99,10 +129,21 @@ describe('Aliases: counted at every fragment spread', () => {
   it(`a fragment holding 5 aliases, spread in 7 aliased lists, is 42 aliases: over the limit of ${MAX_ALIASES}`, async () => {
     const fragment = `fragment Names on CalculatorRow { ${Array.from({ length: 5 }, (_, k) => `n${k}: rate_bracket_name`).join(' ')} }`;
     const before = await runsMetered();
-    const reply = await post(t, calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment), { input: DEAL }, free);
+    const reply = await post(
+      t,
+      calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment),
+      { input: DEAL },
+      free,
+    );
     expectRefused(reply, /42 aliases \(counted at every fragment spread\) exceed the limit of 30/);
     // The same document again (now from Yoga's validation cache), and with the legacy JSON media type: still a 400.
-    const again = await post(t, calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment), { input: DEAL }, free, { accept: 'application/json' });
+    const again = await post(
+      t,
+      calculate(Array.from({ length: 7 }, (_, k) => `r${k}: results { ...Names }`).join(' '), fragment),
+      { input: DEAL },
+      free,
+      { accept: 'application/json' },
+    );
     expectRefused(again, /42 aliases/);
     expect(await runsMetered()).toBe(before);
   });
@@ -111,9 +152,19 @@ describe('Aliases: counted at every fragment spread', () => {
 describe('At most one metered root field per request, through fragments too', () => {
   it('calculate twice via aliases or a fragment spread twice is refused', async () => {
     const before = await runsMetered();
-    const twice = await post(t, `query Q($input: DealInput!) { a: calculate(input: $input) { __typename } b: calculate(input: $input) { __typename } }`, { input: DEAL }, free);
+    const twice = await post(
+      t,
+      `query Q($input: DealInput!) { a: calculate(input: $input) { __typename } b: calculate(input: $input) { __typename } }`,
+      { input: DEAL },
+      free,
+    );
     expectRefused(twice, /Only one calculate, matrix or matrixCalculator field is allowed per request/);
-    const viaFragment = await post(t, `query Q($input: DealInput!) { ...Run a: matrix(input: $input) { __typename } } fragment Run on Query { calculate(input: $input) { __typename } }`, { input: DEAL }, free);
+    const viaFragment = await post(
+      t,
+      `query Q($input: DealInput!) { ...Run a: matrix(input: $input) { __typename } } fragment Run on Query { calculate(input: $input) { __typename } }`,
+      { input: DEAL },
+      free,
+    );
     expectRefused(viaFragment, /Only one calculate/);
     expect(await runsMetered()).toBe(before);
   });
@@ -122,19 +173,32 @@ describe('At most one metered root field per request, through fragments too', ()
 describe('A dashboard-sized query passes', () => {
   it('results with a few fields and their financier, plus one schedule page each, cost less than the budget and run', async () => {
     const before = await runsMetered();
-    const reply = await post(t, calculate(`priced_count results {
+    const reply = await post(
+      t,
+      calculate(`priced_count results {
       rate_bracket_id product_name rate_min repayment_min commission financier { name }
-      schedule(first: 12) { index payment balance } }`), { input: DEAL }, free);
+      schedule(first: 12) { index payment balance } }`),
+      { input: DEAL },
+      free,
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.errors).toBeUndefined();
     const rows = reply.body.data.calculate.results;
     expect(rows.length).toBeGreaterThan(3);
-    for (const r of rows) expect(r.schedule.map((s: { index: number }) => s.index)).toEqual(Array.from({ length: 12 }, (_, k) => k + 1));
+    for (const r of rows)
+      expect(r.schedule.map((s: { index: number }) => s.index)).toEqual(Array.from({ length: 12 }, (_, k) => k + 1));
     expect(await runsMetered()).toBe(before + 1);
   });
 
   it('a full budget of schedule rows is a few MB, not hundreds: measured bytes per unit of cost', async () => {
-    const reply = await post(t, calculate('results { rate_bracket_id schedule(first: 600) { index opening payment interest principal balance } }'), { input: { ...DEAL, repayment_frequency: 'daily' } }, free);
+    const reply = await post(
+      t,
+      calculate(
+        'results { rate_bracket_id schedule(first: 600) { index opening payment interest principal balance } }',
+      ),
+      { input: { ...DEAL, repayment_frequency: 'daily' } },
+      free,
+    );
     expect(reply.status).toBe(200);
     const rows = reply.body.data.calculate.results;
     expect(rows.length).toBeGreaterThan(3);
@@ -144,7 +208,12 @@ describe('A dashboard-sized query passes', () => {
   });
 
   it('a later page starts after its offset, and the last page ends at the final instalment', async () => {
-    const reply = await post(t, calculate('results { instalments schedule(first: 12, offset: 54) { index } }'), { input: DEAL }, free);
+    const reply = await post(
+      t,
+      calculate('results { instalments schedule(first: 12, offset: 54) { index } }'),
+      { input: DEAL },
+      free,
+    );
     const row = reply.body.data.calculate.results[0];
     expect(row.schedule.map((s: { index: number }) => s.index)).toEqual([55, 56, 57, 58, 59, 60]);
     expect(row.instalments).toBe(60);
@@ -152,7 +221,13 @@ describe('A dashboard-sized query passes', () => {
 
   it('at the declared catalogue scale (12,000 rows) results with 10 fields are within budget without reading the catalogue', async () => {
     // Anonymous: costed at the declared scale; the refusal that follows is the typed UnauthenticatedError, not a cost.
-    const reply = await post(t, calculate('results { rate_bracket_id rate_bracket_name product_name organisation_name rate_min rate_max repayment_min repayment_max commission instalments }'), { input: DEAL });
+    const reply = await post(
+      t,
+      calculate(
+        'results { rate_bracket_id rate_bracket_name product_name organisation_name rate_min rate_max repayment_min repayment_max commission instalments }',
+      ),
+      { input: DEAL },
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.data.calculate.__typename).toBe('UnauthenticatedError');
   });

@@ -26,7 +26,10 @@ const STORED: Record<string, readonly string[]> = {
 /** Enums only the database uses (no request, response or rule reads them). */
 const DATABASE_ONLY = ['VersionResource', 'IssueReportKind'];
 
-const prismaEnums = Object.entries(PrismaEnums).filter(([, value]) => typeof value === 'object' && value !== null) as [string, Record<string, string>][];
+const prismaEnums = Object.entries(PrismaEnums).filter(([, value]) => typeof value === 'object' && value !== null) as [
+  string,
+  Record<string, string>,
+][];
 
 describe('every Prisma enum stores a list of the vocabulary', () => {
   it('names each Prisma enum either as a vocabulary list or as database-only', () => {

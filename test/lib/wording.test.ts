@@ -8,7 +8,14 @@ const params = { limit: 20, used: 20, metric: 'matrix' };
 const planWords = [...PLANS, ...Object.values(PLAN_TERMS).map((t) => t.plan_name), 'upgrade', 'subscribe', 'plan'];
 
 describe('X-Service-Client: absent means web; ios, android and unknown values read as mobile', () => {
-  it.each([[undefined, 'web'], ['', 'web'], ['web', 'web'], ['ios', 'mobile'], ['android', 'mobile'], ['blackberry', 'mobile']])('%s -> %s', (header, kind) => {
+  it.each([
+    [undefined, 'web'],
+    ['', 'web'],
+    ['web', 'web'],
+    ['ios', 'mobile'],
+    ['android', 'mobile'],
+    ['blackberry', 'mobile'],
+  ])('%s -> %s', (header, kind) => {
     expect(clientKind(header as string | undefined)).toBe(kind);
   });
 });
@@ -18,7 +25,8 @@ describe('every mobile sentence states a fact only', () => {
     it(key, () => {
       const text = say(key, 'mobile', params);
       expect(text.length).toBeGreaterThan(0);
-      for (const word of planWords) expect(text.toLowerCase(), `names "${word}"`).not.toMatch(new RegExp(`\\b${word.toLowerCase()}\\b`));
+      for (const word of planWords)
+        expect(text.toLowerCase(), `names "${word}"`).not.toMatch(new RegExp(`\\b${word.toLowerCase()}\\b`));
       expect(text, 'a price').not.toMatch(/\$|\baud\b|\bper month\b|\/mo\b/i);
       expect(text, 'a link').not.toMatch(/https?:|www\.|\/[a-z]|\.com|\.au\b/i);
     });

@@ -32,7 +32,10 @@ const orNull = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null, freq: 2 
 const sometimes = <T>(arb: fc.Arbitrary<T>) =>
   fc.oneof({ arbitrary: fc.constant(null), weight: 4 }, { arbitrary: arb, weight: 1 });
 const sometimesList = <T>(values: T[]) =>
-  fc.oneof({ arbitrary: fc.constant([] as T[]), weight: 4 }, { arbitrary: fc.subarray(values, { minLength: 1 }), weight: 1 });
+  fc.oneof(
+    { arbitrary: fc.constant([] as T[]), weight: 4 },
+    { arbitrary: fc.subarray(values, { minLength: 1 }), weight: 1 },
+  );
 const small = fc.integer({ min: 0, max: 8 });
 /** A satisfiable range: min <= max when both are set. */
 const range = fc
@@ -46,7 +49,13 @@ const COSTS = [10_000, 20_000, 30_000, 50_000];
 
 const arbApproval: fc.Arbitrary<Approval> = fc
   .record({
-    term: range, abn: range, gst: range, assetAge: range, file: range, credit: range, borrower: range,
+    term: range,
+    abn: range,
+    gst: range,
+    assetAge: range,
+    file: range,
+    credit: range,
+    borrower: range,
     cost: fc.tuple(sometimes(fc.constantFrom(...COSTS)), sometimes(fc.constantFrom(...COSTS.map((c) => c * 1.1)))),
     min_deposit_percentage: sometimes(fc.constantFrom(0, 5, 10, 20)),
     min_deposit_amount: sometimes(fc.constantFrom(0, 1_000, 3_000, 6_000)),
@@ -60,17 +69,27 @@ const arbApproval: fc.Arbitrary<Approval> = fc
   })
   .map((g) =>
     approval({
-      min_term: g.term[0], max_term: g.term[1],
-      min_abn_age: g.abn[0], max_abn_age: g.abn[1],
-      min_gst_age: g.gst[0], max_gst_age: g.gst[1],
-      min_asset_age: g.assetAge[0], max_asset_age: g.assetAge[1],
-      min_file_age: g.file[0], max_file_age: g.file[1],
-      min_credit_score: g.credit[0], max_credit_score: g.credit[1],
-      min_borrower_age: g.borrower[0], max_borrower_age: g.borrower[1],
-      min_asset_cost: g.cost[0], max_asset_cost: g.cost[1] === null ? null : Math.max(g.cost[1], g.cost[0] ?? 0),
+      min_term: g.term[0],
+      max_term: g.term[1],
+      min_abn_age: g.abn[0],
+      max_abn_age: g.abn[1],
+      min_gst_age: g.gst[0],
+      max_gst_age: g.gst[1],
+      min_asset_age: g.assetAge[0],
+      max_asset_age: g.assetAge[1],
+      min_file_age: g.file[0],
+      max_file_age: g.file[1],
+      min_credit_score: g.credit[0],
+      max_credit_score: g.credit[1],
+      min_borrower_age: g.borrower[0],
+      max_borrower_age: g.borrower[1],
+      min_asset_cost: g.cost[0],
+      max_asset_cost: g.cost[1] === null ? null : Math.max(g.cost[1], g.cost[0] ?? 0),
       min_deposit_percentage: g.min_deposit_percentage,
       min_deposit_amount: g.min_deposit_amount,
-      home_owner: g.home_owner, private_sale: g.private_sale, sale_hire_back: g.sale_hire_back,
+      home_owner: g.home_owner,
+      private_sale: g.private_sale,
+      sale_hire_back: g.sale_hire_back,
       asset_state: g.asset_state,
       transaction_types: g.transaction_types,
       industries: g.industries,
@@ -82,7 +101,13 @@ const arbApproval: fc.Arbitrary<Approval> = fc
 const arbIndustry = fc
   .tuple(fc.constantFrom(...INDUSTRIES, 'Retail Trade'), fc.constantFrom('as-is', 'upper', 'lower', 'padded'))
   .map(([name, style]) =>
-    style === 'upper' ? name.toUpperCase() : style === 'lower' ? name.toLowerCase() : style === 'padded' ? ` ${name} ` : name,
+    style === 'upper'
+      ? name.toUpperCase()
+      : style === 'lower'
+        ? name.toLowerCase()
+        : style === 'padded'
+          ? ` ${name} `
+          : name,
   );
 
 const arbDeal: fc.Arbitrary<Deal> = fc
@@ -90,31 +115,69 @@ const arbDeal: fc.Arbitrary<Deal> = fc
     cost: fc.constantFrom(...COSTS),
     cost_gst: fc.boolean(),
     asset_value: fc.constantFrom(...ASSET_IDS),
-    term: orNull(small), abn_age: orNull(small), gst_age: orNull(small), asset_age: orNull(small),
-    file_age: orNull(small), credit_score: orNull(small),
-    borrower_age_youngest: orNull(small), borrower_age_oldest: orNull(small),
+    term: orNull(small),
+    abn_age: orNull(small),
+    gst_age: orNull(small),
+    asset_age: orNull(small),
+    file_age: orNull(small),
+    credit_score: orNull(small),
+    borrower_age_youngest: orNull(small),
+    borrower_age_oldest: orNull(small),
     deposit: orNull(fc.constantFrom(0, 1_000, 3_000, 5_000, 6_000, 10_000)),
     industry: orNull(arbIndustry),
     asset_state: orNull(fc.constantFrom<AssetState>('none', 'new', 'used', 'demo')),
     transaction_type: orNull(fc.constantFrom(...TRANSACTION_TYPES)),
-    home_owner: orNull(fc.boolean()), private_sale: orNull(fc.boolean()), sale_hire_back: orNull(fc.boolean()),
+    home_owner: orNull(fc.boolean()),
+    private_sale: orNull(fc.boolean()),
+    sale_hire_back: orNull(fc.boolean()),
   })
   .map((g) => deal(g));
 
 /** Deal inputs the broker may leave unanswered. */
 const ANSWERABLE = [
-  'term', 'deposit', 'abn_age', 'gst_age', 'asset_age', 'borrower_age_youngest', 'borrower_age_oldest', 'file_age',
-  'credit_score', 'industry', 'asset_state', 'transaction_type', 'home_owner', 'private_sale', 'sale_hire_back',
+  'term',
+  'deposit',
+  'abn_age',
+  'gst_age',
+  'asset_age',
+  'borrower_age_youngest',
+  'borrower_age_oldest',
+  'file_age',
+  'credit_score',
+  'industry',
+  'asset_state',
+  'transaction_type',
+  'home_owner',
+  'private_sale',
+  'sale_hire_back',
 ] as const satisfies readonly (keyof Deal)[];
 
 /** Each criterion and the value that leaves it blank on the approval. */
 const CRITERIA: Array<[keyof Approval, null | []]> = [
   ...(
     [
-      'min_deposit_percentage', 'min_deposit_amount', 'max_term', 'min_term', 'min_abn_age', 'max_abn_age',
-      'min_gst_age', 'max_gst_age', 'min_asset_age', 'max_asset_age', 'min_asset_cost', 'max_asset_cost',
-      'min_borrower_age', 'max_borrower_age', 'min_file_age', 'max_file_age', 'min_credit_score', 'max_credit_score',
-      'home_owner', 'private_sale', 'sale_hire_back', 'asset_state',
+      'min_deposit_percentage',
+      'min_deposit_amount',
+      'max_term',
+      'min_term',
+      'min_abn_age',
+      'max_abn_age',
+      'min_gst_age',
+      'max_gst_age',
+      'min_asset_age',
+      'max_asset_age',
+      'min_asset_cost',
+      'max_asset_cost',
+      'min_borrower_age',
+      'max_borrower_age',
+      'min_file_age',
+      'max_file_age',
+      'min_credit_score',
+      'max_credit_score',
+      'home_owner',
+      'private_sale',
+      'sale_hire_back',
+      'asset_state',
     ] as const
   ).map((k): [keyof Approval, null] => [k, null]),
   ['transaction_types', []],
@@ -130,22 +193,38 @@ const isSubset = (xs: readonly string[], ys: readonly string[]) => xs.every((x) 
 
 function answer(a: Approval, o: ApprovalOutcome, field: string): Partial<Deal> {
   switch (field) {
-    case 'term': return { term: a.min_term ?? 0 };
-    case 'abn_age': return { abn_age: a.min_abn_age ?? 0 };
-    case 'gst_age': return { gst_age: a.min_gst_age ?? 0 };
-    case 'asset_age': return { asset_age: a.min_asset_age ?? 0 };
-    case 'file_age': return { file_age: a.min_file_age ?? 0 };
-    case 'credit_score': return { credit_score: a.min_credit_score ?? 0 };
-    case 'borrower_age_youngest': return { borrower_age_youngest: a.min_borrower_age ?? 0 };
-    case 'borrower_age_oldest': return { borrower_age_oldest: a.max_borrower_age ?? 0 };
-    case 'deposit': return { deposit: o.deposit_required };
-    case 'home_owner': return { home_owner: a.home_owner };
-    case 'private_sale': return { private_sale: a.private_sale };
-    case 'sale_hire_back': return { sale_hire_back: a.sale_hire_back };
-    case 'asset_state': return { asset_state: a.asset_state };
-    case 'transaction_type': return { transaction_type: a.transaction_types[0] };
-    case 'industry': return { industry: a.industries[0].toUpperCase() };
-    default: throw new Error(`no answer for ${field}`);
+    case 'term':
+      return { term: a.min_term ?? 0 };
+    case 'abn_age':
+      return { abn_age: a.min_abn_age ?? 0 };
+    case 'gst_age':
+      return { gst_age: a.min_gst_age ?? 0 };
+    case 'asset_age':
+      return { asset_age: a.min_asset_age ?? 0 };
+    case 'file_age':
+      return { file_age: a.min_file_age ?? 0 };
+    case 'credit_score':
+      return { credit_score: a.min_credit_score ?? 0 };
+    case 'borrower_age_youngest':
+      return { borrower_age_youngest: a.min_borrower_age ?? 0 };
+    case 'borrower_age_oldest':
+      return { borrower_age_oldest: a.max_borrower_age ?? 0 };
+    case 'deposit':
+      return { deposit: o.deposit_required };
+    case 'home_owner':
+      return { home_owner: a.home_owner };
+    case 'private_sale':
+      return { private_sale: a.private_sale };
+    case 'sale_hire_back':
+      return { sale_hire_back: a.sale_hire_back };
+    case 'asset_state':
+      return { asset_state: a.asset_state };
+    case 'transaction_type':
+      return { transaction_type: a.transaction_types[0] };
+    case 'industry':
+      return { industry: a.industries[0].toUpperCase() };
+    default:
+      throw new Error(`no answer for ${field}`);
   }
 }
 
@@ -196,11 +275,17 @@ function referenceOutcome(a: Approval, d: Deal): 'dropped' | { status: string; m
   exact(a.home_owner, d.home_owner, 'home_owner');
   exact(a.private_sale, d.private_sale, 'private_sale');
   exact(a.sale_hire_back, d.sale_hire_back, 'sale_hire_back');
-  exact(a.asset_state === 'none' ? null : a.asset_state, d.asset_state === 'none' ? null : d.asset_state, 'asset_state');
+  exact(
+    a.asset_state === 'none' ? null : a.asset_state,
+    d.asset_state === 'none' ? null : d.asset_state,
+    'asset_state',
+  );
 
   if (a.transaction_types.length > 0) {
-    if (d.transaction_type !== null) checks.push(a.transaction_types.includes(d.transaction_type) ? 'satisfied' : 'violated');
-    else if (!TRANSACTION_TYPES.every((t) => a.transaction_types.includes(t))) checks.push({ missing: 'transaction_type' });
+    if (d.transaction_type !== null)
+      checks.push(a.transaction_types.includes(d.transaction_type) ? 'satisfied' : 'violated');
+    else if (!TRANSACTION_TYPES.every((t) => a.transaction_types.includes(t)))
+      checks.push({ missing: 'transaction_type' });
   }
   if (a.industries.length > 0) {
     const given = d.industry?.trim().toLowerCase() || null;

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, Deal } from '../../src/modules/catalogue/model.ts';
-import { buildAssetAncestry, evaluateApproval, evaluateApprovals, groupByFinancier, MISSING_FIELD_NAMES, sortApprovalsWithinFinancier } from '../../src/modules/matrix/criteria.ts';
+import {
+  buildAssetAncestry,
+  evaluateApproval,
+  evaluateApprovals,
+  groupByFinancier,
+  MISSING_FIELD_NAMES,
+  sortApprovalsWithinFinancier,
+} from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSETS, assetNode, deal } from './fixtures.ts';
 
 const evaluate = (a: Approval, d: Deal) => evaluateApproval(a, d, ancestry);
@@ -24,13 +31,26 @@ describe('Approval evaluation outcome: confirmed — every criterion the approva
 
   it('every checked criterion answered and satisfied gives confirmed with no missing fields', () => {
     const a = approval({
-      min_term: 12, max_term: 60, min_abn_age: 24, min_credit_score: 500, home_owner: true,
-      asset_state: 'new', transaction_types: ['purchase'], industries: ['Construction'],
-      asset_ids: [ASSETS.CARS], min_deposit_percentage: 10,
+      min_term: 12,
+      max_term: 60,
+      min_abn_age: 24,
+      min_credit_score: 500,
+      home_owner: true,
+      asset_state: 'new',
+      transaction_types: ['purchase'],
+      industries: ['Construction'],
+      asset_ids: [ASSETS.CARS],
+      min_deposit_percentage: 10,
     });
     const d = deal({
-      term: 48, abn_age: 36, credit_score: 700, home_owner: true, asset_state: 'new',
-      transaction_type: 'purchase', industry: 'construction', deposit: 5_000,
+      term: 48,
+      abn_age: 36,
+      credit_score: 700,
+      home_owner: true,
+      asset_state: 'new',
+      transaction_type: 'purchase',
+      industry: 'construction',
+      deposit: 5_000,
     });
     expect(verdict(a, d)).toEqual(CONFIRMED);
   });
@@ -39,8 +59,12 @@ describe('Approval evaluation outcome: confirmed — every criterion the approva
 describe('Approval evaluation outcome: possible — a checked criterion had no input', () => {
   it('returns the approval with the outstanding answers in missing_fields, sorted and unique', () => {
     const a = approval({
-      max_term: 60, min_term: 12, // two bounds on one field: `term` listed once
-      min_credit_score: 500, min_abn_age: 12, home_owner: true, industries: ['Mining'],
+      max_term: 60,
+      min_term: 12, // two bounds on one field: `term` listed once
+      min_credit_score: 500,
+      min_abn_age: 12,
+      home_owner: true,
+      industries: ['Mining'],
     });
     expect(verdict(a, deal())).toEqual(possible('abn_age', 'credit_score', 'home_owner', 'industry', 'term'));
   });
@@ -78,10 +102,23 @@ describe('Approval evaluation outcome: dropped — a supplied input violates a c
 describe("Approval: a null criterion means 'not checked', so a blank criterion can never disqualify a deal", () => {
   it('a deal answering everything at extreme values is confirmed by an approval with every criterion blank', () => {
     const d = deal({
-      term: 600, deposit: 0, abn_age: 0, gst_age: 0, asset_age: 999, borrower_age_youngest: 17,
-      borrower_age_oldest: 99, file_age: 0, credit_score: 0, industry: 'Mining', asset_state: 'used',
-      transaction_type: 'capital_raise', home_owner: false, private_sale: true, sale_hire_back: true,
-      cost: 99_000_000, asset_value: 9_999,
+      term: 600,
+      deposit: 0,
+      abn_age: 0,
+      gst_age: 0,
+      asset_age: 999,
+      borrower_age_youngest: 17,
+      borrower_age_oldest: 99,
+      file_age: 0,
+      credit_score: 0,
+      industry: 'Mining',
+      asset_state: 'used',
+      transaction_type: 'capital_raise',
+      home_owner: false,
+      private_sale: true,
+      sale_hire_back: true,
+      cost: 99_000_000,
+      asset_value: 9_999,
     });
     expect(verdict(approval(), d)).toEqual(CONFIRMED);
   });
@@ -436,7 +473,12 @@ describe('MatrixApprovalResult deposit_required: the deposit the deal needs, res
 
   it('neither set: no deposit criterion, deposit_required null', () => {
     const o = evaluate(approval(), deal({ deposit: null }));
-    expect(o).toMatchObject({ deposit_percentage: null, deposit_amount: null, deposit_required: null, status: 'confirmed' });
+    expect(o).toMatchObject({
+      deposit_percentage: null,
+      deposit_amount: null,
+      deposit_required: null,
+      status: 'confirmed',
+    });
   });
   it('percentage only: that percentage of the GST-inclusive cost', () => {
     expect(required({ min_deposit_percentage: 10 }, { cost: 50_000 })).toBe(5_000);
@@ -477,9 +519,9 @@ describe('Criterion min_deposit_percentage / min_deposit_amount vs `deposit`', (
   it('bounds are inclusive, also when the percentage lands on a binary-floating-point cost', () => {
     expect(verdict(a, deal({ deposit: 5_000 }))).toEqual(CONFIRMED);
     // 10% of 50,000 x 1.1: 5,500 exactly meets it.
-    expect(verdict(approval({ min_deposit_percentage: 10 }), deal({ cost: 50_000, cost_gst: false, deposit: 5_500 }))).toEqual(
-      CONFIRMED,
-    );
+    expect(
+      verdict(approval({ min_deposit_percentage: 10 }), deal({ cost: 50_000, cost_gst: false, deposit: 5_500 })),
+    ).toEqual(CONFIRMED);
   });
   it('a zero minimum cannot be failed, so no deposit is not reported missing', () => {
     expect(verdict(approval({ min_deposit_percentage: 0, min_deposit_amount: 0 }), deal({ deposit: null }))).toEqual(
@@ -493,7 +535,11 @@ describe('Criterion min_deposit_percentage / min_deposit_amount vs `deposit`', (
 // ---------------------------------------------------------------------------------------------
 
 describe('POST /matrix/ preferred_financier: restrict to these organisation ids', () => {
-  const approvals = [approval({ id: 1, organisation_id: 100 }), approval({ id: 2, organisation_id: 200 }), approval({ id: 3, organisation_id: 300 })];
+  const approvals = [
+    approval({ id: 1, organisation_id: 100 }),
+    approval({ id: 2, organisation_id: 200 }),
+    approval({ id: 3, organisation_id: 300 }),
+  ];
   const ids = (outcomes: ApprovalOutcome[]) => outcomes.map((o) => o.approval.id);
 
   it('null or empty preferred_financier = every financier, in input order', () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
-import { applyPaywall, compareCheapest, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator, type JoinedRow } from '../../src/modules/matrix/join.ts';
+import {
+  applyPaywall,
+  compareCheapest,
+  FREE_TIER_VISIBLE_ROWS,
+  joinMatrixCalculator,
+  type JoinedRow,
+} from '../../src/modules/matrix/join.ts';
 import { approval, outcome, pricedBracket } from './fixtures.ts';
 
 const NAMES = new Map([
@@ -18,18 +24,21 @@ const bracket = (rate_bracket_id: number, e_min: number, extra: Partial<PricedBr
 
 describe('Rule 13 Cheapest: within one approval the cheapest bracket has the lowest e_min, then the lowest repayment_min, then the lowest id', () => {
   it('lowest e_min wins, whatever the repayment', () => {
-    const { rows } = join([linked(1, [10, 11, 12])], [
-      bracket(10, 9.1, { repayment_min: 900 }),
-      bracket(11, 8.2, { repayment_min: 1_200 }),
-      bracket(12, 8.9, { repayment_min: 800 }),
-    ]);
+    const { rows } = join(
+      [linked(1, [10, 11, 12])],
+      [
+        bracket(10, 9.1, { repayment_min: 900 }),
+        bracket(11, 8.2, { repayment_min: 1_200 }),
+        bracket(12, 8.9, { repayment_min: 800 }),
+      ],
+    );
     expect(rows.map((r) => r.bracket.rate_bracket_id)).toEqual([11]);
   });
   it('equal e_min: the lowest repayment_min', () => {
-    const { rows } = join([linked(1, [10, 11])], [
-      bracket(10, 8.5, { repayment_min: 1_050.1 }),
-      bracket(11, 8.5, { repayment_min: 1_050.09 }),
-    ]);
+    const { rows } = join(
+      [linked(1, [10, 11])],
+      [bracket(10, 8.5, { repayment_min: 1_050.1 }), bracket(11, 8.5, { repayment_min: 1_050.09 })],
+    );
     expect(rows[0].bracket.rate_bracket_id).toBe(11);
   });
   it('equal e_min and repayment_min: the lowest id, whatever the input order', () => {
@@ -41,7 +50,12 @@ describe('Rule 13 Cheapest: within one approval the cheapest bracket has the low
     expect(join([linked(1, [1, 2])], [bracket(1, 10.5), bracket(2, 9.5)]).rows[0].bracket.rate_bracket_id).toBe(2);
   });
   it('compareCheapest orders a list the same way', () => {
-    const list = [bracket(3, 8, { repayment_min: 5 }), bracket(1, 9), bracket(2, 8, { repayment_min: 5 }), bracket(4, 8, { repayment_min: 4 })];
+    const list = [
+      bracket(3, 8, { repayment_min: 5 }),
+      bracket(1, 9),
+      bracket(2, 8, { repayment_min: 5 }),
+      bracket(4, 8, { repayment_min: 4 }),
+    ];
     expect([...list].sort(compareCheapest).map((b) => b.rate_bracket_id)).toEqual([4, 2, 3, 1]);
   });
 });
@@ -50,7 +64,9 @@ describe('POST /matrix-calculator/ rule 4: the rate bracket is the join key', ()
   it('one row per approval with at least one priced bracket, carrying that bracket and the organisation name', () => {
     const a = linked(1, [10]);
     const b = bracket(10, 8.5);
-    expect(join([a], [b]).rows).toEqual([{ outcome: a, bracket: b, priced_bracket_count: 1, organisation_name: 'Acme Finance' }]);
+    expect(join([a], [b]).rows).toEqual([
+      { outcome: a, bracket: b, priced_bracket_count: 1, organisation_name: 'Acme Finance' },
+    ]);
   });
 
   it('an approval whose brackets were all filtered out by pricing is omitted from results, but destination_count counts it', () => {
@@ -81,7 +97,10 @@ describe('POST /matrix-calculator/ rule 4: the rate bracket is the join key', ()
   it('joins 5,000 approvals x 20 links against 20,000 priced brackets (speed: npm run bench)', () => {
     const priced = Array.from({ length: 20_000 }, (_, i) => bracket(i, 5 + (i % 97) / 10));
     const outcomes = Array.from({ length: 5_000 }, (_, i) =>
-      linked(i, Array.from({ length: 20 }, (_, k) => (i * 7 + k * 997) % 25_000)),
+      linked(
+        i,
+        Array.from({ length: 20 }, (_, k) => (i * 7 + k * 997) % 25_000),
+      ),
     );
     // Speed is `npm run bench`'s job; here the large join must simply be right.
     const result = join(outcomes, priced);
@@ -91,7 +110,7 @@ describe('POST /matrix-calculator/ rule 4: the rate bracket is the join key', ()
   });
 });
 
-describe('MatrixCalculatorRow priced_bracket_count: how many of the approval\'s brackets survived pricing, not how many it has configured', () => {
+describe("MatrixCalculatorRow priced_bracket_count: how many of the approval's brackets survived pricing, not how many it has configured", () => {
   it('counts linked brackets that priced', () => {
     const { rows } = join([linked(1, [10, 11, 12, 13, 14])], [bracket(10, 9), bracket(12, 8), bracket(14, 8.5)]);
     expect(rows[0].priced_bracket_count).toBe(3);
@@ -107,14 +126,14 @@ describe('MatrixCalculatorRow priced_bracket_count: how many of the approval\'s 
   });
 });
 
-describe('Cross-organisation guard: only brackets of the approval\'s own organisation join', () => {
-  it('a link to another financier\'s bracket is ignored, neither priced nor counted', () => {
+describe("Cross-organisation guard: only brackets of the approval's own organisation join", () => {
+  it("a link to another financier's bracket is ignored, neither priced nor counted", () => {
     const a = linked(1, [10, 20]); // organisation 100
     const { rows } = join([a], [bracket(10, 9, { organisation_id: 100 }), bracket(20, 5, { organisation_id: 200 })]);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ priced_bracket_count: 1, bracket: { rate_bracket_id: 10 } });
   });
-  it('an approval linked only to another financier\'s brackets is omitted', () => {
+  it("an approval linked only to another financier's brackets is omitted", () => {
     const result = join([linked(1, [20])], [bracket(20, 5, { organisation_id: 200 })]);
     expect(result.rows).toEqual([]);
     expect(result.destination_count).toBe(1);
@@ -125,7 +144,11 @@ describe('Matrix Calculator row order: confirmed before possible, then least-one
   const row = (
     id: number,
     e_min: number,
-    { status = 'confirmed', doc_level = 'low_doc', organisation_id = 100 }: Partial<{ status: 'confirmed' | 'possible'; doc_level: Approval['doc_level']; organisation_id: number }> = {},
+    {
+      status = 'confirmed',
+      doc_level = 'low_doc',
+      organisation_id = 100,
+    }: Partial<{ status: 'confirmed' | 'possible'; doc_level: Approval['doc_level']; organisation_id: number }> = {},
   ) => ({
     outcome: outcome(approval({ id, doc_level, organisation_id, rate_bracket_ids: [id] }), {
       status,
@@ -134,20 +157,34 @@ describe('Matrix Calculator row order: confirmed before possible, then least-one
     bracket: bracket(id, e_min, { organisation_id }),
   });
   const order = (rows: ReturnType<typeof row>[]) =>
-    join(rows.map((r) => r.outcome), rows.map((r) => r.bracket)).rows.map((r) => r.outcome.approval.id);
+    join(
+      rows.map((r) => r.outcome),
+      rows.map((r) => r.bracket),
+    ).rows.map((r) => r.outcome.approval.id);
 
   it('confirmed rows come before possible rows, even when dearer', () => {
     expect(order([row(1, 5, { status: 'possible' }), row(2, 12)])).toEqual([2, 1]);
   });
   it('within a status, the least-onerous doc level first, even when dearer', () => {
-    expect(order([row(1, 5, { doc_level: 'full_doc' }), row(2, 9, { doc_level: 'lite_doc' }), row(3, 12, { doc_level: 'low_doc' })])).toEqual([3, 2, 1]);
+    expect(
+      order([
+        row(1, 5, { doc_level: 'full_doc' }),
+        row(2, 9, { doc_level: 'lite_doc' }),
+        row(3, 12, { doc_level: 'low_doc' }),
+      ]),
+    ).toEqual([3, 2, 1]);
   });
   it('within a doc level, e_min ascending (numeric)', () => {
     expect(order([row(1, 10.25), row(2, 9.75), row(3, 100)])).toEqual([2, 1, 3]);
   });
   it('equal e_min: financier name, then approval id', () => {
     expect(
-      order([row(4, 8, { organisation_id: 300 }), row(3, 8, { organisation_id: 100 }), row(2, 8, { organisation_id: 200 }), row(1, 8, { organisation_id: 300 })]),
+      order([
+        row(4, 8, { organisation_id: 300 }),
+        row(3, 8, { organisation_id: 100 }),
+        row(2, 8, { organisation_id: 200 }),
+        row(1, 8, { organisation_id: 300 }),
+      ]),
     ).toEqual([3, 2, 1, 4]);
   });
   it('all keys together', () => {
@@ -189,7 +226,13 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
     expect(maskedFlags([])).toEqual([]);
   });
   it('no paywall when not masked: every row keeps its figures', () => {
-    expect(applyPaywall(rowsWith(9, 8, 7, 6, 5), { masked: false }).map((r) => r.masked)).toEqual([false, false, false, false, false]);
+    expect(applyPaywall(rowsWith(9, 8, 7, 6, 5), { masked: false }).map((r) => r.masked)).toEqual([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
   it('keeps the row order and the row contents; does not mutate the inputs', () => {
     const rows = rowsWith(9, 7, 8, 6);
@@ -204,10 +247,18 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
       o: outcome(approval({ id, rate_bracket_ids: [id] }), { status: 'possible', missing_fields: ['abn_age'] }),
       b: bracket(id, e),
     });
-    const confirmed = (id: number, e: number) => ({ o: outcome(approval({ id, rate_bracket_ids: [id] })), b: bracket(id, e) });
+    const confirmed = (id: number, e: number) => ({
+      o: outcome(approval({ id, rate_bracket_ids: [id] })),
+      b: bracket(id, e),
+    });
     const parts = [confirmed(1, 9), confirmed(2, 10), possible(3, 6), possible(4, 7), possible(5, 11)];
-    const { rows } = join(parts.map((p) => p.o), parts.map((p) => p.b));
-    const visible = applyPaywall(rows, { masked: true }).filter((r) => !r.masked).map((r) => r.outcome.approval.id);
+    const { rows } = join(
+      parts.map((p) => p.o),
+      parts.map((p) => p.b),
+    );
+    const visible = applyPaywall(rows, { masked: true })
+      .filter((r) => !r.masked)
+      .map((r) => r.outcome.approval.id);
     expect(rows.map((r) => r.outcome.approval.id)).toEqual([1, 2, 3, 4, 5]);
     expect(visible).toEqual([1, 3, 4]);
   });
@@ -217,8 +268,15 @@ describe('Row order and paywall compare e_min as the row shows it (4 dp)', () =>
   it('two rows reading the same e_min fall through to the financier name, and the paywall follows that order', async () => {
     const { joinMatrixCalculator, applyPaywall } = await import('../../src/modules/matrix/join.ts');
     const { approval, outcome, pricedBracket: priced } = await import('./fixtures.ts');
-    const names = new Map([[1, 'Zeta Finance'], [2, 'Alpha Finance'], [3, 'Mid Finance'], [4, 'Last Finance']]);
-    const outcomes = [1, 2, 3, 4].map((org) => outcome(approval({ id: org, organisation_id: org, rate_bracket_ids: [org * 10] })));
+    const names = new Map([
+      [1, 'Zeta Finance'],
+      [2, 'Alpha Finance'],
+      [3, 'Mid Finance'],
+      [4, 'Last Finance'],
+    ]);
+    const outcomes = [1, 2, 3, 4].map((org) =>
+      outcome(approval({ id: org, organisation_id: org, rate_bracket_ids: [org * 10] })),
+    );
     const brackets = [
       priced({ rate_bracket_id: 10, organisation_id: 1, e_min: 7.00000001 }),
       priced({ rate_bracket_id: 20, organisation_id: 2, e_min: 7.00000002 }),
@@ -226,7 +284,12 @@ describe('Row order and paywall compare e_min as the row shows it (4 dp)', () =>
       priced({ rate_bracket_id: 40, organisation_id: 4, e_min: 6.99999999 }),
     ];
     const rows = joinMatrixCalculator(outcomes, brackets, names).rows;
-    expect(rows.map((r) => r.organisation_name)).toEqual(['Alpha Finance', 'Last Finance', 'Mid Finance', 'Zeta Finance']);
+    expect(rows.map((r) => r.organisation_name)).toEqual([
+      'Alpha Finance',
+      'Last Finance',
+      'Mid Finance',
+      'Zeta Finance',
+    ]);
     expect(applyPaywall(rows, { masked: true }).map((r) => r.masked)).toEqual([false, false, false, true]);
   });
 });

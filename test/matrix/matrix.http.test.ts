@@ -21,19 +21,34 @@ beforeAll(async () => {
   free = (await t.login('free.broker@demo.test')).access;
   financier = (await t.login('financier.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const matrix = (token: string | null, body: unknown, headers?: Record<string, string>) =>
   t.rest('POST', '/api/v1/matrix/', { token, body, headers });
 
-const APPROVAL_RESULT_KEYS = ['approval_id', 'approval_name', 'deposit_amount', 'deposit_percentage', 'deposit_required', 'doc_level',
-  'max_term', 'missing_fields', 'rate_bracket_ids', 'status'];
+const APPROVAL_RESULT_KEYS = [
+  'approval_id',
+  'approval_name',
+  'deposit_amount',
+  'deposit_percentage',
+  'deposit_required',
+  'doc_level',
+  'max_term',
+  'missing_fields',
+  'rate_bracket_ids',
+  'status',
+];
 const GROUP_KEYS = ['approvals', 'organisation_id', 'organisation_name'];
 
 type ApprovalData = ApprovalInput & { name: string };
 
 /** A financier organisation of the test's own, holding exactly the approvals given (low doc unless told; nothing else). */
-async function financierWith(name: string, approvals: ApprovalData[]): Promise<{ organisationId: number; approvalIds: number[] }> {
+async function financierWith(
+  name: string,
+  approvals: ApprovalData[],
+): Promise<{ organisationId: number; approvalIds: number[] }> {
   const financier = await seedKit(t.database.prisma).financier({ name });
   const approvalIds: number[] = [];
   for (const a of approvals) approvalIds.push((await financier.approval(a)).id);
@@ -41,7 +56,8 @@ async function financierWith(name: string, approvals: ApprovalData[]): Promise<{
 }
 
 /** The approvals of one organisation in a 200 answer, or undefined when it has no group. */
-const groupOf = (body: any, organisationId: number) => body.results.find((g: any) => g.organisation_id === organisationId);
+const groupOf = (body: any, organisationId: number) =>
+  body.results.find((g: any) => g.organisation_id === organisationId);
 
 describe('POST /matrix/ request: only cost and asset_value are required', () => {
   it('cost and asset_value alone answer 200', async () => {
@@ -113,30 +129,68 @@ describe('Approval evaluation outcome: confirmed (every criterion the approval c
   let org: number;
   let id: number;
   beforeAll(async () => {
-    ({ organisationId: org, approvalIds: [id] } = await financierWith('Outcome Confirmed Finance', [
+    ({
+      organisationId: org,
+      approvalIds: [id],
+    } = await financierWith('Outcome Confirmed Finance', [
       { name: 'Credit 600+, ABN 2y', min_credit_score: 600, min_abn_age: 24 },
     ]));
   });
 
   it('both criteria supplied and satisfied: confirmed with no missing_fields', async () => {
-    const res = await matrix(pro, { cost: '50000', asset_value: 11, credit_score: 700, abn_age: 36, preferred_financier: [org] });
+    const res = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      credit_score: 700,
+      abn_age: 36,
+      preferred_financier: [org],
+    });
     expect(res.status).toBe(200);
     expect(res.body.destination_count).toBe(1);
-    expect(groupOf(res.body, org).approvals).toEqual([expect.objectContaining({ approval_id: id, status: 'confirmed', missing_fields: [] })]);
+    expect(groupOf(res.body, org).approvals).toEqual([
+      expect.objectContaining({ approval_id: id, status: 'confirmed', missing_fields: [] }),
+    ]);
   });
 
   it('bounds are inclusive: exactly the minimum confirms', async () => {
-    const res = await matrix(pro, { cost: '50000', asset_value: 11, credit_score: 600, abn_age: 24, preferred_financier: [org] });
+    const res = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      credit_score: 600,
+      abn_age: 24,
+      preferred_financier: [org],
+    });
     expect(groupOf(res.body, org).approvals[0]).toMatchObject({ approval_id: id, status: 'confirmed' });
   });
 
   it('an approval that checks nothing is confirmed when the deal answers nothing (a blank criterion is never checked)', async () => {
-    const { organisationId, approvalIds: [blank] } = await financierWith('Outcome Blank Finance', [{ name: 'Anything goes' }]);
+    const {
+      organisationId,
+      approvalIds: [blank],
+    } = await financierWith('Outcome Blank Finance', [{ name: 'Anything goes' }]);
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
-    expect(res.body.results).toEqual([{ organisation_id: organisationId, organisation_name: 'Outcome Blank Finance', approvals: [expect.objectContaining({ approval_id: blank, status: 'confirmed', missing_fields: [] })] }]);
+    expect(res.body.results).toEqual([
+      {
+        organisation_id: organisationId,
+        organisation_name: 'Outcome Blank Finance',
+        approvals: [expect.objectContaining({ approval_id: blank, status: 'confirmed', missing_fields: [] })],
+      },
+    ]);
     // ... and whatever it is answered, nothing can drop it.
-    const answered = await matrix(pro, { cost: '9999999', asset_value: 31, term: 600, credit_score: 1, abn_age: 0, home_owner: false, industry: 'Mining', preferred_financier: [organisationId] });
-    expect(groupOf(answered.body, organisationId).approvals[0]).toMatchObject({ approval_id: blank, status: 'confirmed' });
+    const answered = await matrix(pro, {
+      cost: '9999999',
+      asset_value: 31,
+      term: 600,
+      credit_score: 1,
+      abn_age: 0,
+      home_owner: false,
+      industry: 'Mining',
+      preferred_financier: [organisationId],
+    });
+    expect(groupOf(answered.body, organisationId).approvals[0]).toMatchObject({
+      approval_id: blank,
+      status: 'confirmed',
+    });
   });
 });
 
@@ -144,7 +198,10 @@ describe('Approval evaluation outcome: possible (a checked criterion had no inpu
   let org: number;
   let id: number;
   beforeAll(async () => {
-    ({ organisationId: org, approvalIds: [id] } = await financierWith('Outcome Possible Finance', [
+    ({
+      organisationId: org,
+      approvalIds: [id],
+    } = await financierWith('Outcome Possible Finance', [
       { name: 'Credit 600+, ABN 2y, home owner', min_credit_score: 600, min_abn_age: 24, home_owner: true },
     ]));
   });
@@ -152,29 +209,55 @@ describe('Approval evaluation outcome: possible (a checked criterion had no inpu
   it('nothing answered: possible, every checked input listed, sorted', async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [org] });
     expect(res.status).toBe(200);
-    expect(groupOf(res.body, org).approvals).toEqual([expect.objectContaining({ approval_id: id, status: 'possible', missing_fields: ['abn_age', 'credit_score', 'home_owner'] })]);
+    expect(groupOf(res.body, org).approvals).toEqual([
+      expect.objectContaining({
+        approval_id: id,
+        status: 'possible',
+        missing_fields: ['abn_age', 'credit_score', 'home_owner'],
+      }),
+    ]);
     expect(res.body.destination_count).toBe(1);
   });
 
   it('only some answered: exactly the others are missing', async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11, credit_score: 650, preferred_financier: [org] });
-    expect(groupOf(res.body, org).approvals[0]).toMatchObject({ status: 'possible', missing_fields: ['abn_age', 'home_owner'] });
+    expect(groupOf(res.body, org).approvals[0]).toMatchObject({
+      status: 'possible',
+      missing_fields: ['abn_age', 'home_owner'],
+    });
   });
 
   it('asset_owner answers home_owner (same question)', async () => {
-    const res = await matrix(pro, { cost: '50000', asset_value: 11, credit_score: 650, abn_age: 30, asset_owner: true, preferred_financier: [org] });
+    const res = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      credit_score: 650,
+      abn_age: 30,
+      asset_owner: true,
+      preferred_financier: [org],
+    });
     expect(groupOf(res.body, org).approvals[0]).toMatchObject({ status: 'confirmed', missing_fields: [] });
   });
 
   it('a deposit not sent is unanswered: a minimum deposit makes the approval possible with deposit missing and deposit_required resolved', async () => {
-    const { organisationId, approvalIds: [deposit] } = await financierWith('Outcome Deposit Finance', [
+    const {
+      organisationId,
+      approvalIds: [deposit],
+    } = await financierWith('Outcome Deposit Finance', [
       { name: '10% or $4,000 deposit', min_deposit_percentage: '10', min_deposit_amount: '4000' },
     ]);
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
     // 10% of the GST-inclusive cost (55,000) = 5,500, larger than the 4,000 floor.
-    expect(groupOf(res.body, organisationId).approvals).toEqual([expect.objectContaining({
-      approval_id: deposit, status: 'possible', missing_fields: ['deposit'], deposit_percentage: 10, deposit_amount: 4000, deposit_required: 5500,
-    })]);
+    expect(groupOf(res.body, organisationId).approvals).toEqual([
+      expect.objectContaining({
+        approval_id: deposit,
+        status: 'possible',
+        missing_fields: ['deposit'],
+        deposit_percentage: 10,
+        deposit_amount: 4000,
+        deposit_required: 5500,
+      }),
+    ]);
   });
 });
 
@@ -182,7 +265,10 @@ describe('Approval evaluation outcome: dropped (a supplied input violates a crit
   let org: number;
   let keep: number;
   beforeAll(async () => {
-    ({ organisationId: org, approvalIds: [, keep] } = await financierWith('Outcome Dropped Finance', [
+    ({
+      organisationId: org,
+      approvalIds: [, keep],
+    } = await financierWith('Outcome Dropped Finance', [
       { name: 'Credit 600+', min_credit_score: 600 },
       { name: 'Any credit' },
     ]));
@@ -196,13 +282,23 @@ describe('Approval evaluation outcome: dropped (a supplied input violates a crit
   });
 
   it('a financier none of whose approvals survive has no group at all', async () => {
-    const { organisationId } = await financierWith('Outcome All Dropped Finance', [{ name: 'Home owners only', home_owner: true }]);
-    const res = await matrix(pro, { cost: '50000', asset_value: 11, home_owner: false, preferred_financier: [organisationId] });
+    const { organisationId } = await financierWith('Outcome All Dropped Finance', [
+      { name: 'Home owners only', home_owner: true },
+    ]);
+    const res = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      home_owner: false,
+      preferred_financier: [organisationId],
+    });
     expect(res.body).toEqual({ results: [], destination_count: 0 });
   });
 
-  it('an asset outside the approval\'s asset_ids drops it; a descendant of a listed category is covered', async () => {
-    const { organisationId, approvalIds: [motor] } = await financierWith('Outcome Asset Finance', [{ name: 'Motor vehicles only', asset_ids: [1] }]);
+  it("an asset outside the approval's asset_ids drops it; a descendant of a listed category is covered", async () => {
+    const {
+      organisationId,
+      approvalIds: [motor],
+    } = await financierWith('Outcome Asset Finance', [{ name: 'Motor vehicles only', asset_ids: [1] }]);
     const car = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
     expect(groupOf(car.body, organisationId).approvals[0]).toMatchObject({ approval_id: motor, status: 'confirmed' });
     const excavator = await matrix(pro, { cost: '50000', asset_value: 31, preferred_financier: [organisationId] });
@@ -210,25 +306,40 @@ describe('Approval evaluation outcome: dropped (a supplied input violates a crit
   });
 
   it('max_asset_cost is compared GST-inclusive: 50,000 ex GST (55,000 inc) passes a 55,000 cap, 50,001 does not', async () => {
-    const { organisationId, approvalIds: [capped] } = await financierWith('Outcome Cost Finance', [{ name: 'Up to $55k', max_asset_cost: '55000' }]);
+    const {
+      organisationId,
+      approvalIds: [capped],
+    } = await financierWith('Outcome Cost Finance', [{ name: 'Up to $55k', max_asset_cost: '55000' }]);
     const at = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
     expect(groupOf(at.body, organisationId).approvals[0]).toMatchObject({ approval_id: capped, status: 'confirmed' });
     const over = await matrix(pro, { cost: '50001', asset_value: 11, preferred_financier: [organisationId] });
     expect(over.body.results).toEqual([]);
-    const inclusive = await matrix(pro, { cost: '55000', cost_gst: true, asset_value: 11, preferred_financier: [organisationId] });
+    const inclusive = await matrix(pro, {
+      cost: '55000',
+      cost_gst: true,
+      asset_value: 11,
+      preferred_financier: [organisationId],
+    });
     expect(groupOf(inclusive.body, organisationId).approvals[0]).toMatchObject({ approval_id: capped });
   });
 });
 
 describe('Approval evaluation outcome: supplying the missing answers on a later run moves possible to confirmed', () => {
   it('run 1 possible with missing_fields; run 2 answers them and the same approval is confirmed', async () => {
-    const { organisationId, approvalIds: [id] } = await financierWith('Later Run Finance', [
-      { name: 'GST 12m, file 24m', min_gst_age: 12, min_file_age: 24 },
-    ]);
+    const {
+      organisationId,
+      approvalIds: [id],
+    } = await financierWith('Later Run Finance', [{ name: 'GST 12m, file 24m', min_gst_age: 12, min_file_age: 24 }]);
     const first = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
     const before = groupOf(first.body, organisationId).approvals[0];
     expect(before).toMatchObject({ approval_id: id, status: 'possible', missing_fields: ['file_age', 'gst_age'] });
-    const second = await matrix(pro, { cost: '50000', asset_value: 11, gst_age: 12, file_age: 30, preferred_financier: [organisationId] });
+    const second = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      gst_age: 12,
+      file_age: 30,
+      preferred_financier: [organisationId],
+    });
     const after = groupOf(second.body, organisationId).approvals[0];
     expect(after).toEqual({ ...before, status: 'confirmed', missing_fields: [] });
   });
@@ -239,22 +350,34 @@ describe('POST /matrix/ term: optional; omitted returns term-bounded approvals a
   let bounded: number;
   let unbounded: number;
   beforeAll(async () => {
-    ({ organisationId: org, approvalIds: [bounded, unbounded] } = await financierWith('Term Finance', [
-      { name: 'Up to 48 months', max_term: 48 },
-      { name: 'Any term' },
-    ]));
+    ({
+      organisationId: org,
+      approvalIds: [bounded, unbounded],
+    } = await financierWith('Term Finance', [{ name: 'Up to 48 months', max_term: 48 }, { name: 'Any term' }]));
   });
   const approvals = async (extra: Record<string, unknown>) =>
-    groupOf((await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [org], ...extra })).body, org)?.approvals ?? [];
+    groupOf((await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [org], ...extra })).body, org)
+      ?.approvals ?? [];
 
   it('term omitted: the term-bounded approval is possible with term in missing_fields; the unbounded one is confirmed', async () => {
     const list = await approvals({});
-    expect(list.find((a: any) => a.approval_id === bounded)).toMatchObject({ status: 'possible', missing_fields: ['term'], max_term: 48 });
-    expect(list.find((a: any) => a.approval_id === unbounded)).toMatchObject({ status: 'confirmed', missing_fields: [], max_term: null });
+    expect(list.find((a: any) => a.approval_id === bounded)).toMatchObject({
+      status: 'possible',
+      missing_fields: ['term'],
+      max_term: 48,
+    });
+    expect(list.find((a: any) => a.approval_id === unbounded)).toMatchObject({
+      status: 'confirmed',
+      missing_fields: [],
+      max_term: null,
+    });
   });
 
   it('a term at max_term confirms (inclusive)', async () => {
-    expect((await approvals({ term: 48 })).find((a: any) => a.approval_id === bounded)).toMatchObject({ status: 'confirmed', missing_fields: [] });
+    expect((await approvals({ term: 48 })).find((a: any) => a.approval_id === bounded)).toMatchObject({
+      status: 'confirmed',
+      missing_fields: [],
+    });
   });
 
   it('a term above max_term drops the bounded approval', async () => {
@@ -262,10 +385,21 @@ describe('POST /matrix/ term: optional; omitted returns term-bounded approvals a
   });
 
   it('min_term bounds a supplied term from below and is listed once when unanswered', async () => {
-    const { organisationId, approvalIds: [both] } = await financierWith('Term Window Finance', [{ name: '24 to 60 months', min_term: 24, max_term: 60 }]);
+    const {
+      organisationId,
+      approvalIds: [both],
+    } = await financierWith('Term Window Finance', [{ name: '24 to 60 months', min_term: 24, max_term: 60 }]);
     const none = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [organisationId] });
-    expect(groupOf(none.body, organisationId).approvals[0]).toMatchObject({ approval_id: both, missing_fields: ['term'] });
-    const short = await matrix(pro, { cost: '50000', asset_value: 11, term: 12, preferred_financier: [organisationId] });
+    expect(groupOf(none.body, organisationId).approvals[0]).toMatchObject({
+      approval_id: both,
+      missing_fields: ['term'],
+    });
+    const short = await matrix(pro, {
+      cost: '50000',
+      asset_value: 11,
+      term: 12,
+      preferred_financier: [organisationId],
+    });
     expect(short.body.results).toEqual([]);
   });
 });
@@ -276,7 +410,9 @@ describe('Matrix result shapes: MatrixFinancierGroup (grouped by financier; leas
   let ids: number[];
   beforeAll(async () => {
     // Zulu is created first, so id order and name order disagree.
-    ({ organisationId: zulu } = await financierWith('Zulu Grouping Finance', [{ name: 'Zulu only approval', doc_level: 'full_doc' }]));
+    ({ organisationId: zulu } = await financierWith('Zulu Grouping Finance', [
+      { name: 'Zulu only approval', doc_level: 'full_doc' },
+    ]));
     let alphaIds: number[];
     ({ organisationId: alpha, approvalIds: alphaIds } = await financierWith('Alpha Grouping Finance', [
       { name: 'Full doc, top priority', doc_level: 'full_doc', priority: 100 },
@@ -291,7 +427,10 @@ describe('Matrix result shapes: MatrixFinancierGroup (grouped by financier; leas
   it('groups sort by financier name, each exactly {organisation_id, organisation_name, approvals}', async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [zulu, alpha] });
     expect(res.status).toBe(200);
-    expect(res.body.results.map((g: any) => [g.organisation_id, g.organisation_name])).toEqual([[alpha, 'Alpha Grouping Finance'], [zulu, 'Zulu Grouping Finance']]);
+    expect(res.body.results.map((g: any) => [g.organisation_id, g.organisation_name])).toEqual([
+      [alpha, 'Alpha Grouping Finance'],
+      [zulu, 'Zulu Grouping Finance'],
+    ]);
     for (const group of res.body.results) expect(Object.keys(group).sort()).toEqual(GROUP_KEYS);
     expect(res.body.destination_count).toBe(6);
   });
@@ -299,10 +438,16 @@ describe('Matrix result shapes: MatrixFinancierGroup (grouped by financier; leas
   it('within a group: low_doc, lite_doc, full_doc; within a doc level, higher priority first (a float)', async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [alpha] });
     const [fullTop, liteLow, low5, liteHigh, low75] = ids;
-    expect(groupOf(res.body, alpha).approvals.map((a: any) => a.approval_id)).toEqual([low75, low5, liteHigh, liteLow, fullTop]);
+    expect(groupOf(res.body, alpha).approvals.map((a: any) => a.approval_id)).toEqual([
+      low75,
+      low5,
+      liteHigh,
+      liteLow,
+      fullTop,
+    ]);
   });
 
-  it('every approval is in its own financier\'s group, on the demo catalogue too', async () => {
+  it("every approval is in its own financier's group, on the demo catalogue too", async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11 });
     const owners = await t.database.prisma.approval.findMany({ select: { id: true, organisation_id: true } });
     const ownerOf = new Map(owners.map((o) => [o.id, o.organisation_id]));
@@ -327,7 +472,9 @@ describe('POST /matrix/ preferred_financier: restricts the run to these organisa
     expect(two.body.results.map((g: any) => g.organisation_id).sort()).toEqual([1, 2]);
     const all = await matrix(pro, { cost: '50000', asset_value: 11 });
     expect(all.body.results.length).toBeGreaterThan(2);
-    expect(two.body.results).toEqual(all.body.results.filter((g: any) => g.organisation_id === 1 || g.organisation_id === 2));
+    expect(two.body.results).toEqual(
+      all.body.results.filter((g: any) => g.organisation_id === 1 || g.organisation_id === 2),
+    );
   });
 
   it('an empty list means every financier', async () => {
@@ -370,7 +517,8 @@ describe('POST /matrix/ response body: {results: MatrixFinancierGroup[], destina
         expect(Array.isArray(a.missing_fields)).toBe(true);
         expect(a.status === 'possible').toBe(a.missing_fields.length > 0);
         for (const f of a.missing_fields) expect(typeof f).toBe('string');
-        for (const f of ['deposit_percentage', 'deposit_amount', 'deposit_required']) expect(a[f] === null || typeof a[f] === 'number').toBe(true);
+        for (const f of ['deposit_percentage', 'deposit_amount', 'deposit_required'])
+          expect(a[f] === null || typeof a[f] === 'number').toBe(true);
         expect(a.max_term === null || Number.isInteger(a.max_term)).toBe(true);
         expect(Array.isArray(a.rate_bracket_ids)).toBe(true);
         for (const id of a.rate_bracket_ids) expect(Number.isInteger(id)).toBe(true);
@@ -383,7 +531,12 @@ describe('POST /matrix/ response body: {results: MatrixFinancierGroup[], destina
   it('max_term and rate_bracket_ids come from the approval record', async () => {
     const res = await matrix(pro, { cost: '50000', asset_value: 11, preferred_financier: [1] });
     const one = groupOf(res.body, 1).approvals.find((a: any) => a.approval_id === 1);
-    expect(one).toMatchObject({ approval_name: 'Low Doc, ABN 2 years, asset-backed', doc_level: 'low_doc', max_term: 60, rate_bracket_ids: [5, 6] });
+    expect(one).toMatchObject({
+      approval_name: 'Low Doc, ABN 2 years, asset-backed',
+      doc_level: 'low_doc',
+      max_term: 60,
+      rate_bracket_ids: [5, 6],
+    });
   });
 });
 
@@ -391,16 +544,28 @@ describe('POST /matrix/ 403 entitlement_required: the Matrix is not on this acco
   it('web: detail, message and entitlement; the message may point at the upgrade', async () => {
     const res = await matrix(free, { cost: '50000', asset_value: 11 });
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'entitlement_required', detail: expect.any(String), message: expect.any(String), entitlement: 'matrix.enabled' });
+    expect(res.body).toEqual({
+      error: 'entitlement_required',
+      detail: expect.any(String),
+      message: expect.any(String),
+      entitlement: 'matrix.enabled',
+    });
   });
 
   it('ios: message equals detail and names no plan, price or link; differs from the web wording', async () => {
     const web = await matrix(free, { cost: '50000', asset_value: 11 });
     const ios = await matrix(free, { cost: '50000', asset_value: 11 }, { 'X-Service-Client': 'ios' });
     expect(ios.status).toBe(403);
-    expect(ios.body).toEqual({ error: 'entitlement_required', detail: expect.any(String), message: expect.any(String), entitlement: 'matrix.enabled' });
+    expect(ios.body).toEqual({
+      error: 'entitlement_required',
+      detail: expect.any(String),
+      message: expect.any(String),
+      entitlement: 'matrix.enabled',
+    });
     expect(ios.body.message).toBe(ios.body.detail);
-    expect(ios.body.message).not.toMatch(/\bpro\b|\bmax\b|team|enterprise|plan|upgrade|\$|price|http|www\.|\/|billing/i);
+    expect(ios.body.message).not.toMatch(
+      /\bpro\b|\bmax\b|team|enterprise|plan|upgrade|\$|price|http|www\.|\/|billing/i,
+    );
     expect(ios.body.message).not.toBe(web.body.message);
   });
 
@@ -420,8 +585,12 @@ describe('POST /matrix/ 403 entitlement_required: the Matrix is not on this acco
 
 describe('POST /matrix/ 403 feature_disabled: an operator switched the matrix surface off', () => {
   let off: TestApp;
-  beforeAll(async () => { off = await startTestApp({ shareDatabaseWith: t, config: { disabledSurfaces: ['matrix'] } }); });
-  afterAll(async () => { await off?.close(); });
+  beforeAll(async () => {
+    off = await startTestApp({ shareDatabaseWith: t, config: { disabledSurfaces: ['matrix'] } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
 
   it('answers 403 {error: feature_disabled, detail} for a Pro broker; the other app (surface on) still answers 200', async () => {
     const res = await off.rest('POST', '/api/v1/matrix/', { token: pro, body: { cost: '50000', asset_value: 11 } });
@@ -431,15 +600,26 @@ describe('POST /matrix/ 403 feature_disabled: an operator switched the matrix su
   });
 
   it('feature_disabled wording: ios names no plan, price or link; blackberry reads like ios', async () => {
-    const ios = await off.rest('POST', '/api/v1/matrix/', { token: pro, body: { cost: '50000', asset_value: 11 }, headers: { 'X-Service-Client': 'ios' } });
-    const odd = await off.rest('POST', '/api/v1/matrix/', { token: pro, body: { cost: '50000', asset_value: 11 }, headers: { 'X-Service-Client': 'blackberry' } });
+    const ios = await off.rest('POST', '/api/v1/matrix/', {
+      token: pro,
+      body: { cost: '50000', asset_value: 11 },
+      headers: { 'X-Service-Client': 'ios' },
+    });
+    const odd = await off.rest('POST', '/api/v1/matrix/', {
+      token: pro,
+      body: { cost: '50000', asset_value: 11 },
+      headers: { 'X-Service-Client': 'blackberry' },
+    });
     expect(ios.body).toEqual({ error: 'feature_disabled', detail: expect.any(String) });
     expect(odd.body).toEqual(ios.body);
     expect(ios.body.detail).not.toMatch(/plan|upgrade|\$|http|\/|billing/i);
   });
 
   it('switching matrix off leaves matrix_calculator available (surfaces are separate)', async () => {
-    const res = await off.rest('POST', '/api/v1/matrix-calculator/', { token: pro, body: { cost: '50000', asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' } });
+    const res = await off.rest('POST', '/api/v1/matrix-calculator/', {
+      token: pro,
+      body: { cost: '50000', asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' },
+    });
     expect(res.status).toBe(200);
   });
 });
@@ -452,7 +632,10 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } });
     userId = user.id;
     session = (await t.login('broker.user@demo.test')).access;
-    const minted = await t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: 'matrix read', scope: 'read' } });
+    const minted = await t.rest('POST', '/api/v1/api-tokens', {
+      token: session,
+      body: { name: 'matrix read', scope: 'read' },
+    });
     expect(minted.status).toBe(201);
     expect(minted.body.scope).toBe('read');
     readToken = minted.body.token;
@@ -461,13 +644,17 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     await seedKit(t.database.prisma).planOverrides(8, {});
     await t.database.prisma.dailyUsage.deleteMany({ where: { user_id: userId } });
   });
-  const matrixUsage = async () => (await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId, metric: 'matrix' } })).reduce((n, r) => n + r.count, 0);
+  const matrixUsage = async () =>
+    (await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId, metric: 'matrix' } })).reduce(
+      (n, r) => n + r.count,
+      0,
+    );
   const setAllowance = async (matrix_allowance: number) => {
     await seedKit(t.database.prisma).planOverrides(8, { matrix_allowance });
     await t.database.prisma.dailyUsage.deleteMany({ where: { user_id: userId } });
   };
 
-  it('a read API token may run the Matrix, and its runs count like a session\'s', async () => {
+  it("a read API token may run the Matrix, and its runs count like a session's", async () => {
     await setAllowance(100);
     const viaToken = await matrix(readToken, { cost: '50000', asset_value: 11 });
     expect(viaToken.status).toBe(200);
@@ -482,7 +669,14 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     for (const token of [session, readToken]) {
       const res = await matrix(token, { cost: '50000', asset_value: 11 });
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({ error: 'cap_hit', detail: expect.any(String), message: expect.any(String), limit: 2, used: 2, metric: 'matrix' });
+      expect(res.body).toEqual({
+        error: 'cap_hit',
+        detail: expect.any(String),
+        message: expect.any(String),
+        limit: 2,
+        used: 2,
+        metric: 'matrix',
+      });
     }
     expect(await matrixUsage()).toBe(2); // refused runs consumed nothing
   });
@@ -493,7 +687,8 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     const odd = await matrix(session, { cost: '50000', asset_value: 11 }, { 'X-Service-Client': 'blackberry' });
     expect(android.status).toBe(429);
     expect(odd.body).toEqual(android.body);
-    for (const text of [android.body.message, android.body.detail]) expect(text).not.toMatch(/\bpro\b|plan|upgrade|\$|price|http|\/|billing/i);
+    for (const text of [android.body.message, android.body.detail])
+      expect(text).not.toMatch(/\bpro\b|plan|upgrade|\$|price|http|\/|billing/i);
     expect(android.body.message).not.toBe(web.body.message);
     expect(android.body.message).toMatch(/Matrix/);
   });

@@ -15,7 +15,13 @@ import { seedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let pro: string;
-const DEAL = { cost: '50000', asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' } as const;
+const DEAL = {
+  cost: '50000',
+  asset_value: 11,
+  term: 60,
+  advance_arrears: 'arrears',
+  repayment_frequency: 'monthly',
+} as const;
 const QUERY = gql`
   query Count($input: DealInput!) {
     matrixCalculator(input: $input) { __typename ... on MatrixCalculatorResult { results { approval_id e_min } priced_count destination_count } }
@@ -27,16 +33,28 @@ beforeAll(async () => {
   await seedKit(t.database.prisma).planOverrides(8, { calculator_allowance: null, matrix_allowance: null });
   pro = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-interface Measured { queries: number; rows: number; priced: number; destinations: number }
+interface Measured {
+  queries: number;
+  rows: number;
+  priced: number;
+  destinations: number;
+}
 
 async function restRun(): Promise<Measured> {
   const before = t.database.queryCount();
   const res = await t.rest('POST', '/api/v1/matrix-calculator/', { token: pro, body: DEAL });
   const queries = t.database.queryCount() - before;
   expect(res.status).toBe(200);
-  return { queries, rows: res.body.results.length, priced: res.body.priced_count, destinations: res.body.destination_count };
+  return {
+    queries,
+    rows: res.body.results.length,
+    priced: res.body.priced_count,
+    destinations: res.body.destination_count,
+  };
 }
 
 async function graphqlRun(): Promise<Measured> {

@@ -35,38 +35,77 @@ describe('database timeouts are configurable, with sane defaults', () => {
 
   it('reads each variable', () => {
     const c = load({
-      DATABASE_CONNECT_TIMEOUT_MS: '750', DATABASE_STATEMENT_TIMEOUT_MS: '1500', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500',
-      READINESS_TIMEOUT_MS: '900', SHUTDOWN_TIMEOUT_MS: '3000',
+      DATABASE_CONNECT_TIMEOUT_MS: '750',
+      DATABASE_STATEMENT_TIMEOUT_MS: '1500',
+      DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500',
+      READINESS_TIMEOUT_MS: '900',
+      SHUTDOWN_TIMEOUT_MS: '3000',
     });
     expect(c).toMatchObject({
-      databaseConnectTimeoutMs: 750, databaseStatementTimeoutMs: 1500, databaseIdleInTransactionTimeoutMs: 2500,
-      readinessTimeoutMs: 900, shutdownTimeoutMs: 3000,
+      databaseConnectTimeoutMs: 750,
+      databaseStatementTimeoutMs: 1500,
+      databaseIdleInTransactionTimeoutMs: 2500,
+      readinessTimeoutMs: 900,
+      shutdownTimeoutMs: 3000,
     });
   });
 
   it.each(['0', '-1', '1.5', 'soon'])('refuses %j (0 would mean "wait forever" to pg)', (value) => {
     expect(() => load({ DATABASE_STATEMENT_TIMEOUT_MS: value })).toThrow(ConfigError);
-    expect(() => load({ DATABASE_CONNECT_TIMEOUT_MS: value })).toThrow(/DATABASE_CONNECT_TIMEOUT_MS must be an integer >= 1/);
+    expect(() => load({ DATABASE_CONNECT_TIMEOUT_MS: value })).toThrow(
+      /DATABASE_CONNECT_TIMEOUT_MS must be an integer >= 1/,
+    );
   });
 
   it('maps onto pg: connect/acquire, server statement timeout, client read timeout after it, idle in transaction', () => {
-    expect(pgTimeouts(load({ DATABASE_CONNECT_TIMEOUT_MS: '750', DATABASE_STATEMENT_TIMEOUT_MS: '1500', DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500' })))
-      .toMatchObject({ connectionTimeoutMillis: 750, statement_timeout: 1500, query_timeout: 2500, idle_in_transaction_session_timeout: 2500 });
-    expect(pgTimeouts()).toMatchObject({ connectionTimeoutMillis: 5000, statement_timeout: 15_000, query_timeout: 16_000 });
+    expect(
+      pgTimeouts(
+        load({
+          DATABASE_CONNECT_TIMEOUT_MS: '750',
+          DATABASE_STATEMENT_TIMEOUT_MS: '1500',
+          DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: '2500',
+        }),
+      ),
+    ).toMatchObject({
+      connectionTimeoutMillis: 750,
+      statement_timeout: 1500,
+      query_timeout: 2500,
+      idle_in_transaction_session_timeout: 2500,
+    });
+    expect(pgTimeouts()).toMatchObject({
+      connectionTimeoutMillis: 5000,
+      statement_timeout: 15_000,
+      query_timeout: 16_000,
+    });
   });
 });
 
 describe('both adapters get the statement timeout', () => {
   it('PGlite: set on its one session (accepted; PGlite does not enforce it, see docs/operations.md)', async () => {
-    const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: false, timeouts: { databaseStatementTimeoutMs: 1234 } });
+    const db = await openDatabase({
+      databaseUrl: null,
+      dataDir: ':memory:',
+      migrate: false,
+      timeouts: { databaseStatementTimeoutMs: 1234 },
+    });
     expect(await db.prisma.$queryRawUnsafe('SHOW statement_timeout')).toEqual([{ statement_timeout: '1234ms' }]);
     await db.close();
   });
 
   it.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL: every pooled connection starts with them', async () => {
-    const db = await openDatabase({ databaseUrl: process.env.TEST_DATABASE_URL!, dataDir: ':memory:', migrate: false, timeouts: { databaseStatementTimeoutMs: 1234, databaseIdleInTransactionTimeoutMs: 4321 } });
-    const rows = await Promise.all(Array.from({ length: 3 }, () => db.prisma.$queryRawUnsafe<Record<string, string>[]>(
-      "SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i")));
+    const db = await openDatabase({
+      databaseUrl: process.env.TEST_DATABASE_URL!,
+      dataDir: ':memory:',
+      migrate: false,
+      timeouts: { databaseStatementTimeoutMs: 1234, databaseIdleInTransactionTimeoutMs: 4321 },
+    });
+    const rows = await Promise.all(
+      Array.from({ length: 3 }, () =>
+        db.prisma.$queryRawUnsafe<Record<string, string>[]>(
+          "SELECT current_setting('statement_timeout') AS s, current_setting('idle_in_transaction_session_timeout') AS i",
+        ),
+      ),
+    );
     for (const [row] of rows) expect(row).toEqual({ s: '1234ms', i: '4321ms' });
     await db.close();
   });

@@ -11,10 +11,18 @@ import { ValidationError } from '../../src/lib/errors.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
-const fast = { databaseConnectTimeoutMs: 300, databaseStatementTimeoutMs: 300, databaseIdleInTransactionTimeoutMs: 300 };
+const fast = {
+  databaseConnectTimeoutMs: 300,
+  databaseStatementTimeoutMs: 300,
+  databaseIdleInTransactionTimeoutMs: 300,
+};
 
 async function thrown(fn: () => Promise<unknown>): Promise<unknown> {
-  try { await fn(); } catch (e) { return e; }
+  try {
+    await fn();
+  } catch (e) {
+    return e;
+  }
   throw new Error('expected a failure');
 }
 
@@ -36,7 +44,10 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
   const sockets = new Set<net.Socket>();
   beforeAll(async () => {
     // Accepts connections, never answers: the hung database.
-    silent = net.createServer((s) => { sockets.add(s); s.on('error', () => {}); });
+    silent = net.createServer((s) => {
+      sockets.add(s);
+      s.on('error', () => {});
+    });
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
   });
   afterAll(async () => {
@@ -45,18 +56,30 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
   });
 
   it('connection refused (Prisma P1001 / DatabaseNotReachable)', async () => {
-    const db = await openDatabase({ databaseUrl: urlAt(await closedPort()), dataDir: ':memory:', migrate: false, timeouts: fast }).catch((e) => e);
+    const db = await openDatabase({
+      databaseUrl: urlAt(await closedPort()),
+      dataDir: ':memory:',
+      migrate: false,
+      timeouts: fast,
+    }).catch((e) => e);
     const error = db instanceof Error ? db : await thrown(() => (db as Database).prisma.user.count());
     expect(isDatabaseUnavailable(error)).toBe(true);
   });
 
   it('a raw query refused, and a transaction refused', async () => {
     const port = await closedPort();
-    const db = await openDatabase({ databaseUrl: urlAt(port), dataDir: ':memory:', migrate: false, timeouts: fast }).catch(() => null);
+    const db = await openDatabase({
+      databaseUrl: urlAt(port),
+      dataDir: ':memory:',
+      migrate: false,
+      timeouts: fast,
+    }).catch(() => null);
     // $connect() on adapter-pg is lazy, so opening succeeds and the queries fail.
     expect(db).not.toBeNull();
     expect(isDatabaseUnavailable(await thrown(() => db!.prisma.$queryRawUnsafe('SELECT 1')))).toBe(true);
-    expect(isDatabaseUnavailable(await thrown(() => db!.prisma.$transaction(async (tx) => tx.user.count())))).toBe(true);
+    expect(isDatabaseUnavailable(await thrown(() => db!.prisma.$transaction(async (tx) => tx.user.count())))).toBe(
+      true,
+    );
     await db!.close();
   });
 
@@ -84,7 +107,7 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
     expect(isDatabaseUnavailable(await thrown(() => db.prisma.$queryRawUnsafe('SELECT 1')))).toBe(true);
   });
 
-  it('wrapped by GraphQL (a resolver\'s error) it is still recognised', async () => {
+  it("wrapped by GraphQL (a resolver's error) it is still recognised", async () => {
     const port = await closedPort();
     const db = await openDatabase({ databaseUrl: urlAt(port), dataDir: ':memory:', migrate: false, timeouts: fast });
     const original = await thrown(() => db.prisma.user.count());
@@ -102,13 +125,22 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
     });
 
     it('a connection terminated by the server (57P01)', async () => {
-      const db = await openDatabase({ databaseUrl: PG!, dataDir: ':memory:', migrate: false, timeouts: { ...fast, databaseStatementTimeoutMs: 5000 } });
+      const db = await openDatabase({
+        databaseUrl: PG!,
+        dataDir: ':memory:',
+        migrate: false,
+        timeouts: { ...fast, databaseStatementTimeoutMs: 5000 },
+      });
       // Prisma's promises are lazy: .then() sends the query now.
-      const victim = db.prisma.$queryRawUnsafe("SELECT pg_sleep(3)::text, 'classifier-victim'").then(() => null, (e: unknown) => e);
+      const victim = db.prisma.$queryRawUnsafe("SELECT pg_sleep(3)::text, 'classifier-victim'").then(
+        () => null,
+        (e: unknown) => e,
+      );
       const admin = await openDatabase({ databaseUrl: PG!, dataDir: ':memory:', migrate: false });
       for (let i = 0; i < 50; i += 1) {
         const [row] = await admin.prisma.$queryRawUnsafe<{ n: number }[]>(
-          "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE query LIKE '%''classifier-victim''%' AND pid <> pg_backend_pid()");
+          "SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE query LIKE '%''classifier-victim''%' AND pid <> pg_backend_pid()",
+        );
         if (row.n > 0) break;
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -124,13 +156,20 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
       const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
       url.hostname = '127.0.0.1';
       url.port = String(proxy.port);
-      const db = await openDatabase({ databaseUrl: url.toString(), dataDir: ':memory:', migrate: false, timeouts: fast });
+      const db = await openDatabase({
+        databaseUrl: url.toString(),
+        dataDir: ':memory:',
+        migrate: false,
+        timeouts: fast,
+      });
       await db.prisma.$queryRawUnsafe('SELECT 1');
       await proxy.set('silent');
       const read = await thrown(() => db.prisma.$queryRawUnsafe('SELECT 1'));
       expect((read as Error).message).toBe('Query read timeout');
       expect(isDatabaseUnavailable(read)).toBe(true);
-      expect(isDatabaseUnavailable(await thrown(() => db.prisma.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 1'))))).toBe(true);
+      expect(
+        isDatabaseUnavailable(await thrown(() => db.prisma.$transaction(async (tx) => tx.$queryRawUnsafe('SELECT 1')))),
+      ).toBe(true);
       await proxy.set('forward');
       await db.close();
       await proxy.close();
@@ -140,15 +179,25 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
 
 describe('ordinary failures are not "unavailable"', () => {
   let db: Database;
-  beforeAll(async () => { db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' }); });
-  afterAll(async () => { await db.close(); });
+  beforeAll(async () => {
+    db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+  });
+  afterAll(async () => {
+    await db.close();
+  });
 
   it('a unique violation, a syntax error, a missing row', async () => {
-    await db.prisma.organisation.create({ data: { id: 900001, name: 'Twice', type: 'broker' } as never }).catch(() => {});
-    const duplicate = await thrown(() => db.prisma.organisation.create({ data: { id: 900001, name: 'Twice', type: 'broker' } as never }));
+    await db.prisma.organisation
+      .create({ data: { id: 900001, name: 'Twice', type: 'broker' } as never })
+      .catch(() => {});
+    const duplicate = await thrown(() =>
+      db.prisma.organisation.create({ data: { id: 900001, name: 'Twice', type: 'broker' } as never }),
+    );
     expect(isDatabaseUnavailable(duplicate)).toBe(false);
     expect(isDatabaseUnavailable(await thrown(() => db.prisma.$queryRawUnsafe('SELEC 1')))).toBe(false);
-    expect(isDatabaseUnavailable(await thrown(() => db.prisma.user.findUniqueOrThrow({ where: { id: -1 } })))).toBe(false);
+    expect(isDatabaseUnavailable(await thrown(() => db.prisma.user.findUniqueOrThrow({ where: { id: -1 } })))).toBe(
+      false,
+    );
   });
 
   it('a domain error and a plain bug', () => {

@@ -20,115 +20,130 @@ const timeouts = {
 /** Correctness bound, not a speed goal: a connect plus a read timeout, times 3 for a loaded 2-core machine. */
 const BOUND_MS = 3 * (timeouts.databaseConnectTimeoutMs + timeouts.databaseStatementTimeoutMs + 1000);
 
-describe.skipIf(!PG)('FI1: a database that hangs or goes away answers bounded 503s, recovers by itself, loses no acknowledged write', () => {
-  let proxy: TcpProxy;
-  let t: TestApp;
-  let session: string;
-  beforeAll(async () => {
-    const url = new URL(PG!);
-    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
-    t = await startTestApp({ config: timeouts, databaseAddress: { host: '127.0.0.1', port: proxy.port } });
-    session = (await t.login('broker.admin@demo.test')).access;
-  });
-  afterAll(async () => {
-    await proxy?.set('forward');
-    await t?.close();
-    await proxy?.close();
-  });
-
-  async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
-    const start = performance.now();
-    const value = await fn();
-    return { value, ms: performance.now() - start };
-  }
-
-  const graphql = async (query: string, token: string | null) => {
-    const res = await fetch(`${t.baseUrl}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-      body: JSON.stringify({ query }),
+describe.skipIf(!PG)(
+  'FI1: a database that hangs or goes away answers bounded 503s, recovers by itself, loses no acknowledged write',
+  () => {
+    let proxy: TcpProxy;
+    let t: TestApp;
+    let session: string;
+    beforeAll(async () => {
+      const url = new URL(PG!);
+      proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+      t = await startTestApp({ config: timeouts, databaseAddress: { host: '127.0.0.1', port: proxy.port } });
+      session = (await t.login('broker.admin@demo.test')).access;
     });
-    return { status: res.status, headers: res.headers, body: await res.json() as any };
-  };
+    afterAll(async () => {
+      await proxy?.set('forward');
+      await t?.close();
+      await proxy?.close();
+    });
 
-  /** Every way in: REST and GraphQL, with a caller (the context's query fails) and anonymous (a resolver's query fails). */
-  const probes = {
-    'REST GET /api-tokens (caller lookup)': () => t.rest('GET', '/api/v1/api-tokens', { token: session }),
-    'REST POST /auth/login (resolver)': () => t.rest('POST', '/api/v1/auth/login', { body: { email: 'broker.admin@demo.test', password: 'demo-password-1' } }),
-    'GraphQL apiTokens (context)': () => graphql('{ apiTokens { __typename } }', session),
-    'GraphQL login (resolver)': () => graphql('mutation { login(email: "broker.admin@demo.test", password: "demo-password-1") { __typename } }', null),
-  };
-
-  /** Writers running through every phase; only a 201 counts as acknowledged. */
-  const acknowledged: number[] = [];
-  const answers: { status: number; ms: number; mode: ProxyMode }[] = [];
-  let writing = true;
-  let writers: Promise<void>[] = [];
-  const writer = async (n: number) => {
-    for (let i = 0; writing; i += 1) {
-      const mode = proxy.mode();
-      const { value: res, ms } = await timed(() => t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: `outage ${n}.${i}`, scope: 'read' } }));
-      answers.push({ status: res.status, ms, mode });
-      if (res.status === 201) acknowledged.push(res.body.id);
-      else await new Promise((r) => setTimeout(r, 50));
+    async function timed<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number }> {
+      const start = performance.now();
+      const value = await fn();
+      return { value, ms: performance.now() - start };
     }
-  };
 
-  async function expectUnavailable(phase: ProxyMode) {
-    for (const [name, probe] of Object.entries(probes)) {
-      const { value: res, ms } = await timed(probe);
-      expect({ phase, name, status: res.status }).toEqual({ phase, name, status: 503 });
-      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(ms).toBeLessThan(BOUND_MS);
-      if (name.startsWith('REST')) expect(res.body).toEqual({ error: expect.stringMatching(/database/i) });
-      else expect(res.body.errors[0].extensions.code).toBe(DATABASE_UNAVAILABLE_CODE);
+    const graphql = async (query: string, token: string | null) => {
+      const res = await fetch(`${t.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ query }),
+      });
+      return { status: res.status, headers: res.headers, body: (await res.json()) as any };
+    };
+
+    /** Every way in: REST and GraphQL, with a caller (the context's query fails) and anonymous (a resolver's query fails). */
+    const probes = {
+      'REST GET /api-tokens (caller lookup)': () => t.rest('GET', '/api/v1/api-tokens', { token: session }),
+      'REST POST /auth/login (resolver)': () =>
+        t.rest('POST', '/api/v1/auth/login', {
+          body: { email: 'broker.admin@demo.test', password: 'demo-password-1' },
+        }),
+      'GraphQL apiTokens (context)': () => graphql('{ apiTokens { __typename } }', session),
+      'GraphQL login (resolver)': () =>
+        graphql(
+          'mutation { login(email: "broker.admin@demo.test", password: "demo-password-1") { __typename } }',
+          null,
+        ),
+    };
+
+    /** Writers running through every phase; only a 201 counts as acknowledged. */
+    const acknowledged: number[] = [];
+    const answers: { status: number; ms: number; mode: ProxyMode }[] = [];
+    let writing = true;
+    let writers: Promise<void>[] = [];
+    const writer = async (n: number) => {
+      for (let i = 0; writing; i += 1) {
+        const mode = proxy.mode();
+        const { value: res, ms } = await timed(() =>
+          t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: `outage ${n}.${i}`, scope: 'read' } }),
+        );
+        answers.push({ status: res.status, ms, mode });
+        if (res.status === 201) acknowledged.push(res.body.id);
+        else await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+
+    async function expectUnavailable(phase: ProxyMode) {
+      for (const [name, probe] of Object.entries(probes)) {
+        const { value: res, ms } = await timed(probe);
+        expect({ phase, name, status: res.status }).toEqual({ phase, name, status: 503 });
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(ms).toBeLessThan(BOUND_MS);
+        if (name.startsWith('REST')) expect(res.body).toEqual({ error: expect.stringMatching(/database/i) });
+        else expect(res.body.errors[0].extensions.code).toBe(DATABASE_UNAVAILABLE_CODE);
+      }
+      const ready = await timed(() => t.rest('GET', '/readyz'));
+      expect(ready.value.status).toBe(503);
+      expect(ready.ms).toBeLessThan(BOUND_MS);
+      expect((await t.rest('GET', '/healthz')).status).toBe(200);
     }
-    const ready = await timed(() => t.rest('GET', '/readyz'));
-    expect(ready.value.status).toBe(503);
-    expect(ready.ms).toBeLessThan(BOUND_MS);
-    expect((await t.rest('GET', '/healthz')).status).toBe(200);
-  }
 
-  it('healthy: 200s, and writes are acknowledged', async () => {
-    writers = [writer(1), writer(2)];
-    expect((await t.rest('GET', '/readyz')).status).toBe(200);
-    for (let i = 0; i < 100 && acknowledged.length < 4; i += 1) await new Promise((r) => setTimeout(r, 50));
-    expect(acknowledged.length).toBeGreaterThanOrEqual(4);
-  });
+    it('healthy: 200s, and writes are acknowledged', async () => {
+      writers = [writer(1), writer(2)];
+      expect((await t.rest('GET', '/readyz')).status).toBe(200);
+      for (let i = 0; i < 100 && acknowledged.length < 4; i += 1) await new Promise((r) => setTimeout(r, 50));
+      expect(acknowledged.length).toBeGreaterThanOrEqual(4);
+    });
 
-  it('silent (accepts, never answers): every surface answers 503 within the bound', async () => {
-    await proxy.set('silent');
-    await expectUnavailable('silent');
-  });
+    it('silent (accepts, never answers): every surface answers 503 within the bound', async () => {
+      await proxy.set('silent');
+      await expectUnavailable('silent');
+    });
 
-  it('refusing (the database went away): every surface answers 503 within the bound', async () => {
-    await proxy.set('refuse');
-    await expectUnavailable('refuse');
-  });
+    it('refusing (the database went away): every surface answers 503 within the bound', async () => {
+      await proxy.set('refuse');
+      await expectUnavailable('refuse');
+    });
 
-  it('healthy again: recovers by itself, 200s, and every acknowledged write is there', async () => {
-    await proxy.set('forward');
-    let ready = 0;
-    for (let i = 0; i < 80 && ready !== 200; i += 1) {
-      ready = (await t.rest('GET', '/readyz')).status;
-      if (ready !== 200) await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(ready).toBe(200);
-    expect((await probes['REST GET /api-tokens (caller lookup)']()).status).toBe(200);
-    expect((await probes['GraphQL apiTokens (context)']()).status).toBe(200);
-    const before = acknowledged.length;
-    for (let i = 0; i < 100 && acknowledged.length < before + 4; i += 1) await new Promise((r) => setTimeout(r, 50));
-    writing = false;
-    await Promise.all(writers);
-    expect(acknowledged.length).toBeGreaterThanOrEqual(before + 4);
+    it('healthy again: recovers by itself, 200s, and every acknowledged write is there', async () => {
+      await proxy.set('forward');
+      let ready = 0;
+      for (let i = 0; i < 80 && ready !== 200; i += 1) {
+        ready = (await t.rest('GET', '/readyz')).status;
+        if (ready !== 200) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(ready).toBe(200);
+      expect((await probes['REST GET /api-tokens (caller lookup)']()).status).toBe(200);
+      expect((await probes['GraphQL apiTokens (context)']()).status).toBe(200);
+      const before = acknowledged.length;
+      for (let i = 0; i < 100 && acknowledged.length < before + 4; i += 1) await new Promise((r) => setTimeout(r, 50));
+      writing = false;
+      await Promise.all(writers);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(before + 4);
 
-    // Writers never saw anything but 201 or a bounded 503.
-    expect(answers.filter((a) => a.status !== 201 && a.status !== 503)).toEqual([]);
-    expect(answers.filter((a) => a.ms >= BOUND_MS)).toEqual([]);
-    expect(answers.some((a) => a.status === 503 && a.mode === 'silent')).toBe(true);
-    expect(answers.some((a) => a.status === 503 && a.mode === 'refuse')).toBe(true);
+      // Writers never saw anything but 201 or a bounded 503.
+      expect(answers.filter((a) => a.status !== 201 && a.status !== 503)).toEqual([]);
+      expect(answers.filter((a) => a.ms >= BOUND_MS)).toEqual([]);
+      expect(answers.some((a) => a.status === 503 && a.mode === 'silent')).toBe(true);
+      expect(answers.some((a) => a.status === 503 && a.mode === 'refuse')).toBe(true);
 
-    const stored = await t.database.prisma.apiToken.findMany({ where: { id: { in: acknowledged } }, select: { id: true } });
-    expect(stored.map((r) => r.id).sort((a, b) => a - b)).toEqual([...acknowledged].sort((a, b) => a - b));
-  });
-});
+      const stored = await t.database.prisma.apiToken.findMany({
+        where: { id: { in: acknowledged } },
+        select: { id: true },
+      });
+      expect(stored.map((r) => r.id).sort((a, b) => a - b)).toEqual([...acknowledged].sort((a, b) => a - b));
+    });
+  },
+);

@@ -6,8 +6,12 @@ import { listMigrations } from '../../src/lib/migrations.ts';
 import { checkReadiness } from '../../src/lib/readiness.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp({ seed: 'none' }); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp({ seed: 'none' });
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /healthz is liveness: it never touches the database', () => {
   it('answers 200 without a single statement', async () => {
@@ -26,19 +30,34 @@ describe('GET /readyz: ready when the database answers and every migration is ap
 
   it('503 naming the migration when one is not applied, 200 again once it is', async () => {
     const last = listMigrations().at(-1)!.name;
-    const [row] = await t.database.prisma.$queryRawUnsafe<{ id: string }[]>('SELECT id FROM "_prisma_migrations" WHERE migration_name = $1', last);
-    await t.database.prisma.$executeRawUnsafe('UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE id = $1', row.id);
+    const [row] = await t.database.prisma.$queryRawUnsafe<{ id: string }[]>(
+      'SELECT id FROM "_prisma_migrations" WHERE migration_name = $1',
+      last,
+    );
+    await t.database.prisma.$executeRawUnsafe(
+      'UPDATE "_prisma_migrations" SET rolled_back_at = now() WHERE id = $1',
+      row.id,
+    );
     const res = await t.rest('GET', '/readyz');
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(res.body).toEqual({ ok: false, error: `migrations not applied: ${last}` });
-    await t.database.prisma.$executeRawUnsafe('UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE id = $1', row.id);
+    await t.database.prisma.$executeRawUnsafe(
+      'UPDATE "_prisma_migrations" SET rolled_back_at = NULL WHERE id = $1',
+      row.id,
+    );
     expect((await t.rest('GET', '/readyz')).status).toBe(200);
   });
 
   it('not ready on a database never migrated', async () => {
     const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: false });
-    expect(await checkReadiness(db.prisma, 2000, listMigrations().map((m) => m.name))).toEqual({ ready: false, reason: 'migrations not applied' });
+    expect(
+      await checkReadiness(
+        db.prisma,
+        2000,
+        listMigrations().map((m) => m.name),
+      ),
+    ).toEqual({ ready: false, reason: 'migrations not applied' });
     await db.close();
   });
 

@@ -54,17 +54,30 @@ function run(script: string, args: string[], env: Record<string, string>): Proc 
   children.push(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => { out += d; });
-  child.stderr!.on('data', (d) => { err += d; });
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
   const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return {
-    child, exit, stdout: () => out, stderr: () => err,
-    waitForStdout: (pattern) => new Promise<void>((resolve, reject) => {
-      const check = () => { if (pattern.test(out)) { child.stdout!.off('data', check); resolve(); } };
-      child.stdout!.on('data', check);
-      check();
-      void exit.then((code) => reject(new Error(`exited ${code} before ${pattern}:\n${out}\n${err}`)));
-    }),
+    child,
+    exit,
+    stdout: () => out,
+    stderr: () => err,
+    waitForStdout: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            child.stdout!.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', check);
+        check();
+        void exit.then((code) => reject(new Error(`exited ${code} before ${pattern}:\n${out}\n${err}`)));
+      }),
   };
 }
 
@@ -73,7 +86,10 @@ const server = (env: Record<string, string>) => run('src/main.ts', [], env);
 async function connectionRefused(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => { s.destroy(); resolve(false); });
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
     s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
   });
 }
@@ -121,7 +137,8 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     expect(first.stdout()).not.toContain('demo-password-1');
     expect(first.stdout()).not.toContain('@demo.test');
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' },
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ email: 'broker.admin@demo.test', password: 'demo-password-1' }),
     });
     expect(login.status).toBe(401);
@@ -136,7 +153,9 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
   it('a second server on the same DATA_DIR is refused, naming the holder', async () => {
     const second = server({ PORT: String(await freePort()), DATA_DIR: dataDir });
     expect(await second.exit).toBe(1);
-    expect(second.stderr().trim()).toMatch(new RegExp(`^Cannot start: DATA_DIR .* is in use by process \\d+ \\(server\\)`));
+    expect(second.stderr().trim()).toMatch(
+      new RegExp(`^Cannot start: DATA_DIR .* is in use by process \\d+ \\(server\\)`),
+    );
     expect(second.stdout()).not.toMatch(/serving/);
   });
 
@@ -162,9 +181,19 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     // The in-flight request: its body arrives slowly, half before the signal, half after.
     const body = JSON.stringify({ email: 'nobody@example.test', password: 'not-a-password' });
     let status = 0;
-    const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/api/v1/auth/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      method: 'POST',
+      path: '/api/v1/auth/login',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
     const answered = new Promise<void>((resolve, reject) => {
-      req.on('response', (res) => { status = res.statusCode!; res.resume(); res.on('end', resolve); });
+      req.on('response', (res) => {
+        status = res.statusCode!;
+        res.resume();
+        res.on('end', resolve);
+      });
       req.on('error', reject);
     });
     await new Promise<void>((resolve) => req.write(body.slice(0, 10), () => resolve()));

@@ -3,7 +3,13 @@ import { SERVICE_ENVIRONMENTS } from '../../src/lib/vocabulary.ts';
 import { DEMO_PASSWORD, demoDataDecision, startupBanner, type BannerFacts } from '../../src/lib/startup.ts';
 
 const facts = (f: Partial<BannerFacts>): BannerFacts => ({
-  environment: 'local', port: 4000, where: 'PGlite', graphqlExplorer: true, decision: 'load', databaseEmpty: true, ...f,
+  environment: 'local',
+  port: 4000,
+  where: 'PGlite',
+  graphqlExplorer: true,
+  decision: 'load',
+  databaseEmpty: true,
+  ...f,
 });
 
 describe('prod never loads demo data', () => {
@@ -26,7 +32,9 @@ describe('demo logins are printed only when demo data was just loaded, and never
   });
 
   it('later starts on the same database do not', () => {
-    expect(startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false })).join('\n')).not.toContain(DEMO_PASSWORD);
+    expect(startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false })).join('\n')).not.toContain(
+      DEMO_PASSWORD,
+    );
   });
 
   it('prod never does, even if asked to with a load decision', () => {
@@ -38,6 +46,8 @@ describe('demo logins are printed only when demo data was just loaded, and never
   });
 
   it('prod on an empty database says how to load a catalogue', () => {
-    expect(startupBanner(facts({ environment: 'prod', decision: 'never-in-prod', databaseEmpty: true })).join('\n')).toContain('npm run seed');
+    expect(
+      startupBanner(facts({ environment: 'prod', decision: 'never-in-prod', databaseEmpty: true })).join('\n'),
+    ).toContain('npm run seed');
   });
 });

@@ -25,8 +25,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       s.on('close', () => sockets.delete(s));
     }
     // Data is dropped, not buffered, while silent: what was sent into a black hole never arrives.
-    client.on('data', (d) => { if (mode === 'forward') upstream.write(d); });
-    upstream.on('data', (d) => { if (mode === 'forward') client.write(d); });
+    client.on('data', (d) => {
+      if (mode === 'forward') upstream.write(d);
+    });
+    upstream.on('data', (d) => {
+      if (mode === 'forward') client.write(d);
+    });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -37,7 +41,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     mode: () => mode,
     set: async (next) => {
       if (next === mode) return;
-      if (mode === 'refuse') await new Promise<void>((resolve, reject) => { server.once('error', reject); server.listen(port, '127.0.0.1', () => { server.off('error', reject); resolve(); }); });
+      if (mode === 'refuse')
+        await new Promise<void>((resolve, reject) => {
+          server.once('error', reject);
+          server.listen(port, '127.0.0.1', () => {
+            server.off('error', reject);
+            resolve();
+          });
+        });
       mode = next;
       if (next === 'refuse') {
         const closed = new Promise((resolve) => server.close(resolve));

@@ -17,7 +17,11 @@ import { DEMO_PASSWORD, freshPostgres } from '../../testkit/app.ts';
 const BASE_URL = process.env.TEST_DATABASE_URL;
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-interface Server { url: string; child: ChildProcess; output: string[] }
+interface Server {
+  url: string;
+  child: ChildProcess;
+  output: string[];
+}
 let servers: Server[] = [];
 let database: Awaited<ReturnType<typeof freshPostgres>> | undefined;
 let sql: pg.Client | undefined;
@@ -36,9 +40,21 @@ function freePort(): Promise<number> {
 
 async function startServer(databaseUrl: string, jwtSecret: string): Promise<Server> {
   const port = await freePort();
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, JWT_SECRET: jwtSecret, PORT: String(port), DATA_DIR: dataDir, SERVICE_ENVIRONMENT: 'local' };
-  for (const key of Object.keys(env)) if (key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TRUST_PROXY') delete env[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    JWT_SECRET: jwtSecret,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SERVICE_ENVIRONMENT: 'local',
+  };
+  for (const key of Object.keys(env))
+    if (key.startsWith('VITEST') || key === 'NODE_ENV' || key === 'TRUST_PROXY') delete env[key];
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const output: string[] = [];
   child.stdout!.on('data', (d) => output.push(String(d)));
   child.stderr!.on('data', (d) => output.push(String(d)));
@@ -48,7 +64,9 @@ async function startServer(databaseUrl: string, jwtSecret: string): Promise<Serv
     if (child.exitCode !== null) throw new Error(`server exited ${child.exitCode}:\n${output.join('')}`);
     try {
       if ((await fetch(`${server.url}/healthz`)).ok) return server;
-    } catch { /* not listening yet */ }
+    } catch {
+      /* not listening yet */
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server not ready after 60 s:\n${output.join('')}`);
@@ -57,14 +75,21 @@ async function startServer(databaseUrl: string, jwtSecret: string): Promise<Serv
 async function call(server: Server, method: string, url: string, body?: unknown, token?: string) {
   const res = await fetch(`${server.url}${url}`, {
     method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null };
 }
 
-async function signIn(server: Server, email: string, password = DEMO_PASSWORD): Promise<{ access: string; refresh: string }> {
+async function signIn(
+  server: Server,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<{ access: string; refresh: string }> {
   const res = await call(server, 'POST', '/api/v1/auth/login', { email, password });
   if (res.status !== 200) throw new Error(`login ${email}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
@@ -86,7 +111,9 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
 
   afterAll(async () => {
     for (const s of servers) if (s.child.exitCode === null) s.child.kill('SIGTERM');
-    await Promise.all(servers.map((s) => (s.child.exitCode !== null ? undefined : new Promise((r) => s.child.once('exit', r)))));
+    await Promise.all(
+      servers.map((s) => (s.child.exitCode !== null ? undefined : new Promise((r) => s.child.once('exit', r)))),
+    );
     servers = [];
     await sql?.end();
     await database?.drop();
@@ -102,12 +129,16 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
 
   it('refresh grace: 10 concurrent refreshes of one token over both processes return one successor', async () => {
     const pair = await signIn(servers[0], 'broker.user@demo.test');
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => call(either(i), 'POST', '/api/v1/auth/refresh', { refresh: pair.refresh })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => call(either(i), 'POST', '/api/v1/auth/refresh', { refresh: pair.refresh })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(200));
     expect(new Set(answers.map((a) => a.body.refresh)).size).toBe(1);
     expect(answers[0].body.refresh).not.toBe(pair.refresh);
     // The successor works on either process.
-    expect((await call(servers[1], 'POST', '/api/v1/auth/refresh', { refresh: answers[0].body.refresh })).status).toBe(200);
+    expect((await call(servers[1], 'POST', '/api/v1/auth/refresh', { refresh: answers[0].body.refresh })).status).toBe(
+      200,
+    );
   });
 
   it('sign-in throttling: failures on both processes count together, and the lockout holds on both', async () => {
@@ -131,8 +162,17 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
       [JSON.stringify({ calculator_allowance: L })],
     );
     const { access } = await signIn(servers[1], 'free.broker@demo.test');
-    const deal = { cost: '55000', cost_gst: true, asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
-    const answers = await Promise.all(Array.from({ length: 3 * L }, (_, i) => call(either(i), 'POST', '/api/v1/calculator', deal, access)));
+    const deal = {
+      cost: '55000',
+      cost_gst: true,
+      asset_value: 11,
+      term: 60,
+      advance_arrears: 'arrears',
+      repayment_frequency: 'monthly',
+    };
+    const answers = await Promise.all(
+      Array.from({ length: 3 * L }, (_, i) => call(either(i), 'POST', '/api/v1/calculator', deal, access)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(L);
     const refused = answers.filter((a) => a.status === 429);
     expect(refused).toHaveLength(2 * L);
@@ -140,18 +180,27 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
   });
 
   it('seats: one free seat, 20 concurrent reactivations over both processes, exactly one 200', async () => {
-    const { rows: [org] } = await sql!.query(
+    const {
+      rows: [org],
+    } = await sql!.query(
       `SELECT o.id, o.plan, (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active) AS active
-         FROM organisations o JOIN users a ON a.organisation_id = o.id WHERE a.email = 'broker.admin@demo.test'`);
+         FROM organisations o JOIN users a ON a.organisation_id = o.id WHERE a.email = 'broker.admin@demo.test'`,
+    );
     expect(org).toMatchObject({ plan: 'pro', active: 2 }); // Pro: 3 seats, so one is free
     const { rows: candidates } = await sql!.query(
       `INSERT INTO users (email, password_hash, organisation_id, is_active, is_email_verified)
-       SELECT 'seat.' || g || '@demo.test', 'x', $1, false, true FROM generate_series(1, 20) g RETURNING id`, [org.id]);
+       SELECT 'seat.' || g || '@demo.test', 'x', $1, false, true FROM generate_series(1, 20) g RETURNING id`,
+      [org.id],
+    );
     const { access } = await signIn(servers[0], 'broker.admin@demo.test');
-    const answers = await Promise.all(candidates.map((c, i) => call(either(i), 'PUT', `/api/v1/users/${c.id}`, { is_active: true }, access)));
+    const answers = await Promise.all(
+      candidates.map((c, i) => call(either(i), 'PUT', `/api/v1/users/${c.id}`, { is_active: true }, access)),
+    );
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(19);
-    const { rows: [after] } = await sql!.query(`SELECT count(*)::int AS n FROM users WHERE organisation_id = $1 AND is_active`, [org.id]);
+    const {
+      rows: [after],
+    } = await sql!.query(`SELECT count(*)::int AS n FROM users WHERE organisation_id = $1 AND is_active`, [org.id]);
     expect(after.n).toBe(3);
   });
 });

@@ -4,10 +4,16 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => { t = await startTestApp(); token = (await t.login('broker.admin@demo.test')).access; });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+  token = (await t.login('broker.admin@demo.test')).access;
+});
+afterAll(async () => {
+  await t?.close();
+});
 
-const INPUT = '{ cost: "55000", cost_gst: true, asset_value: 11, term: 60, advance_arrears: arrears, repayment_frequency: monthly }';
+const INPUT =
+  '{ cost: "55000", cost_gst: true, asset_value: 11, term: 60, advance_arrears: arrears, repayment_frequency: monthly }';
 
 async function counted<T>(query: string): Promise<{ data: T; queries: number }> {
   const before = t.database.queryCount();
@@ -16,9 +22,11 @@ async function counted<T>(query: string): Promise<{ data: T; queries: number }> 
 }
 
 describe('financier on Matrix Calculator rows, Matrix groups and Calculator rows', () => {
-  it('adds exactly one query however many rows ask for it, and names each row\'s own financier', async () => {
+  it("adds exactly one query however many rows ask for it, and names each row's own financier", async () => {
     await counted(`{ matrixCalculator(input: ${INPUT}) { __typename } }`); // warm the snapshot
-    const plain = await counted<any>(`{ matrixCalculator(input: ${INPUT}) { ... on MatrixCalculatorResult { results { organisation_id } } } }`);
+    const plain = await counted<any>(
+      `{ matrixCalculator(input: ${INPUT}) { ... on MatrixCalculatorResult { results { organisation_id } } } }`,
+    );
     const withFinancier = await counted<any>(`{ matrixCalculator(input: ${INPUT}) {
       ... on MatrixCalculatorResult { results { organisation_id organisation_name financier { id name } } } } }`);
     const rows = withFinancier.data.matrixCalculator.results;
@@ -34,7 +42,9 @@ describe('financier on Matrix Calculator rows, Matrix groups and Calculator rows
     const groups = data.matrix.results;
     expect(groups.length).toBeGreaterThan(1);
     expect(groups.map((g: any) => g.financier.id)).toEqual(groups.map((g: any) => g.organisation_id));
-    const calc = await counted<any>(`{ calculate(input: ${INPUT}) { ... on CalculatorResult { results { organisation_id financier { id } } } } }`);
+    const calc = await counted<any>(
+      `{ calculate(input: ${INPUT}) { ... on CalculatorResult { results { organisation_id financier { id } } } } }`,
+    );
     const rows = calc.data.calculate.results;
     expect(new Set(rows.map((r: any) => r.organisation_id)).size).toBeGreaterThan(1);
     expect(rows.map((r: any) => r.financier.id)).toEqual(rows.map((r: any) => r.organisation_id));

@@ -8,8 +8,14 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 
-const demo = JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')) as { rate_brackets: { id: number; organisation_id: number; type?: string }[] };
-const brackets = demo.rate_brackets.map((b) => ({ id: b.id, organisation_id: b.organisation_id, consumer: b.type === 'consumer' }));
+const demo = JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')) as {
+  rate_brackets: { id: number; organisation_id: number; type?: string }[];
+};
+const brackets = demo.rate_brackets.map((b) => ({
+  id: b.id,
+  organisation_id: b.organisation_id,
+  consumer: b.type === 'consumer',
+}));
 
 let t: TestApp;
 let tokens: { lender: string; bidBroker: string; freeBroker: string };
@@ -21,20 +27,37 @@ beforeAll(async () => {
     freeBroker: (await t.login('free.broker@demo.test')).access, // Free, no consumer pricing
   };
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const body = (rate_bracket_id: number) => ({
-  rate_bracket_id, base_min: 9.5, base_max: 11.5, compounding_freq_value: 12, pv: 50000, balloon: 0, cost: 50000,
-  deposit: 0, noi_min: 60, noi_max: 60, billing_type: null, repayment_frequency: 'monthly',
+  rate_bracket_id,
+  base_min: 9.5,
+  base_max: 11.5,
+  compounding_freq_value: 12,
+  pv: 50000,
+  balloon: 0,
+  cost: 50000,
+  deposit: 0,
+  noi_min: 60,
+  noi_max: 60,
+  billing_type: null,
+  repayment_frequency: 'monthly',
 });
-const recalc = (token: string, id: number) => t.rest('POST', '/api/v1/calculator/recalculate', { token, body: body(id) });
+const recalc = (token: string, id: number) =>
+  t.rest('POST', '/api/v1/calculator/recalculate', { token, body: body(id) });
 const gqlRecalc = async (token: string, id: number): Promise<string> => {
-  const data = await t.graphql(token).request<any>(`query($input: RecalculateInput!) { recalculate(input: $input) { __typename } }`, { input: body(id) });
+  const data = await t
+    .graphql(token)
+    .request<any>(`query($input: RecalculateInput!) { recalculate(input: $input) { __typename } }`, {
+      input: body(id),
+    });
   return data.recalculate.__typename;
 };
 
-describe('a financier recalculates only its own brackets; another financier\'s answers 404 exactly like an unknown id', () => {
-  it('own brackets 200; every other demo bracket 404 with the unknown id\'s body, over REST and GraphQL', async () => {
+describe("a financier recalculates only its own brackets; another financier's answers 404 exactly like an unknown id", () => {
+  it("own brackets 200; every other demo bracket 404 with the unknown id's body, over REST and GraphQL", async () => {
     const unknown = await recalc(tokens.lender, 987654);
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual({ error: 'Rate bracket not found.' });
@@ -54,13 +77,13 @@ describe('a financier recalculates only its own brackets; another financier\'s a
   });
 });
 
-describe('a broker\'s book is every financier; consumer cards follow Best Interests Duty standing, as the calculator does', () => {
+describe("a broker's book is every financier; consumer cards follow Best Interests Duty standing, as the calculator does", () => {
   it('a BID broker with consumer pricing recalculates every demo bracket, consumer cards included', async () => {
     expect(brackets.some((b) => b.consumer)).toBe(true);
     for (const b of brackets) expect((await recalc(tokens.bidBroker, b.id)).status, `bracket ${b.id}`).toBe(200);
   });
 
-  it('a broker without consumer pricing gets commercial cards, and 404 (the unknown id\'s body) for consumer cards', async () => {
+  it("a broker without consumer pricing gets commercial cards, and 404 (the unknown id's body) for consumer cards", async () => {
     const unknown = await recalc(tokens.freeBroker, 987654);
     for (const b of brackets) {
       const res = await recalc(tokens.freeBroker, b.id);
@@ -83,12 +106,18 @@ describe('a broker\'s book is every financier; consumer cards follow Best Intere
   });
 });
 
-describe('a bracket added to another financier later is outside a lender\'s book too (the snapshot is current)', () => {
-  it('a new financier\'s bracket: 404 for organisation 1\'s lender, 200 for a broker', async () => {
+describe("a bracket added to another financier later is outside a lender's book too (the snapshot is current)", () => {
+  it("a new financier's bracket: 404 for organisation 1's lender, 200 for a broker", async () => {
     const prisma = t.database.prisma;
-    const org = await prisma.organisation.create({ data: { name: 'Book Test Finance', type: 'f', plan: 'enterprise' } });
-    const product = await prisma.product.create({ data: { organisation_id: org.id, product_name: 'Fee', compounding_frequency: 'm', monthly_fee: 25 } });
-    const bracket = await prisma.rateBracket.create({ data: { organisation_id: org.id, product_id: product.id, name: 'B', base_min: 9.5, base_max: 11.5 } });
+    const org = await prisma.organisation.create({
+      data: { name: 'Book Test Finance', type: 'f', plan: 'enterprise' },
+    });
+    const product = await prisma.product.create({
+      data: { organisation_id: org.id, product_name: 'Fee', compounding_frequency: 'm', monthly_fee: 25 },
+    });
+    const bracket = await prisma.rateBracket.create({
+      data: { organisation_id: org.id, product_id: product.id, name: 'B', base_min: 9.5, base_max: 11.5 },
+    });
     const lender = await recalc(tokens.lender, bracket.id);
     expect(lender.status).toBe(404);
     expect(lender.body).toEqual({ error: 'Rate bracket not found.' });

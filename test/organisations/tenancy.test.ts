@@ -3,20 +3,36 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
-beforeAll(async () => { t = await startTestApp(); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('GET /organisations/{id}', () => {
   it('a broker reads its own organisation', async () => {
     const token = (await t.login('broker.admin@demo.test')).access;
     const res = await t.rest('GET', '/api/v1/organisations/8', { token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['abn', 'created_at', 'id', 'is_bid_broker', 'name', 'type', 'updated_at']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'abn',
+      'created_at',
+      'id',
+      'is_bid_broker',
+      'name',
+      'type',
+      'updated_at',
+    ]);
     expect(res.body).toMatchObject({ id: 8, type: 'b' });
   });
 
   it('404 for every other tenant, identical to a missing organisation, over REST and GraphQL', async () => {
-    const tokens = await Promise.all(['broker.admin@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'].map(async (e) => (await t.login(e)).access));
+    const tokens = await Promise.all(
+      ['broker.admin@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'].map(
+        async (e) => (await t.login(e)).access,
+      ),
+    );
     const own: Record<number, number> = { 0: 8, 1: 9, 2: 1 };
     const missing = await t.rest('GET', '/api/v1/organisations/424242', { token: tokens[0] });
     expect(missing.status).toBe(404);
@@ -28,7 +44,9 @@ describe('GET /organisations/{id}', () => {
         const res = await t.rest('GET', `/api/v1/organisations/${id}`, { token });
         expect(res.status).toBe(404);
         expect(res.body).toEqual(missing.body);
-        const gql = await client.request<any>(`{ organisation(id: ${id}) { __typename ... on Organisation { name } } }`);
+        const gql = await client.request<any>(
+          `{ organisation(id: ${id}) { __typename ... on Organisation { name } } }`,
+        );
         expect(gql.organisation.__typename).toBe('NotFoundError');
         probes += 2;
       }

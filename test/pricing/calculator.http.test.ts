@@ -29,14 +29,44 @@ let userIds: Record<'pro' | 'member' | 'free' | 'capped', number>;
 
 /** Ids of the exact catalogue. */
 const cat = {
-  exact: 0, other: 0, widget: 0, reference: 0,
-  plain: 0, twin: 0, fee: 0, doc: 0, ten: 0, otherBracket: 0, funded: 0, balloon: 0, zero: 0, loaded: 0,
+  exact: 0,
+  other: 0,
+  widget: 0,
+  reference: 0,
+  plain: 0,
+  twin: 0,
+  fee: 0,
+  doc: 0,
+  ten: 0,
+  otherBracket: 0,
+  funded: 0,
+  balloon: 0,
+  zero: 0,
+  loaded: 0,
 };
 
 const ROW_FIELDS = [
-  'advance', 'amount_financed', 'balloon', 'base_max', 'base_min', 'commission', 'e_max', 'e_min', 'instalments',
-  'monthly_fee_per_instalment', 'organisation_id', 'organisation_name', 'product_id', 'product_name',
-  'rate_bracket_id', 'rate_bracket_name', 'rate_max', 'rate_min', 'repayment_frequency', 'repayment_max', 'repayment_min',
+  'advance',
+  'amount_financed',
+  'balloon',
+  'base_max',
+  'base_min',
+  'commission',
+  'e_max',
+  'e_min',
+  'instalments',
+  'monthly_fee_per_instalment',
+  'organisation_id',
+  'organisation_name',
+  'product_id',
+  'product_name',
+  'rate_bracket_id',
+  'rate_bracket_name',
+  'rate_max',
+  'rate_min',
+  'repayment_frequency',
+  'repayment_max',
+  'repayment_min',
 ];
 const RATE = /^-?\d+\.\d{4}$/;
 const MONEY = /^-?\d+\.\d{2}$/;
@@ -50,7 +80,11 @@ async function buildExactCatalogue(): Promise<void> {
   const reference = await kit.asset({ name: 'Reference Widget' });
   const noFees = await exact.product({ product_name: 'Exact No Fees' });
   const monthlyFee = await exact.product({ product_name: 'Exact Monthly Fee', monthly_fee: 10 });
-  const docFee = await exact.product({ product_name: 'Exact Financed Doc Fee', documentation_fee: 500, doc_fee_financed: 'yes' });
+  const docFee = await exact.product({
+    product_name: 'Exact Financed Doc Fee',
+    documentation_fee: 500,
+    doc_fee_financed: 'yes',
+  });
   const referenceProduct = await exact.product({ product_name: 'Exact Reference' });
   const loadedProduct = await exact.product({ product_name: 'Exact Rate-Loaded', brokerage_loading_treatment: 0.5 });
   const otherProduct = await other.product({ product_name: 'Other No Fees' });
@@ -69,15 +103,30 @@ async function buildExactCatalogue(): Promise<void> {
   // Through the ancestor category, the whole product (rate_bracket_id null).
   await otherProduct.mapTo(category);
   Object.assign(cat, {
-    exact: exact.id, other: other.id, widget: widget.id, reference: reference.id,
-    plain: plain.id, twin: twin.id, fee: fee.id, doc: doc.id, ten: ten.id, otherBracket: otherBracket.id,
-    funded: funded.id, balloon: balloon.id, zero: zero.id, loaded: loaded.id,
+    exact: exact.id,
+    other: other.id,
+    widget: widget.id,
+    reference: reference.id,
+    plain: plain.id,
+    twin: twin.id,
+    fee: fee.id,
+    doc: doc.id,
+    ten: ten.id,
+    otherBracket: otherBracket.id,
+    funded: funded.id,
+    balloon: balloon.id,
+    zero: zero.id,
+    loaded: loaded.id,
   });
 }
 
 async function createBrokers(): Promise<void> {
   const kit = seedKit(t.database.prisma);
-  const capped = await kit.broker({ name: 'Capped Test Brokers', plan: 'free', plan_overrides: { calculator_allowance: 2 } });
+  const capped = await kit.broker({
+    name: 'Capped Test Brokers',
+    plan: 'free',
+    plan_overrides: { calculator_allowance: 2 },
+  });
   await capped.user({ email: 'capped.broker@test.example' });
   const nonBid = await kit.broker({ name: 'Pro Non-BID Brokers', plan: 'pro', is_bid_broker: false });
   await nonBid.user({ email: 'pro.nonbid@test.example' });
@@ -88,20 +137,36 @@ beforeAll(async () => {
   await buildExactCatalogue();
   await createBrokers();
   [pro, member, free, lender, capped, proNonBid] = await Promise.all(
-    ['broker.admin@demo.test', 'broker.user@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test', 'capped.broker@test.example', 'pro.nonbid@test.example']
-      .map(async (email) => (await t.login(email)).access),
+    [
+      'broker.admin@demo.test',
+      'broker.user@demo.test',
+      'free.broker@demo.test',
+      'financier.admin@demo.test',
+      'capped.broker@test.example',
+      'pro.nonbid@test.example',
+    ].map(async (email) => (await t.login(email)).access),
   );
   const idOf = async (email: string) => (await t.database.prisma.user.findUniqueOrThrow({ where: { email } })).id;
   userIds = {
-    pro: await idOf('broker.admin@demo.test'), member: await idOf('broker.user@demo.test'),
-    free: await idOf('free.broker@demo.test'), capped: await idOf('capped.broker@test.example'),
+    pro: await idOf('broker.admin@demo.test'),
+    member: await idOf('broker.user@demo.test'),
+    free: await idOf('free.broker@demo.test'),
+    capped: await idOf('capped.broker@test.example'),
   };
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 /** A fee-free deal: cost given GST-inclusive so P is the cost itself (Rule 5, Rule 6). */
 const plainDeal = (extra: Record<string, unknown> = {}) => ({
-  cost: 50000, cost_gst: true, asset_value: cat.widget, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly', ...extra,
+  cost: 50000,
+  cost_gst: true,
+  asset_value: cat.widget,
+  term: 60,
+  advance_arrears: 'arrears',
+  repayment_frequency: 'monthly',
+  ...extra,
 });
 const calc = (token: string | null, body: unknown, headers?: Record<string, string>) =>
   t.rest('POST', '/api/v1/calculator', { token, body, headers });
@@ -112,9 +177,15 @@ const rowOf = (body: any, bracketId: number) => {
 };
 const money = (x: number) => x.toFixed(2);
 const calculatorUsage = async (userId: number) =>
-  (await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId, metric: 'calculator' } })).reduce((s, r) => s + r.count, 0);
+  (await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId, metric: 'calculator' } })).reduce(
+    (s, r) => s + r.count,
+    0,
+  );
 const recents = (userId: number) =>
-  t.database.prisma.scenario.findMany({ where: { user_id: userId, kind: 'recent', tool: 'calculator' }, orderBy: { id: 'asc' } });
+  t.database.prisma.scenario.findMany({
+    where: { user_id: userId, kind: 'recent', tool: 'calculator' },
+    orderBy: { id: 'asc' },
+  });
 
 describe('Rule 4 Repayment: plain monthly reference value over HTTP', () => {
   it('P 50,000 at 9.50% monthly, 60 in arrears, no fees: repayment "1050.09", e "9.5000" (Rule 8: nothing financed beyond the asset)', async () => {
@@ -122,9 +193,21 @@ describe('Rule 4 Repayment: plain monthly reference value over HTTP', () => {
     expect(res.status).toBe(200);
     const row = rowOf(res.body, cat.plain);
     expect(row).toMatchObject({
-      organisation_id: cat.exact, organisation_name: 'Exact Test Finance', product_name: 'Exact No Fees', rate_bracket_name: 'Plain 9.50',
-      base_min: '9.5000', rate_min: '9.5000', e_min: '9.5000', repayment_min: '1050.09',
-      balloon: 0, commission: 0, amount_financed: 50000, instalments: 60, advance: false, repayment_frequency: 'monthly', monthly_fee_per_instalment: 0,
+      organisation_id: cat.exact,
+      organisation_name: 'Exact Test Finance',
+      product_name: 'Exact No Fees',
+      rate_bracket_name: 'Plain 9.50',
+      base_min: '9.5000',
+      rate_min: '9.5000',
+      e_min: '9.5000',
+      repayment_min: '1050.09',
+      balloon: 0,
+      commission: 0,
+      amount_financed: 50000,
+      instalments: 60,
+      advance: false,
+      repayment_frequency: 'monthly',
+      monthly_fee_per_instalment: 0,
     });
   });
 
@@ -144,7 +227,12 @@ describe('Rule 4 Repayment: plain monthly reference value over HTTP', () => {
 describe('Rule 11 Brackets and ranges: the _min figures price at base_min, the _max figures at base_max', () => {
   it('rate band 9.50..11.50 gives repayment_min "1050.09" and repayment_max at 11.50%, e_max "11.5000"', async () => {
     const row = rowOf((await calc(pro, plainDeal())).body, cat.plain);
-    expect(row).toMatchObject({ base_max: '11.5000', rate_max: '11.5000', e_max: '11.5000', repayment_max: money(PMT(0.115 / 12, 60, -50000, 0, 0)) });
+    expect(row).toMatchObject({
+      base_max: '11.5000',
+      rate_max: '11.5000',
+      e_max: '11.5000',
+      repayment_max: money(PMT(0.115 / 12, 60, -50000, 0, 0)),
+    });
     expect(row.repayment_max).toBe('1099.63');
   });
 
@@ -158,13 +246,28 @@ describe('Rule 11 Brackets and ranges: the _min figures price at base_min, the _
 describe('Rule 7 Brokerage: the funded brokerage reference value over HTTP', () => {
   it('P 60,000, base 7.50%, 48 monthly in advance, balloon 12,000, brokerage 1,800 funded: repayment "1271.16", e "8.8807"', async () => {
     const res = await calc(pro, {
-      cost: 60000, cost_gst: true, asset_value: cat.reference, term: 48, advance_arrears: 'advance', repayment_frequency: 'monthly',
-      balloon: 12000, brokerage: 1800, brokerage_gst: true,
+      cost: 60000,
+      cost_gst: true,
+      asset_value: cat.reference,
+      term: 48,
+      advance_arrears: 'advance',
+      repayment_frequency: 'monthly',
+      balloon: 12000,
+      brokerage: 1800,
+      brokerage_gst: true,
     });
     expect(res.status).toBe(200);
     expect(rowOf(res.body, cat.funded)).toMatchObject({
-      base_min: '7.5000', rate_min: '7.5000', repayment_min: '1271.16', e_min: '8.8807', e_max: '8.8807',
-      commission: 1800, amount_financed: 61800, balloon: 12000, instalments: 48, advance: true,
+      base_min: '7.5000',
+      rate_min: '7.5000',
+      repayment_min: '1271.16',
+      e_min: '8.8807',
+      e_max: '8.8807',
+      commission: 1800,
+      amount_financed: 61800,
+      balloon: 12000,
+      instalments: 48,
+      advance: true,
     });
   });
 });
@@ -172,19 +275,40 @@ describe('Rule 7 Brokerage: the funded brokerage reference value over HTTP', () 
 describe('Rule 7 Brokerage: the rate-loaded alternative over HTTP', () => {
   it('L 0.5 and 2% brokerage + GST on 60,000: priced at 8.5% on P 60,000, repayment "1259.20", e "8.5000", commission 1,320', async () => {
     const res = await calc(pro, {
-      cost: 60000, cost_gst: true, asset_value: cat.reference, term: 48, advance_arrears: 'advance', repayment_frequency: 'monthly',
-      balloon: 12000, brokerage: 2, brokerage_percentage: true, brokerage_gst: false,
+      cost: 60000,
+      cost_gst: true,
+      asset_value: cat.reference,
+      term: 48,
+      advance_arrears: 'advance',
+      repayment_frequency: 'monthly',
+      balloon: 12000,
+      brokerage: 2,
+      brokerage_percentage: true,
+      brokerage_gst: false,
     });
     expect(rowOf(res.body, cat.loaded)).toMatchObject({
-      base_min: '7.5000', rate_min: '8.5000', base_max: '8.5000', rate_max: '9.5000', repayment_min: '1259.20', e_min: '8.5000',
-      amount_financed: 60000, commission: 1320,
+      base_min: '7.5000',
+      rate_min: '8.5000',
+      base_max: '8.5000',
+      rate_max: '9.5000',
+      repayment_min: '1259.20',
+      e_min: '8.5000',
+      amount_financed: 60000,
+      commission: 1320,
     });
   });
 });
 
 describe('Rule 4 Repayment: advance with balloon and zero rate reference values over HTTP', () => {
   const deal = (advance_arrears: string, extra: Record<string, unknown> = {}) => ({
-    cost: 88000, cost_gst: true, asset_value: cat.reference, term: 60, advance_arrears, repayment_frequency: 'monthly', balloon: 26400, ...extra,
+    cost: 88000,
+    cost_gst: true,
+    asset_value: cat.reference,
+    term: 60,
+    advance_arrears,
+    repayment_frequency: 'monthly',
+    balloon: 26400,
+    ...extra,
   });
 
   it('P 88,000 at 8.45%, 60 monthly, balloon 26,400: advance "1438.11", arrears "1448.23"', async () => {
@@ -193,7 +317,10 @@ describe('Rule 4 Repayment: advance with balloon and zero rate reference values 
   });
 
   it('a balloon percentage is of the cost (Rule 5): 30% of 88,000 inc GST prices as the 26,400 balloon', async () => {
-    const row = rowOf((await calc(pro, deal('advance', { balloon: 30, balloon_percentage: true, balloon_gst: true }))).body, cat.balloon);
+    const row = rowOf(
+      (await calc(pro, deal('advance', { balloon: 30, balloon_percentage: true, balloon_gst: true }))).body,
+      cat.balloon,
+    );
     expect(row).toMatchObject({ balloon: 26400, repayment_min: '1438.11' });
   });
 
@@ -230,17 +357,37 @@ describe('Rule 13 Cheapest: rows cheapest first by e_min numerically, then repay
     expect(res.status).toBe(200);
     // e: plain 9.5 (1050.09), twin 9.5 (1050.09, later id), fee 9.5 (1060.09), doc 9.6273 (base 9.20 but a financed fee),
     // other 9.75, ten 10.25 ("10.2500" would sort first as a string).
-    expect(res.body.results.map((r: any) => r.rate_bracket_id)).toEqual([cat.plain, cat.twin, cat.fee, cat.doc, cat.otherBracket, cat.ten]);
-    expect(rowOf(res.body, cat.doc)).toMatchObject({ e_min: '9.6273', repayment_min: '1053.21', amount_financed: 50500 });
+    expect(res.body.results.map((r: any) => r.rate_bracket_id)).toEqual([
+      cat.plain,
+      cat.twin,
+      cat.fee,
+      cat.doc,
+      cat.otherBracket,
+      cat.ten,
+    ]);
+    expect(rowOf(res.body, cat.doc)).toMatchObject({
+      e_min: '9.6273',
+      repayment_min: '1053.21',
+      amount_financed: 50500,
+    });
   });
 
   it('on the demo catalogue every consecutive pair is in (e_min, repayment_min, id) order, compared as numbers', async () => {
-    const res = await calc(pro, { cost: 50000, asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' });
+    const res = await calc(pro, {
+      cost: 50000,
+      asset_value: 11,
+      term: 60,
+      advance_arrears: 'arrears',
+      repayment_frequency: 'monthly',
+    });
     expect(res.body.results.length).toBeGreaterThan(3);
     const rows = res.body.results;
     for (let k = 1; k < rows.length; k++) {
       const [a, b] = [rows[k - 1], rows[k]];
-      const order = Number(a.e_min) - Number(b.e_min) || Number(a.repayment_min) - Number(b.repayment_min) || a.rate_bracket_id - b.rate_bracket_id;
+      const order =
+        Number(a.e_min) - Number(b.e_min) ||
+        Number(a.repayment_min) - Number(b.repayment_min) ||
+        a.rate_bracket_id - b.rate_bracket_id;
       expect(order, `${a.rate_bracket_id} before ${b.rate_bracket_id}`).toBeLessThan(0);
     }
   });
@@ -248,15 +395,24 @@ describe('Rule 13 Cheapest: rows cheapest first by e_min numerically, then repay
 
 describe('Rule 10 Rounding: every row field present; rates and repayments plain decimal strings', () => {
   it('each row carries exactly the documented fields, with the right types', async () => {
-    const res = await calc(pro, { cost: 50000, asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' });
+    const res = await calc(pro, {
+      cost: 50000,
+      asset_value: 11,
+      term: 60,
+      advance_arrears: 'arrears',
+      repayment_frequency: 'monthly',
+    });
     expect(Object.keys(res.body).sort()).toEqual(['priced_count', 'results', 'scenario_id']);
     expect(res.body.results.length).toBeGreaterThan(0);
     for (const row of res.body.results) {
       expect(Object.keys(row).sort()).toEqual(ROW_FIELDS);
-      for (const f of ['base_min', 'base_max', 'rate_min', 'rate_max', 'e_min', 'e_max']) expect(row[f], f).toMatch(RATE);
+      for (const f of ['base_min', 'base_max', 'rate_min', 'rate_max', 'e_min', 'e_max'])
+        expect(row[f], f).toMatch(RATE);
       for (const f of ['repayment_min', 'repayment_max']) expect(row[f], f).toMatch(MONEY);
-      for (const f of ['balloon', 'commission', 'amount_financed', 'monthly_fee_per_instalment']) expect(typeof row[f], f).toBe('number');
-      for (const f of ['organisation_id', 'product_id', 'rate_bracket_id', 'instalments']) expect(Number.isInteger(row[f]), f).toBe(true);
+      for (const f of ['balloon', 'commission', 'amount_financed', 'monthly_fee_per_instalment'])
+        expect(typeof row[f], f).toBe('number');
+      for (const f of ['organisation_id', 'product_id', 'rate_bracket_id', 'instalments'])
+        expect(Number.isInteger(row[f]), f).toBe(true);
       expect(typeof row.organisation_name).toBe('string');
       expect(row.organisation_name.length).toBeGreaterThan(0);
       expect(typeof row.product_name).toBe('string');
@@ -274,7 +430,11 @@ describe('Rule 10 Rounding: every row field present; rates and repayments plain 
 
   it('priced_count equals the number of rows', async () => {
     const sizes: number[] = [];
-    for (const body of [plainDeal(), plainDeal({ preferred_financier: [cat.other] }), plainDeal({ preferred_financier: [2] })]) {
+    for (const body of [
+      plainDeal(),
+      plainDeal({ preferred_financier: [cat.other] }),
+      plainDeal({ preferred_financier: [2] }),
+    ]) {
       const res = await calc(pro, body);
       expect(res.status).toBe(200);
       expect(res.body.priced_count).toBe(res.body.results.length);
@@ -284,11 +444,20 @@ describe('Rule 10 Rounding: every row field present; rates and repayments plain 
   });
 });
 
-describe('Rule 11 Brackets and ranges: the caller\'s book, card type and preferred_financier', () => {
-  const demoDeal = (extra: Record<string, unknown> = {}) => ({ cost: 30000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly', ...extra });
+describe("Rule 11 Brackets and ranges: the caller's book, card type and preferred_financier", () => {
+  const demoDeal = (extra: Record<string, unknown> = {}) => ({
+    cost: 30000,
+    asset_value: 11,
+    term: 48,
+    advance_arrears: 'arrears',
+    repayment_frequency: 'monthly',
+    ...extra,
+  });
   let consumerBracketIds: number[];
   beforeAll(async () => {
-    consumerBracketIds = (await t.database.prisma.rateBracket.findMany({ where: { type: 'consumer' }, select: { id: true } })).map((b) => b.id);
+    consumerBracketIds = (
+      await t.database.prisma.rateBracket.findMany({ where: { type: 'consumer' }, select: { id: true } })
+    ).map((b) => b.id);
     expect(consumerBracketIds.length).toBeGreaterThan(0);
   });
 
@@ -331,13 +500,14 @@ describe('Rule 11 Brackets and ranges: the caller\'s book, card type and preferr
     expect((await calc(proNonBid, demoDeal())).status).toBe(200);
   });
 
-  it('a lender (financier.admin, org 1) sees only its own organisation\'s cards; a broker sees several financiers', async () => {
+  it("a lender (financier.admin, org 1) sees only its own organisation's cards; a broker sees several financiers", async () => {
     const broker = await calc(pro, demoDeal());
     expect(new Set(broker.body.results.map((r: any) => r.organisation_id)).size).toBeGreaterThan(1);
     const own = await calc(lender, demoDeal());
     expect(own.status).toBe(200);
     expect(own.body.results.length).toBeGreaterThan(0);
-    for (const row of own.body.results) expect(row).toMatchObject({ organisation_id: 1, organisation_name: 'Harbour Equipment Finance' });
+    for (const row of own.body.results)
+      expect(row).toMatchObject({ organisation_id: 1, organisation_name: 'Harbour Equipment Finance' });
     // and nothing of another financier, even when it names one
     expect((await calc(lender, demoDeal({ preferred_financier: [2] }))).body.results).toEqual([]);
   });
@@ -409,11 +579,18 @@ describe('Request validation: 400s name the fields', () => {
   });
 
   it('wrong types answer 400 naming each field', async () => {
-    await expect400(plainDeal({ term: 'sixty', cost_gst: 'yes', preferred_financier: 'all' }), ['cost_gst', 'preferred_financier', 'term']);
+    await expect400(plainDeal({ term: 'sixty', cost_gst: 'yes', preferred_financier: 'all' }), [
+      'cost_gst',
+      'preferred_financier',
+      'term',
+    ]);
     await expect400(plainDeal({ cost: 'fifty thousand' }), ['cost']);
     await expect400(plainDeal({ asset_value: 11.5 }), ['asset_value']);
     await expect400(plainDeal({ term: 60.5 }), ['term']);
-    await expect400(plainDeal({ repayment_frequency: 'fortnightly', advance_arrears: 'both' }), ['advance_arrears', 'repayment_frequency']);
+    await expect400(plainDeal({ repayment_frequency: 'fortnightly', advance_arrears: 'both' }), [
+      'advance_arrears',
+      'repayment_frequency',
+    ]);
     await expect400(plainDeal({ type: 'personal' }), ['type']);
   });
 
@@ -442,7 +619,7 @@ describe('Request validation: 400s name the fields', () => {
 });
 
 describe('Limits: each run decrements the daily calculator allowance; past it, 429 cap_hit', () => {
-  it('each run adds one to the caller\'s daily_usage for metric calculator', async () => {
+  it("each run adds one to the caller's daily_usage for metric calculator", async () => {
     const before = await calculatorUsage(userIds.member);
     expect((await calc(member, plainDeal())).status).toBe(200);
     expect(await calculatorUsage(userIds.member)).toBe(before + 1);
@@ -456,7 +633,14 @@ describe('Limits: each run decrements the daily calculator allowance; past it, 4
     const saved = (await recents(userIds.capped)).length;
     const res = await calc(capped, plainDeal());
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ error: 'cap_hit', metric: 'calculator', limit: 2, used: 2, detail: expect.any(String), message: expect.any(String) });
+    expect(res.body).toEqual({
+      error: 'cap_hit',
+      metric: 'calculator',
+      limit: 2,
+      used: 2,
+      detail: expect.any(String),
+      message: expect.any(String),
+    });
     expect(res.body.detail.length).toBeGreaterThan(0);
     // web wording (no X-Service-Client) may name the plan and the billing page
     expect(res.body.message).toMatch(/upgrade/i);
@@ -490,7 +674,17 @@ describe('Limits: a calculator surface switched off for the deployment answers 4
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ error: 'feature_disabled', detail: expect.any(String) });
       expect(await calculatorUsage(userIds.pro)).toBe(usage);
-      const consumer = await off.rest('POST', '/api/v1/calculator', { token: pro, body: { cost: 30000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly', type: 'consumer' } });
+      const consumer = await off.rest('POST', '/api/v1/calculator', {
+        token: pro,
+        body: {
+          cost: 30000,
+          asset_value: 11,
+          term: 48,
+          advance_arrears: 'arrears',
+          repayment_frequency: 'monthly',
+          type: 'consumer',
+        },
+      });
       expect(consumer.status).toBe(200);
     } finally {
       await off.close();
@@ -498,7 +692,7 @@ describe('Limits: a calculator surface switched off for the deployment answers 4
   });
 });
 
-describe('Scenario: each run is saved as one of the caller\'s recent scenarios', () => {
+describe("Scenario: each run is saved as one of the caller's recent scenarios", () => {
   it('one run adds one recent calculator scenario, and scenario_id points to it', async () => {
     const before = await recents(userIds.member);
     const res = await calc(member, plainDeal({ term: 48 }));
@@ -528,7 +722,10 @@ describe('Scenario: each run is saved as one of the caller\'s recent scenarios',
 
 describe('Authentication 5: a read API token may run the calculator; no token is 401', () => {
   it('a read-scoped API token prices, is metered and saves a recent for its owner', async () => {
-    const minted = await t.rest('POST', '/api/v1/api-tokens', { token: pro, body: { name: 'calculator read', scope: 'read' } });
+    const minted = await t.rest('POST', '/api/v1/api-tokens', {
+      token: pro,
+      body: { name: 'calculator read', scope: 'read' },
+    });
     expect(minted.status).toBe(201);
     const usage = await calculatorUsage(userIds.pro);
     const res = await calc(minted.body.token, plainDeal());

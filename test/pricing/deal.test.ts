@@ -18,10 +18,18 @@ describe('Rule 5 GST flags', () => {
   });
 
   it('a percentage deposit is of the GST-inclusive cost when deposit_gst, else of the GST-exclusive cost', () => {
-    expect(normalise({ cost_gst: false, deposit: 10, deposit_percentage: true, deposit_gst: true }).deposit).toBe(5_500);
-    expect(normalise({ cost_gst: false, deposit: 10, deposit_percentage: true, deposit_gst: false }).deposit).toBe(5_000);
-    expect(normalise({ cost: 55_000, cost_gst: true, deposit: 10, deposit_percentage: true, deposit_gst: false }).deposit).toBe(5_000);
-    expect(normalise({ cost: 55_000, cost_gst: true, deposit: 10, deposit_percentage: true, deposit_gst: true }).deposit).toBe(5_500);
+    expect(normalise({ cost_gst: false, deposit: 10, deposit_percentage: true, deposit_gst: true }).deposit).toBe(
+      5_500,
+    );
+    expect(normalise({ cost_gst: false, deposit: 10, deposit_percentage: true, deposit_gst: false }).deposit).toBe(
+      5_000,
+    );
+    expect(
+      normalise({ cost: 55_000, cost_gst: true, deposit: 10, deposit_percentage: true, deposit_gst: false }).deposit,
+    ).toBe(5_000);
+    expect(
+      normalise({ cost: 55_000, cost_gst: true, deposit: 10, deposit_percentage: true, deposit_gst: true }).deposit,
+    ).toBe(5_500);
   });
 
   it('a dollar deposit or balloon is used as given', () => {
@@ -31,8 +39,12 @@ describe('Rule 5 GST flags', () => {
   });
 
   it('a percentage balloon follows the same GST rule', () => {
-    expect(normalise({ cost_gst: false, balloon: 30, balloon_percentage: true, balloon_gst: true }).balloon_amount).toBe(16_500);
-    expect(normalise({ cost_gst: false, balloon: 30, balloon_percentage: true, balloon_gst: false }).balloon_amount).toBe(15_000);
+    expect(
+      normalise({ cost_gst: false, balloon: 30, balloon_percentage: true, balloon_gst: true }).balloon_amount,
+    ).toBe(16_500);
+    expect(
+      normalise({ cost_gst: false, balloon: 30, balloon_percentage: true, balloon_gst: false }).balloon_amount,
+    ).toBe(15_000);
   });
 
   it('an unanswered deposit stays null (0 for pricing); an unanswered balloon is 0', () => {
@@ -43,9 +55,27 @@ describe('Rule 5 GST flags', () => {
   });
 
   it('carries brokerage and origination fee flags for the engine (GST applied there)', () => {
-    const deal = normalise({ brokerage: 3, brokerage_percentage: true, brokerage_gst: true, origination_fee: 990, origination_fee_gst: true });
-    expect(deal).toMatchObject({ brokerage: 3, brokerage_percentage: true, brokerage_gst: true, origination_fee: 990, origination_fee_gst: true });
-    expect(normalise({})).toMatchObject({ brokerage: 0, brokerage_percentage: false, brokerage_gst: false, origination_fee: 0, origination_fee_gst: false });
+    const deal = normalise({
+      brokerage: 3,
+      brokerage_percentage: true,
+      brokerage_gst: true,
+      origination_fee: 990,
+      origination_fee_gst: true,
+    });
+    expect(deal).toMatchObject({
+      brokerage: 3,
+      brokerage_percentage: true,
+      brokerage_gst: true,
+      origination_fee: 990,
+      origination_fee_gst: true,
+    });
+    expect(normalise({})).toMatchObject({
+      brokerage: 0,
+      brokerage_percentage: false,
+      brokerage_gst: false,
+      origination_fee: 0,
+      origination_fee_gst: false,
+    });
   });
 });
 
@@ -70,7 +100,10 @@ describe('Rule 11 Brackets and ranges: deal fields the bounds read (normalisatio
 
   it('borrower_age is mirrored into whichever end is not sent', () => {
     expect(normalise({ borrower_age: 40 })).toMatchObject({ borrower_age_youngest: 40, borrower_age_oldest: 40 });
-    expect(normalise({ borrower_age: 40, borrower_age_oldest: 60 })).toMatchObject({ borrower_age_youngest: 40, borrower_age_oldest: 60 });
+    expect(normalise({ borrower_age: 40, borrower_age_oldest: 60 })).toMatchObject({
+      borrower_age_youngest: 40,
+      borrower_age_oldest: 60,
+    });
     expect(normalise({})).toMatchObject({ borrower_age_youngest: null, borrower_age_oldest: null });
   });
 
@@ -105,9 +138,27 @@ describe('Rule 11 Brackets and ranges: deal fields the bounds read (normalisatio
 
   it('is total: never throws, whatever it is given', () => {
     const fields = [
-      'cost', 'asset_value', 'term', 'cost_gst', 'deposit', 'deposit_percentage', 'deposit_gst', 'balloon',
-      'balloon_percentage', 'balloon_gst', 'year_model', 'asset_age', 'borrower_age', 'asset_owner', 'home_owner',
-      'doc_fee_financed', 'preferred_financier', 'repayment_frequency', 'advance_arrears', 'type', 'lvr',
+      'cost',
+      'asset_value',
+      'term',
+      'cost_gst',
+      'deposit',
+      'deposit_percentage',
+      'deposit_gst',
+      'balloon',
+      'balloon_percentage',
+      'balloon_gst',
+      'year_model',
+      'asset_age',
+      'borrower_age',
+      'asset_owner',
+      'home_owner',
+      'doc_fee_financed',
+      'preferred_financier',
+      'repayment_frequency',
+      'advance_arrears',
+      'type',
+      'lvr',
     ];
     fc.assert(
       fc.property(fc.dictionary(fc.constantFrom(...fields), fc.anything()), fc.date(), (junk, now) => {

@@ -109,7 +109,11 @@ describe('Rule 11 Brackets and ranges: asset mapping', () => {
     const index = build({
       products: [makeProduct({ id: 1 })],
       brackets: [makeBracket({ id: 100 })],
-      relations: [makeRelation(1000, { rate_bracket_id: 100 }), makeRelation(2, { product_id: 1 }), makeRelation(1, { product_id: 1 })],
+      relations: [
+        makeRelation(1000, { rate_bracket_id: 100 }),
+        makeRelation(2, { product_id: 1 }),
+        makeRelation(1, { product_id: 1 }),
+      ],
     });
     expect(ids(priceDeal(index, makeDeal()))).toEqual([100]);
     expect(reachableBracketCount(index, 1000)).toBe(1);
@@ -162,7 +166,9 @@ describe('Rule 11 Brackets and ranges: product and bracket bounds', () => {
 
   it('amount financed (P incl. funded brokerage and financed fees) vs bracket and product min/max_amount', () => {
     // P = 60,000 exactly at the bounds passes.
-    expect(passes({ min_amount: 60_000, max_amount: 60_000 }, {}, { min_amount: 60_000, max_amount: 60_000 })).toBe(true);
+    expect(passes({ min_amount: 60_000, max_amount: 60_000 }, {}, { min_amount: 60_000, max_amount: 60_000 })).toBe(
+      true,
+    );
     expect(passes({}, {}, { max_amount: 59_999.99 })).toBe(false);
     expect(passes({}, {}, { min_amount: 60_000.01 })).toBe(false);
     expect(passes({ max_amount: 59_999 }, {})).toBe(false);
@@ -176,7 +182,12 @@ describe('Rule 11 Brackets and ranges: product and bracket bounds', () => {
 
   it('amount bounds are compared to the cent (GST float noise never excludes)', () => {
     // 50,000 ex GST is 55,000 inc GST exactly; +1,000 origination ex GST = 1,100.
-    expect(passes({ max_amount: 56_100 }, { cost: 50_000, cost_gst: false, cost_inc: 55_000, origination_fee: 1_000, origination_fee_gst: false })).toBe(true);
+    expect(
+      passes(
+        { max_amount: 56_100 },
+        { cost: 50_000, cost_gst: false, cost_inc: 55_000, origination_fee: 1_000, origination_fee_gst: false },
+      ),
+    ).toBe(true);
   });
 
   it('abn_age, gst_age, asset_age, credit_score and asset_age_plus_term vs the product', () => {
@@ -248,7 +259,10 @@ describe('Rule 11 Brackets and ranges: product and bracket bounds', () => {
         makeBracket({ id: 100, organisation_id: 10, product_id: 1 }),
         makeBracket({ id: 200, organisation_id: 20, product_id: 2 }),
       ],
-      relations: [makeRelation(1000, { product_id: 1, organisation_id: 10 }), makeRelation(1000, { product_id: 2, organisation_id: 20 })],
+      relations: [
+        makeRelation(1000, { product_id: 1, organisation_id: 10 }),
+        makeRelation(1000, { product_id: 2, organisation_id: 20 }),
+      ],
     });
     expect(ids(priceDeal(index, makeDeal({ preferred_financier: [20] })))).toEqual([200]);
     expect(ids(priceDeal(index, makeDeal({ preferred_financier: [] })))).toEqual([100, 200]);
@@ -279,7 +293,11 @@ describe('Rule 7 Brokerage', () => {
   };
 
   it('funded, reference case: 1,800 brokerage funded at 7.50% -> 1271.16, e 8.8807', () => {
-    const [row] = priceOne({}, { ...reference, brokerage: 1_800, brokerage_gst: true }, { base_min: 7.5, base_max: 7.5 });
+    const [row] = priceOne(
+      {},
+      { ...reference, brokerage: 1_800, brokerage_gst: true },
+      { base_min: 7.5, base_max: 7.5 },
+    );
     expect(row.amount_financed).toBe(61_800);
     expect(row.commission).toBe(1_800);
     expect(row.rate_min).toBe(7.5);
@@ -296,7 +314,14 @@ describe('Rule 7 Brokerage', () => {
   it('a percentage brokerage is taken of P before brokerage (incl. origination fee and financed doc fee)', () => {
     const [row] = priceOne(
       { documentation_fee: 400 },
-      { ...reference, brokerage: 3, brokerage_percentage: true, brokerage_gst: false, origination_fee: 600, origination_fee_gst: true },
+      {
+        ...reference,
+        brokerage: 3,
+        brokerage_percentage: true,
+        brokerage_gst: false,
+        origination_fee: 600,
+        origination_fee_gst: true,
+      },
     );
     const base = 60_000 + 600 + 400;
     expect(row.commission).toBeCloseTo(base * 0.03 * 1.1, 9);
@@ -304,16 +329,28 @@ describe('Rule 7 Brokerage', () => {
   });
 
   it('brokerage_cap (% of the same base) caps the ex-GST brokerage, then GST is added', () => {
-    const [row] = priceOne({ brokerage_cap: 5 }, { ...reference, brokerage: 8, brokerage_percentage: true, brokerage_gst: false });
+    const [row] = priceOne(
+      { brokerage_cap: 5 },
+      { ...reference, brokerage: 8, brokerage_percentage: true, brokerage_gst: false },
+    );
     expect(row.commission).toBeCloseTo(60_000 * 0.05 * 1.1, 9); // 3,300: 5% ex GST + GST
   });
 
   it('maximum_brokerage_limit ($) caps the ex-GST brokerage; a GST-inclusive entry is compared ex GST', () => {
-    expect(priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 3_000, brokerage_gst: false })[0].commission).toBe(2_200);
+    expect(
+      priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 3_000, brokerage_gst: false })[0]
+        .commission,
+    ).toBe(2_200);
     // 3,300 inc GST is 3,000 ex GST, over the 2,000 limit -> 2,000 + GST.
-    expect(priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 3_300, brokerage_gst: true })[0].commission).toBe(2_200);
+    expect(
+      priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 3_300, brokerage_gst: true })[0]
+        .commission,
+    ).toBe(2_200);
     // 2,200 inc GST is exactly 2,000 ex GST: not capped, paid as entered.
-    expect(priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 2_200, brokerage_gst: true })[0].commission).toBe(2_200);
+    expect(
+      priceOne({ maximum_brokerage_limit: 2_000 }, { ...reference, brokerage: 2_200, brokerage_gst: true })[0]
+        .commission,
+    ).toBe(2_200);
   });
 
   it('the lower of the two caps applies', () => {
@@ -342,9 +379,15 @@ describe('Rule 7 Brokerage', () => {
   });
 
   it('rate-loaded dollar brokerage loads by its percentage of P; loading 0 means funded', () => {
-    const [loaded] = priceOne({ brokerage_loading_treatment: 0.5 }, { ...reference, brokerage: 1_200, brokerage_gst: false });
+    const [loaded] = priceOne(
+      { brokerage_loading_treatment: 0.5 },
+      { ...reference, brokerage: 1_200, brokerage_gst: false },
+    );
     expect(loaded.rate_min).toBeCloseTo(7.5 + 0.5 * 2, 12); // 1,200 of 60,000 = 2%
-    const [funded] = priceOne({ brokerage_loading_treatment: 0 }, { ...reference, brokerage: 1_200, brokerage_gst: false });
+    const [funded] = priceOne(
+      { brokerage_loading_treatment: 0 },
+      { ...reference, brokerage: 1_200, brokerage_gst: false },
+    );
     expect(funded.amount_financed).toBe(61_320);
     expect(funded.rate_min).toBe(7.5);
   });
@@ -394,8 +437,12 @@ describe('Rule 6 Amount financed: documentation fee and origination fee', () => 
   });
 
   it('max_origination_fee_limit bounds the GST-inclusive origination fee', () => {
-    expect(priceOne({ max_origination_fee_limit: 1_100 }, { origination_fee: 1_000, origination_fee_gst: false })).toHaveLength(1);
-    expect(priceOne({ max_origination_fee_limit: 1_099 }, { origination_fee: 1_000, origination_fee_gst: false })).toHaveLength(0);
+    expect(
+      priceOne({ max_origination_fee_limit: 1_100 }, { origination_fee: 1_000, origination_fee_gst: false }),
+    ).toHaveLength(1);
+    expect(
+      priceOne({ max_origination_fee_limit: 1_099 }, { origination_fee: 1_000, origination_fee_gst: false }),
+    ).toHaveLength(0);
     expect(priceOne({ max_origination_fee_limit: 0 }, { origination_fee: 0 })).toHaveLength(1);
   });
 
@@ -414,7 +461,9 @@ describe('Rule 6 Amount financed: documentation fee and origination fee', () => 
   });
 
   it('one yearly instalment in advance (everything paid at settlement) has no effective rate: not priced', () => {
-    expect(priceOne({ documentation_fee: 495 }, { term: 12, repayment_frequency: 'yearly', advance_arrears: 'advance' })).toHaveLength(0);
+    expect(
+      priceOne({ documentation_fee: 495 }, { term: 12, repayment_frequency: 'yearly', advance_arrears: 'advance' }),
+    ).toHaveLength(0);
   });
 });
 
@@ -458,7 +507,11 @@ describe('Rule 1 Frequencies / Rule 2 Rate per instalment / Rule 4 Repayment thr
   });
 
   it('the _min figures price at base_min and the _max figures at base_max (Rule 11)', () => {
-    const [row] = priceOne({}, { cost: 88_000, cost_inc: 88_000, term: 60, balloon_amount: 26_400, advance_arrears: 'advance' }, { base_min: 8.45, base_max: 9.5 });
+    const [row] = priceOne(
+      {},
+      { cost: 88_000, cost_inc: 88_000, term: 60, balloon_amount: 26_400, advance_arrears: 'advance' },
+      { base_min: 8.45, base_max: 9.5 },
+    );
     expect(formatMoney(row.repayment_min)).toBe('1438.11');
     expect(row.repayment_max).toBeGreaterThan(row.repayment_min);
     expect(row.e_max).toBeCloseTo(9.5, 10);
@@ -521,8 +574,8 @@ describe('Rule 8 Effective rate / Rule 10 Rounding: POST /calculator/recalculate
     if (!outcome.ok) return;
     const { value } = outcome;
     expect(value).toMatchObject({ rate_bracket_id: 100, repayment_min: 1438.11, e_min: 8.45, e_max: 9.5 });
-    expect(value.r_min).toBeCloseTo((8.45 / 12), 14);
-    expect(value.r_max).toBeCloseTo((9.5 / 12), 14);
+    expect(value.r_min).toBeCloseTo(8.45 / 12, 14);
+    expect(value.r_max).toBeCloseTo(9.5 / 12, 14);
     expect(value.repayment_max).toBe(Number(formatMoney(pmt(0.095 / 12, 60, 88_000, 26_400, true))));
   });
 
@@ -549,7 +602,13 @@ describe('Rule 8 Effective rate / Rule 10 Rounding: POST /calculator/recalculate
   });
 
   it('Rule 2 Rate per instalment: r is i as a percentage under the given compounding', () => {
-    const outcome = recalculate({ ...body, compounding_freq_value: 12, repayment_frequency: 'weekly', noi_min: 260, noi_max: 260 });
+    const outcome = recalculate({
+      ...body,
+      compounding_freq_value: 12,
+      repayment_frequency: 'weekly',
+      noi_min: 260,
+      noi_max: 260,
+    });
     expect(outcome.ok && outcome.value.r_min).toBeCloseTo(ratePerInstalment(0.0845, 12, 52) * 100, 14);
   });
 
@@ -567,10 +626,16 @@ describe('Rule 8 Effective rate / Rule 10 Rounding: POST /calculator/recalculate
   it('returns a typed failure, never throws, when the row cannot be re-priced', () => {
     expect(recalculate({ ...body, noi_min: 0 })).toMatchObject({ ok: false, reason: 'invalid_instalments' });
     expect(recalculate({ ...body, noi_max: -12 })).toMatchObject({ ok: false, reason: 'invalid_instalments' });
-    expect(recalculate({ ...body, compounding_freq_value: 0 })).toMatchObject({ ok: false, reason: 'invalid_compounding' });
+    expect(recalculate({ ...body, compounding_freq_value: 0 })).toMatchObject({
+      ok: false,
+      reason: 'invalid_compounding',
+    });
     expect(recalculate({ ...body, base_min: Number.NaN })).toMatchObject({ ok: false, reason: 'invalid_rate' });
     expect(recalculate({ ...body, base_max: -1_300 })).toMatchObject({ ok: false, reason: 'invalid_rate' }); // j/c <= -1
-    expect(recalculate({ ...body, pv: Number.POSITIVE_INFINITY })).toMatchObject({ ok: false, reason: 'invalid_amount' });
+    expect(recalculate({ ...body, pv: Number.POSITIVE_INFINITY })).toMatchObject({
+      ok: false,
+      reason: 'invalid_amount',
+    });
     expect(recalculate({ ...body, deposit: 88_000 })).toMatchObject({ ok: false, reason: 'not_finite' }); // no money advanced
     const garbage = { rate_bracket_id: 1 } as unknown as RecalculateInput;
     expect(() => recalculate(garbage)).not.toThrow();
@@ -587,7 +652,14 @@ describe('Rule 11 Brackets and ranges / Rule 13 Cheapest: synthetic 12,000-brack
     const reachable = reachableBracketCount(index, leaf);
     expect(reachable).toBeGreaterThan(0);
     expect(reachable).toBeLessThan(12_000);
-    const deal = makeDeal({ asset_value: leaf, term: 60, brokerage: 2, brokerage_percentage: true, brokerage_gst: false, balloon_amount: 12_000 });
+    const deal = makeDeal({
+      asset_value: leaf,
+      term: 60,
+      brokerage: 2,
+      brokerage_percentage: true,
+      brokerage_gst: false,
+      balloon_amount: 12_000,
+    });
     const rows = priceDeal(index, deal);
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.length).toBeLessThanOrEqual(reachable);

@@ -17,7 +17,15 @@ import {
 } from '../../src/modules/pricing/finance.ts';
 
 /** Repayment as the engine computes it from card figures (Rules 1-4), formatted (Rule 10). */
-function repayment(args: { P: number; annualPercent: number; m: number; c?: number; termMonths: number; B?: number; advance: boolean }): string {
+function repayment(args: {
+  P: number;
+  annualPercent: number;
+  m: number;
+  c?: number;
+  termMonths: number;
+  B?: number;
+  advance: boolean;
+}): string {
   const i = ratePerInstalment(args.annualPercent / 100, args.c ?? 12, args.m);
   const n = instalmentCount(args.termMonths, args.m);
   return formatMoney(pmt(i, n, args.P, args.B ?? 0, args.advance));

@@ -30,13 +30,20 @@ const DEMO = [
   { id: 6, name: 'Tasman Motor Finance' },
   { id: 7, name: 'Wattle Agri Finance' },
 ];
-const byName = (list: { id: number; name: string }[]) => [...list].sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id);
+const byName = (list: { id: number; name: string }[]) =>
+  [...list].sort((a, b) => a.name.localeCompare(b.name, 'en') || a.id - b.id);
 
 async function addFinanciers(): Promise<void> {
   const kit = seedKit(t.database.prisma);
   const card = async (financier: FinancierSeed, type: 'commercial' | 'consumer') =>
-    (await financier.product({ product_name: `${type} product` })).bracket({ type, name: `${type} card`, base_min: 9, base_max: 11 });
-  const approval = (financier: FinancierSeed, brackets: { id: number }[]) => financier.approval({ name: 'Test approval', doc_level: 'full_doc', brackets });
+    (await financier.product({ product_name: `${type} product` })).bracket({
+      type,
+      name: `${type} card`,
+      base_min: 9,
+      base_max: 11,
+    });
+  const approval = (financier: FinancierSeed, brackets: { id: number }[]) =>
+    financier.approval({ name: 'Test approval', doc_level: 'full_doc', brackets });
   // Created in reverse name order, so id order never happens to be name order.
   const zebra = await kit.financier({ name: 'Zebra Commercial Finance' });
   await card(zebra, 'commercial');
@@ -58,10 +65,18 @@ beforeAll(async () => {
   const nonBid = await kit.broker({ name: 'Pro Non-BID Brokers', plan: 'pro', is_bid_broker: false });
   await nonBid.user({ email: 'pro.nonbid@test.example' });
   [pro, free, lender, orgless, proNonBid] = await Promise.all(
-    ['broker.admin@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test', 'no.org@test.example', 'pro.nonbid@test.example'].map(async (e) => (await t.login(e)).access),
+    [
+      'broker.admin@demo.test',
+      'free.broker@demo.test',
+      'financier.admin@demo.test',
+      'no.org@test.example',
+      'pro.nonbid@test.example',
+    ].map(async (e) => (await t.login(e)).access),
   );
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const list = async (token: string | null, surface?: string, app: TestApp = t) => {
   const query = surface === undefined ? '' : `?surface=${encodeURIComponent(surface)}`;
@@ -75,12 +90,18 @@ const list = async (token: string | null, surface?: string, app: TestApp = t) =>
   }
   return res.body as { id: number; name: string }[];
 };
-const named = (...names: (keyof typeof created)[]) => names.map((n) => ({
-  id: created[n],
-  name: { aardvark: 'Aardvark Consumer Finance', quokka: 'Quokka Mixed Finance', mallee: 'Mallee Approvals Finance', zebra: 'Zebra Commercial Finance' }[n],
-}));
+const named = (...names: (keyof typeof created)[]) =>
+  names.map((n) => ({
+    id: created[n],
+    name: {
+      aardvark: 'Aardvark Consumer Finance',
+      quokka: 'Quokka Mixed Finance',
+      mallee: 'Mallee Approvals Finance',
+      zebra: 'Zebra Commercial Finance',
+    }[n],
+  }));
 
-describe('surface calculator: financiers with a commercial rate card in the caller\'s book, sorted by name', () => {
+describe("surface calculator: financiers with a commercial rate card in the caller's book, sorted by name", () => {
   it('a broker is offered every financier with a commercial card, and none with only consumer cards or no card', async () => {
     expect(await list(pro, 'calculator')).toEqual(byName([...DEMO, ...named('quokka', 'zebra')]));
   });
@@ -102,7 +123,9 @@ describe('surface calculator: financiers with a commercial rate card in the call
 
 describe('surface consumer_calculator: financiers with consumer cards, only for a Best Interests Duty broker', () => {
   it('a Pro BID broker is offered exactly the financiers with a consumer card', async () => {
-    expect(await list(pro, 'consumer_calculator')).toEqual(byName([{ id: 6, name: 'Tasman Motor Finance' }, ...named('aardvark', 'quokka')]));
+    expect(await list(pro, 'consumer_calculator')).toEqual(
+      byName([{ id: 6, name: 'Tasman Motor Finance' }, ...named('aardvark', 'quokka')]),
+    );
   });
 
   it('the Free non-BID broker, a Pro broker without BID standing, and a lender, are offered nothing', async () => {
@@ -146,10 +169,13 @@ describe('surface matrix_calculator: financiers with an approval assigned to a c
 });
 
 describe('surface: absent or unknown reads as calculator', () => {
-  it.each([undefined, '', 'bogus', 'MATRIX', 'consumer', 'matrix-calculator'])('surface %j lists the calculator financiers', async (surface) => {
-    expect(await list(pro, surface)).toEqual(await list(pro, 'calculator'));
-    expect(await list(free, surface)).toEqual(await list(free, 'calculator'));
-  });
+  it.each([undefined, '', 'bogus', 'MATRIX', 'consumer', 'matrix-calculator'])(
+    'surface %j lists the calculator financiers',
+    async (surface) => {
+      expect(await list(pro, surface)).toEqual(await list(pro, 'calculator'));
+      expect(await list(free, surface)).toEqual(await list(free, 'calculator'));
+    },
+  );
 
   it('a repeated surface parameter reads as calculator too', async () => {
     const res = await t.rest('GET', '/api/v1/calculator/financiers?surface=matrix&surface=matrix', { token: pro });
@@ -160,11 +186,15 @@ describe('surface: absent or unknown reads as calculator', () => {
 
 describe('empty when the caller cannot run the surface', () => {
   it('a user without an organisation is offered nothing on any surface', async () => {
-    for (const surface of ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator']) expect(await list(orgless, surface), surface).toEqual([]);
+    for (const surface of ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'])
+      expect(await list(orgless, surface), surface).toEqual([]);
   });
 
   it('a surface switched off for the deployment lists nothing; the others are unaffected', async () => {
-    const off = await startTestApp({ shareDatabaseWith: t, config: { disabledSurfaces: ['calculator', 'matrix_calculator'] } });
+    const off = await startTestApp({
+      shareDatabaseWith: t,
+      config: { disabledSurfaces: ['calculator', 'matrix_calculator'] },
+    });
     try {
       expect(await list(pro, 'calculator', off)).toEqual([]);
       expect(await list(pro, 'bogus', off)).toEqual([]);
@@ -187,7 +217,10 @@ describe('Authentication: 401 without a token; a read API token may read the opt
   });
 
   it('a read-scoped API token gets the same list as its owner', async () => {
-    const minted = await t.rest('POST', '/api/v1/api-tokens', { token: pro, body: { name: 'financiers read', scope: 'read' } });
+    const minted = await t.rest('POST', '/api/v1/api-tokens', {
+      token: pro,
+      body: { name: 'financiers read', scope: 'read' },
+    });
     expect(minted.status).toBe(201);
     expect(await list(minted.body.token, 'matrix')).toEqual(await list(pro, 'matrix'));
   });

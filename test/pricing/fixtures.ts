@@ -194,7 +194,9 @@ export function syntheticCatalogue(
     // Each category is financed by a third of the products.
     for (const product of products) {
       if (random() < 0.33) {
-        relations.push(makeRelation(categoryId, { product_id: product.id, organisation_id: product.organisation_id ?? 1 }));
+        relations.push(
+          makeRelation(categoryId, { product_id: product.id, organisation_id: product.organisation_id ?? 1 }),
+        );
       }
     }
     for (let s = 0; s < 10; s++) {

@@ -20,20 +20,30 @@ const ratePerPeriod = fc.double({ min: 0, max: 0.05, noNaN: true });
 describe('Rule 4 Repayment: properties', () => {
   it('rises with the rate (balloon below the amount)', () => {
     fc.assert(
-      fc.property(loan, ratePerPeriod, fc.double({ min: 1e-6, max: 0.02, noNaN: true }), ({ n, P, balloonShare, advance }, i, step) => {
-        const B = P * balloonShare;
-        expect(pmt(i + step, n, P, B, advance)).toBeGreaterThan(pmt(i, n, P, B, advance));
-      }),
+      fc.property(
+        loan,
+        ratePerPeriod,
+        fc.double({ min: 1e-6, max: 0.02, noNaN: true }),
+        ({ n, P, balloonShare, advance }, i, step) => {
+          const B = P * balloonShare;
+          expect(pmt(i + step, n, P, B, advance)).toBeGreaterThan(pmt(i, n, P, B, advance));
+        },
+      ),
       { seed: SEED, numRuns: 500 },
     );
   });
 
   it('falls with the term (balloon below the amount)', () => {
     fc.assert(
-      fc.property(loan, ratePerPeriod, fc.integer({ min: 1, max: 120 }), ({ n, P, balloonShare, advance }, i, extra) => {
-        const B = P * balloonShare;
-        expect(pmt(i, n + extra, P, B, advance)).toBeLessThan(pmt(i, n, P, B, advance));
-      }),
+      fc.property(
+        loan,
+        ratePerPeriod,
+        fc.integer({ min: 1, max: 120 }),
+        ({ n, P, balloonShare, advance }, i, extra) => {
+          const B = P * balloonShare;
+          expect(pmt(i, n + extra, P, B, advance)).toBeLessThan(pmt(i, n, P, B, advance));
+        },
+      ),
       { seed: SEED + 1, numRuns: 500 },
     );
   });
@@ -52,25 +62,35 @@ describe('Rule 4 Repayment: properties', () => {
 describe('Rule 8 Effective rate: properties', () => {
   it('equals the priced nominal rate when nothing is added to the amount and c = m', () => {
     fc.assert(
-      fc.property(loan, fc.double({ min: 0, max: 40, noNaN: true }), fc.constantFrom(1, 4, 12, 52), ({ n, P, balloonShare, advance }, annualPercent, m) => {
-        const B = P * balloonShare;
-        const i = ratePerInstalment(annualPercent / 100, m, m);
-        const e = effectiveAnnualRate(n, pmt(i, n, P, B, advance), P, B, advance, m);
-        expect(e).toBeCloseTo(annualPercent, 8);
-      }),
+      fc.property(
+        loan,
+        fc.double({ min: 0, max: 40, noNaN: true }),
+        fc.constantFrom(1, 4, 12, 52),
+        ({ n, P, balloonShare, advance }, annualPercent, m) => {
+          const B = P * balloonShare;
+          const i = ratePerInstalment(annualPercent / 100, m, m);
+          const e = effectiveAnnualRate(n, pmt(i, n, P, B, advance), P, B, advance, m);
+          expect(e).toBeCloseTo(annualPercent, 8);
+        },
+      ),
       { seed: SEED + 3, numRuns: 500 },
     );
   });
 
   it('re-prices: PMT at e on the money advanced gives back the instalment priced on the larger amount', () => {
     fc.assert(
-      fc.property(loan, ratePerPeriod, fc.double({ min: 0, max: 0.1, noNaN: true }), ({ n, P, balloonShare, advance }, i, added) => {
-        const B = P * balloonShare;
-        const instalment = pmt(i, n, P * (1 + added), B, advance);
-        const iEffective = solveRate(n, instalment, P, B, advance);
-        expect(pmt(iEffective, n, P, B, advance)).toBeCloseTo(instalment, 6);
-        expect(iEffective).toBeGreaterThanOrEqual(i - 1e-12); // adding to the amount never lowers the rate
-      }),
+      fc.property(
+        loan,
+        ratePerPeriod,
+        fc.double({ min: 0, max: 0.1, noNaN: true }),
+        ({ n, P, balloonShare, advance }, i, added) => {
+          const B = P * balloonShare;
+          const instalment = pmt(i, n, P * (1 + added), B, advance);
+          const iEffective = solveRate(n, instalment, P, B, advance);
+          expect(pmt(iEffective, n, P, B, advance)).toBeCloseTo(instalment, 6);
+          expect(iEffective).toBeGreaterThanOrEqual(i - 1e-12); // adding to the amount never lowers the rate
+        },
+      ),
       { seed: SEED + 4, numRuns: 500 },
     );
   });

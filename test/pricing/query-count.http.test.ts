@@ -14,12 +14,16 @@ beforeAll(async () => {
   t = await startTestApp();
   token = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
 
 /** Runs one request and returns the statements it sent, with its response. */
-async function counted(run: () => Promise<{ status: number; body: any }>): Promise<{ queries: number; status: number; body: any }> {
+async function counted(
+  run: () => Promise<{ status: number; body: any }>,
+): Promise<{ queries: number; status: number; body: any }> {
   const before = t.database.queryCount();
   const res = await run();
   return { queries: t.database.queryCount() - before, status: res.status, body: res.body };
@@ -29,7 +33,11 @@ const calculate = () => t.rest('POST', '/api/v1/calculator', { token, body: DEAL
 /** Grows the catalogue tenfold: nine copies of the demo financiers' catalogue (63 more financiers, 117 products, 360 brackets, 513 mappings, 270 approvals). */
 async function growTenfold(): Promise<void> {
   const prisma = t.database.prisma;
-  const before = { brackets: await prisma.rateBracket.count(), products: await prisma.product.count(), relations: await prisma.assetRateBracket.count() };
+  const before = {
+    brackets: await prisma.rateBracket.count(),
+    products: await prisma.product.count(),
+    relations: await prisma.assetRateBracket.count(),
+  };
   await seedKit(prisma).copyCatalogue(9);
   expect(await prisma.rateBracket.count()).toBe(before.brackets * 10);
   expect(await prisma.product.count()).toBe(before.products * 10);
@@ -54,10 +62,24 @@ describe('Performance design: a warm calculator run sends a constant, small numb
   });
 
   it('a warm recalculation and a warm financier list cost 1 statement each (the caller, with the catalogue version)', async () => {
-    const recalc = () => t.rest('POST', '/api/v1/calculator/recalculate', {
-      token,
-      body: { rate_bracket_id: 7, base_min: 9.5, base_max: 9.5, compounding_freq_value: 12, pv: 50000, balloon: 0, cost: 50000, deposit: 0, noi_min: 60, noi_max: 60, billing_type: null, repayment_frequency: 'monthly' },
-    });
+    const recalc = () =>
+      t.rest('POST', '/api/v1/calculator/recalculate', {
+        token,
+        body: {
+          rate_bracket_id: 7,
+          base_min: 9.5,
+          base_max: 9.5,
+          compounding_freq_value: 12,
+          pv: 50000,
+          balloon: 0,
+          cost: 50000,
+          deposit: 0,
+          noi_min: 60,
+          noi_max: 60,
+          billing_type: null,
+          repayment_frequency: 'monthly',
+        },
+      });
     const financiers = () => t.rest('GET', '/api/v1/calculator/financiers?surface=matrix', { token });
     await recalc();
     const r = await counted(recalc);
@@ -65,7 +87,10 @@ describe('Performance design: a warm calculator run sends a constant, small numb
     expect(r.queries).toBe(1);
     const f = await counted(financiers);
     expect(f.status).toBe(200);
-    const withApprovals = await t.database.prisma.approval.findMany({ distinct: ['organisation_id'], select: { organisation_id: true } });
+    const withApprovals = await t.database.prisma.approval.findMany({
+      distinct: ['organisation_id'],
+      select: { organisation_id: true },
+    });
     expect(f.body.length).toBe(withApprovals.length);
     expect(f.queries).toBe(1);
   });

@@ -29,25 +29,61 @@ beforeAll(async () => {
   feeBracket = (await fee.bracket({ name: 'With fee', base_min: 9.5, base_max: 11.5 })).id;
   token = (await t.login('broker.admin@demo.test')).access;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const FIELDS = ['rate_bracket_id', 'base_min', 'base_max', 'compounding_freq_value', 'pv', 'balloon', 'cost', 'deposit', 'noi_min', 'noi_max', 'billing_type', 'repayment_frequency'];
+const FIELDS = [
+  'rate_bracket_id',
+  'base_min',
+  'base_max',
+  'compounding_freq_value',
+  'pv',
+  'balloon',
+  'cost',
+  'deposit',
+  'noi_min',
+  'noi_max',
+  'billing_type',
+  'repayment_frequency',
+];
 
 /** The conventions' plain case: P 50,000, 9.5% (band to 11.5%), c 12, monthly, 60, arrears, nothing financed beyond the asset. */
 const plain = (extra: Record<string, unknown> = {}) => ({
-  rate_bracket_id: noFeeBracket, base_min: 9.5, base_max: 11.5, compounding_freq_value: 12, pv: 50000, balloon: 0,
-  cost: 50000, deposit: 0, noi_min: 60, noi_max: 60, billing_type: null, repayment_frequency: 'monthly', ...extra,
+  rate_bracket_id: noFeeBracket,
+  base_min: 9.5,
+  base_max: 11.5,
+  compounding_freq_value: 12,
+  pv: 50000,
+  balloon: 0,
+  cost: 50000,
+  deposit: 0,
+  noi_min: 60,
+  noi_max: 60,
+  billing_type: null,
+  repayment_frequency: 'monthly',
+  ...extra,
 });
-const recalc = (body: unknown, bearer: string | null = token) => t.rest('POST', '/api/v1/calculator/recalculate', { token: bearer, body });
+const recalc = (body: unknown, bearer: string | null = token) =>
+  t.rest('POST', '/api/v1/calculator/recalculate', { token: bearer, body });
 const cents = (x: number) => Math.round(x * 100) / 100;
 
 describe('Rule 4 Repayment: the plain monthly reference value, recalculated', () => {
-  it('P 50,000 at 9.5%, c 12, monthly, n 60, arrears: repayment 1050.09; the band\'s max end at 11.5% repays 1099.63', async () => {
+  it("P 50,000 at 9.5%, c 12, monthly, n 60, arrears: repayment 1050.09; the band's max end at 11.5% repays 1099.63", async () => {
     const res = await recalc(plain());
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body).sort()).toEqual(['e_max', 'e_min', 'r_max', 'r_min', 'rate_bracket_id', 'repayment_max', 'repayment_min']);
+    expect(Object.keys(res.body).sort()).toEqual([
+      'e_max',
+      'e_min',
+      'r_max',
+      'r_min',
+      'rate_bracket_id',
+      'repayment_max',
+      'repayment_min',
+    ]);
     expect(res.body).toMatchObject({ rate_bracket_id: noFeeBracket, repayment_min: 1050.09, repayment_max: 1099.63 });
-    for (const f of ['r_min', 'r_max', 'repayment_min', 'repayment_max', 'e_min', 'e_max']) expect(typeof res.body[f], f).toBe('number');
+    for (const f of ['r_min', 'r_max', 'repayment_min', 'repayment_max', 'e_min', 'e_max'])
+      expect(typeof res.body[f], f).toBe('number');
   });
 
   it('repayment_min and repayment_max use their own instalment counts (noi_min, noi_max)', async () => {
@@ -72,7 +108,18 @@ describe('Rule 8 Effective rate: r_* are rates per instalment as percentages; e 
   });
 
   it('the funded brokerage reference: pv 61,800 on 60,000 advanced, 7.5%, 48 in advance, balloon 12,000: 1271.16 and e 8.8807', async () => {
-    const res = await recalc(plain({ base_min: 7.5, base_max: 7.5, pv: 61800, cost: 60000, balloon: 12000, noi_min: 48, noi_max: 48, billing_type: 'advance' }));
+    const res = await recalc(
+      plain({
+        base_min: 7.5,
+        base_max: 7.5,
+        pv: 61800,
+        cost: 60000,
+        balloon: 12000,
+        noi_min: 48,
+        noi_max: 48,
+        billing_type: 'advance',
+      }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ repayment_min: 1271.16, repayment_max: 1271.16, e_min: 8.8807, e_max: 8.8807 });
     expect(res.body.r_min).toBeCloseTo(7.5 / 12, 12);
@@ -80,8 +127,27 @@ describe('Rule 8 Effective rate: r_* are rates per instalment as percentages; e 
 
   it('zero rate: P 24,000, 0%, 24 instalments, balloon 6,000: 750.00 in either mode, r and e 0', async () => {
     for (const billing_type of ['advance', null]) {
-      const res = await recalc(plain({ base_min: 0, base_max: 0, pv: 24000, cost: 24000, balloon: 6000, noi_min: 24, noi_max: 24, billing_type }));
-      expect(res.body).toEqual({ rate_bracket_id: noFeeBracket, r_min: 0, r_max: 0, repayment_min: 750, repayment_max: 750, e_min: 0, e_max: 0 });
+      const res = await recalc(
+        plain({
+          base_min: 0,
+          base_max: 0,
+          pv: 24000,
+          cost: 24000,
+          balloon: 6000,
+          noi_min: 24,
+          noi_max: 24,
+          billing_type,
+        }),
+      );
+      expect(res.body).toEqual({
+        rate_bracket_id: noFeeBracket,
+        r_min: 0,
+        r_max: 0,
+        repayment_min: 750,
+        repayment_max: 750,
+        e_min: 0,
+        e_max: 0,
+      });
     }
   });
 });
@@ -128,19 +194,27 @@ describe('Rule 1 Frequencies: m from repayment_frequency, c from compounding_fre
   });
 });
 
-describe('Rule 9 Monthly fee: the bracket\'s product fee share is added to the repayment, not to e', () => {
+describe("Rule 9 Monthly fee: the bracket's product fee share is added to the repayment, not to e", () => {
   it('a 10.00 monthly fee adds 10.00 to a monthly repayment and leaves e at 9.5', async () => {
     const res = await recalc(plain({ rate_bracket_id: feeBracket }));
-    expect(res.body).toMatchObject({ rate_bracket_id: feeBracket, repayment_min: 1060.09, repayment_max: 1109.63, e_min: 9.5, e_max: 11.5 });
+    expect(res.body).toMatchObject({
+      rate_bracket_id: feeBracket,
+      repayment_min: 1060.09,
+      repayment_max: 1109.63,
+      e_min: 9.5,
+      e_max: 11.5,
+    });
   });
 
   it('weekly, the fee share is 10 * 12 / 52', async () => {
-    const res = await recalc(plain({ rate_bracket_id: feeBracket, repayment_frequency: 'weekly', noi_min: 260, noi_max: 260 }));
+    const res = await recalc(
+      plain({ rate_bracket_id: feeBracket, repayment_frequency: 'weekly', noi_min: 260, noi_max: 260 }),
+    );
     const i = (1 + 0.095 / 12) ** (12 / 52) - 1;
     expect(res.body.repayment_min).toBe(cents(PMT(i, 260, -50000, 0, 0) + (10 * 12) / 52));
   });
 
-  it('an unknown rate_bracket_id is not priced: 404, like another book\'s bracket (test/organisations/recalculate-book.test.ts)', async () => {
+  it("an unknown rate_bracket_id is not priced: 404, like another book's bracket (test/organisations/recalculate-book.test.ts)", async () => {
     const res = await recalc(plain({ rate_bracket_id: 987654 }));
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'Rate bracket not found.' });
@@ -231,7 +305,12 @@ describe('Request validation: input mistakes are 400 naming the field, never the
   });
 
   it('the boundaries themselves are accepted: balloon equal to pv, one instalment, daily compounding, 0%', async () => {
-    for (const change of [{ balloon: 50000 }, { noi_min: 1, noi_max: 1 }, { compounding_freq_value: 365 }, { base_min: 0 }]) {
+    for (const change of [
+      { balloon: 50000 },
+      { noi_min: 1, noi_max: 1 },
+      { compounding_freq_value: 365 },
+      { base_min: 0 },
+    ]) {
       const res = await recalc(plain(change));
       expect(res.status, JSON.stringify(change)).toBe(200);
       expect(res.body.repayment_min).toBeGreaterThanOrEqual(0);
@@ -242,7 +321,10 @@ describe('Request validation: input mistakes are 400 naming the field, never the
 describe('Errors: a row that cannot be re-priced answers the documented 500 with an error body, never a stack trace', () => {
   // Well-formed figures with no answer (docs/pricing.md "Recalculation"): Rule 8's solver finds no rate.
   const unpriceable: [string, Record<string, unknown>][] = [
-    ['one advance instalment repaying more than was advanced (no effective rate)', { pv: 50000, cost: 40000, noi_min: 1, noi_max: 1, billing_type: 'advance' }],
+    [
+      'one advance instalment repaying more than was advanced (no effective rate)',
+      { pv: 50000, cost: 40000, noi_min: 1, noi_max: 1, billing_type: 'advance' },
+    ],
   ];
   it.each(unpriceable)('%s: 500 {error}', async (_label, change) => {
     const res = await recalc(plain(change));

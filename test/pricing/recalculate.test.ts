@@ -7,8 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { recalculate, recalculationInputErrors, type RecalculateInput } from '../../src/modules/pricing/recalculate.ts';
 
 const PLAIN: RecalculateInput = {
-  rate_bracket_id: 1, base_min: 9.5, base_max: 11.5, compounding_freq_value: 12, pv: 50000, balloon: 0,
-  cost: 50000, deposit: 0, noi_min: 60, noi_max: 60, billing_type: null, repayment_frequency: 'monthly',
+  rate_bracket_id: 1,
+  base_min: 9.5,
+  base_max: 11.5,
+  compounding_freq_value: 12,
+  pv: 50000,
+  balloon: 0,
+  cost: 50000,
+  deposit: 0,
+  noi_min: 60,
+  noi_max: 60,
+  billing_type: null,
+  repayment_frequency: 'monthly',
 };
 
 describe('Recalculation input checks: each mistake names its field', () => {
@@ -25,32 +35,58 @@ describe('Recalculation input checks: each mistake names its field', () => {
     expect(recalculationInputErrors({ ...PLAIN, ...change }).map((e) => e.field)).toEqual(fields);
   });
 
-  it('the plain reference body has no mistakes', () => { expect(recalculationInputErrors(PLAIN)).toEqual([]); });
+  it('the plain reference body has no mistakes', () => {
+    expect(recalculationInputErrors(PLAIN)).toEqual([]);
+  });
 });
 
 describe('A body that passes the checks never prices to a negative or non-finite repayment', () => {
   it('holds for any valid body', () => {
     const amount = fc.double({ min: 0.01, max: 1e12, noNaN: true });
-    fc.assert(fc.property(
-      fc.record({
-        base_min: fc.double({ min: 0, max: 1000, noNaN: true }), base_max: fc.double({ min: 0, max: 1000, noNaN: true }),
-        compounding_freq_value: fc.integer({ min: 1, max: 365 }),
-        pv: amount, balloonShare: fc.double({ min: 0, max: 1, noNaN: true }),
-        cost: amount, depositShare: fc.double({ min: 0, max: 0.999, noNaN: true }),
-        noi_min: fc.double({ min: 1, max: 36_500, noNaN: true }), noi_max: fc.double({ min: 1, max: 36_500, noNaN: true }),
-        billing_type: fc.constantFrom('advance', null),
-        repayment_frequency: fc.constantFrom('yearly', 'quarterly', 'monthly', 'weekly', 'daily', 'none') as fc.Arbitrary<RecalculateInput['repayment_frequency']>,
-      }),
-      ({ balloonShare, depositShare, ...r }) => {
-        const input: RecalculateInput = { ...r, rate_bracket_id: 1, balloon: r.pv * balloonShare, deposit: r.cost * depositShare };
-        if (recalculationInputErrors(input).length) return; // shares at the edges can round past a bound
-        const outcome = recalculate(input);
-        if (!outcome.ok) return; // the documented 500: no effective rate
-        for (const figure of [outcome.value.repayment_min, outcome.value.repayment_max, outcome.value.r_min, outcome.value.r_max]) {
-          expect(Number.isFinite(figure)).toBe(true);
-          expect(figure).toBeGreaterThanOrEqual(0);
-        }
-      },
-    ), { numRuns: 500 });
+    fc.assert(
+      fc.property(
+        fc.record({
+          base_min: fc.double({ min: 0, max: 1000, noNaN: true }),
+          base_max: fc.double({ min: 0, max: 1000, noNaN: true }),
+          compounding_freq_value: fc.integer({ min: 1, max: 365 }),
+          pv: amount,
+          balloonShare: fc.double({ min: 0, max: 1, noNaN: true }),
+          cost: amount,
+          depositShare: fc.double({ min: 0, max: 0.999, noNaN: true }),
+          noi_min: fc.double({ min: 1, max: 36_500, noNaN: true }),
+          noi_max: fc.double({ min: 1, max: 36_500, noNaN: true }),
+          billing_type: fc.constantFrom('advance', null),
+          repayment_frequency: fc.constantFrom(
+            'yearly',
+            'quarterly',
+            'monthly',
+            'weekly',
+            'daily',
+            'none',
+          ) as fc.Arbitrary<RecalculateInput['repayment_frequency']>,
+        }),
+        ({ balloonShare, depositShare, ...r }) => {
+          const input: RecalculateInput = {
+            ...r,
+            rate_bracket_id: 1,
+            balloon: r.pv * balloonShare,
+            deposit: r.cost * depositShare,
+          };
+          if (recalculationInputErrors(input).length) return; // shares at the edges can round past a bound
+          const outcome = recalculate(input);
+          if (!outcome.ok) return; // the documented 500: no effective rate
+          for (const figure of [
+            outcome.value.repayment_min,
+            outcome.value.repayment_max,
+            outcome.value.r_min,
+            outcome.value.r_max,
+          ]) {
+            expect(Number.isFinite(figure)).toBe(true);
+            expect(figure).toBeGreaterThanOrEqual(0);
+          }
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

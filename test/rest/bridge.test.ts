@@ -5,8 +5,13 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let token: string;
-beforeAll(async () => { t = await startTestApp(); token = (await t.login('broker.admin@demo.test')).access; });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+  token = (await t.login('broker.admin@demo.test')).access;
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('General error body: error (string) and errors (map from field to list of string)', () => {
   it('malformed JSON answers 400 JSON', async () => {

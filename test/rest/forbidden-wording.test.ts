@@ -33,13 +33,24 @@ beforeAll(async () => {
   adminId = (await prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
   memberId = (await prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
   const secret = newApiTokenSecret();
-  await prisma.apiToken.create({ data: {
-    user_id: adminId, name: 'assistant', token_id: secret.tokenId, secret_hash: sha256(secret.secret), last_four: secret.token.slice(-4),
-    scope: 'read_write', environment: t.config.environment, origin: 'mcp', created_at: new Date(),
-  } as never });
+  await prisma.apiToken.create({
+    data: {
+      user_id: adminId,
+      name: 'assistant',
+      token_id: secret.tokenId,
+      secret_hash: sha256(secret.secret),
+      last_four: secret.token.slice(-4),
+      scope: 'read_write',
+      environment: t.config.environment,
+      origin: 'mcp',
+      created_at: new Date(),
+    } as never,
+  });
   mcpToken = secret.token;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
 
@@ -47,9 +58,18 @@ const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears
 const REFUSALS: [name: string, request: () => [method: string, url: string, token: string, body?: unknown]][] = [
   ['read-scope token changes a user', () => ['PUT', `/api/v1/users/${memberId}`, readToken, { first_name: 'X' }]],
   ['read-scope token revokes a token', () => ['DELETE', '/api/v1/api-tokens/1', readToken]],
-  ['read-scope token promotes a scenario', () => ['POST', '/api/v1/calculator/scenarios/1/promote', readToken, { name: 'x' }]],
-  ['read-scope token creates a token (session only)', () => ['POST', '/api/v1/api-tokens', readToken, { name: 'x', scope: 'read' }]],
-  ['read_write token creates a token (session only)', () => ['POST', '/api/v1/api-tokens', readWriteToken, { name: 'x', scope: 'read' }]],
+  [
+    'read-scope token promotes a scenario',
+    () => ['POST', '/api/v1/calculator/scenarios/1/promote', readToken, { name: 'x' }],
+  ],
+  [
+    'read-scope token creates a token (session only)',
+    () => ['POST', '/api/v1/api-tokens', readToken, { name: 'x', scope: 'read' }],
+  ],
+  [
+    'read_write token creates a token (session only)',
+    () => ['POST', '/api/v1/api-tokens', readWriteToken, { name: 'x', scope: 'read' }],
+  ],
   ['MCP token reads', () => ['GET', '/api/v1/api-tokens', mcpToken]],
   ['MCP token computes', () => ['POST', '/api/v1/calculator/', mcpToken, DEAL]],
   ['MCP token changes a user', () => ['PUT', `/api/v1/users/${adminId}`, mcpToken, { first_name: 'X' }]],
@@ -87,7 +107,11 @@ describe('403 bodies: a worded sentence, for web and for ios, naming no GraphQL 
       const [method, url, token, body] = request();
       const bodies: Record<string, unknown> = {};
       for (const client of ['web', 'ios'] as const) {
-        const res = await t.rest(method, url, { token, body, headers: client === 'web' ? {} : { 'X-Service-Client': client } });
+        const res = await t.rest(method, url, {
+          token,
+          body,
+          headers: client === 'web' ? {} : { 'X-Service-Client': client },
+        });
         expect(res.status, `${client}: ${JSON.stringify(res.body)}`).toBe(403);
         expectWorded(res.body.error);
         bodies[client] = res.body;
@@ -99,14 +123,22 @@ describe('403 bodies: a worded sentence, for web and for ios, naming no GraphQL 
 
   it('the read-scope sentence follows the client: web names the scope, ios states the fact', async () => {
     const web = await t.rest('PUT', `/api/v1/users/${memberId}`, { token: readToken, body: { first_name: 'X' } });
-    const ios = await t.rest('PUT', `/api/v1/users/${memberId}`, { token: readToken, body: { first_name: 'X' }, headers: { 'X-Service-Client': 'ios' } });
+    const ios = await t.rest('PUT', `/api/v1/users/${memberId}`, {
+      token: readToken,
+      body: { first_name: 'X' },
+      headers: { 'X-Service-Client': 'ios' },
+    });
     expect(web.body.error).toMatch(/read_write/);
     expect(ios.body.error).not.toBe(web.body.error);
   });
 
   it('GraphQL answers the same sentences (a typed ForbiddenError)', async () => {
-    const data = await t.graphql(readToken).request<any>(
-      `mutation($id: Int!) { updateUser(id: $id, input: {first_name: "X"}) { __typename ... on ForbiddenError { message } } }`, { id: memberId });
+    const data = await t
+      .graphql(readToken)
+      .request<any>(
+        `mutation($id: Int!) { updateUser(id: $id, input: {first_name: "X"}) { __typename ... on ForbiddenError { message } } }`,
+        { id: memberId },
+      );
     expect(data.updateUser.__typename).toBe('ForbiddenError');
     expectWorded(data.updateUser.message);
   });

@@ -5,11 +5,15 @@ import { FRAGMENTS, withFragments } from '../../src/rest/fragments.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 
 const fragmentNames = (document: string) =>
-  parse(document).definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => d.name.value);
+  parse(document)
+    .definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+    .map((d) => d.name.value);
 
 describe('the bridge appends each fragment a document spreads, directly or through another fragment, once', () => {
   it('follows a fragment spread inside a fragment', () => {
-    const document = withFragments('query { matrix(input: $input) { ... on MatrixResult { results { ...MatrixFinancierGroupFields } } } }');
+    const document = withFragments(
+      'query { matrix(input: $input) { ... on MatrixResult { results { ...MatrixFinancierGroupFields } } } }',
+    );
     expect(fragmentNames(document).sort()).toEqual(['MatrixApprovalFields', 'MatrixFinancierGroupFields']);
   });
 

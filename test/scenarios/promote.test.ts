@@ -21,7 +21,9 @@ beforeAll(async () => {
   adminId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
   memberId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 beforeEach(async () => {
   await t.database.prisma.scenario.deleteMany({ where: { user_id: { in: [adminId, memberId] } } });
@@ -29,13 +31,22 @@ beforeEach(async () => {
 });
 
 async function setSavedLimit(limit: number | null): Promise<void> {
-  await t.database.prisma.organisation.update({ where: { id: PRO_BROKER }, data: { plan_overrides: limit === null ? {} : { saved_scenario_limit: limit } } });
+  await t.database.prisma.organisation.update({
+    where: { id: PRO_BROKER },
+    data: { plan_overrides: limit === null ? {} : { saved_scenario_limit: limit } },
+  });
 }
 
 /** A recent scenario, written by the statement every run records itself with (record_run), no allowance consumed. */
 async function recent(userId = adminId, tool = 'calculator'): Promise<number> {
   const outcome = await recordRun(t.database.prisma, {
-    userId, day: '', metrics: [], limits: [], tool, request: { cost: '55000', term: 48 }, summary: { repayment_min: '1234.56' },
+    userId,
+    day: '',
+    metrics: [],
+    limits: [],
+    tool,
+    request: { cost: '55000', term: 48 },
+    summary: { repayment_min: '1234.56' },
   });
   if (!outcome.ok) throw new Error('a run without allowances cannot be refused');
   return outcome.scenarioId;
@@ -47,8 +58,16 @@ async function saved(userId = adminId, tool = 'calculator', name = 'Saved earlie
   return id;
 }
 
-const promote = (id: number | string, body?: unknown, options: { token?: string | null; headers?: Record<string, string> } = {}) =>
-  t.rest('POST', `/api/v1/calculator/scenarios/${id}/promote`, { token: options.token === undefined ? admin : options.token, body, headers: options.headers });
+const promote = (
+  id: number | string,
+  body?: unknown,
+  options: { token?: string | null; headers?: Record<string, string> } = {},
+) =>
+  t.rest('POST', `/api/v1/calculator/scenarios/${id}/promote`, {
+    token: options.token === undefined ? admin : options.token,
+    body,
+    headers: options.headers,
+  });
 
 const row = (id: number) => t.database.prisma.scenario.findUnique({ where: { id } });
 
@@ -58,7 +77,14 @@ describe('Scenario: recent --promote (name supplied, limit not reached)--> saved
     const res = await promote(id, { name: '  Excavator, 48 months  ' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({});
-    expect(await row(id)).toMatchObject({ kind: 'saved', name: 'Excavator, 48 months', user_id: adminId, tool: 'calculator', request: { cost: '55000', term: 48 }, summary: { repayment_min: '1234.56' } });
+    expect(await row(id)).toMatchObject({
+      kind: 'saved',
+      name: 'Excavator, 48 months',
+      user_id: adminId,
+      tool: 'calculator',
+      request: { cost: '55000', term: 48 },
+      summary: { repayment_min: '1234.56' },
+    });
   });
 
   it('the saved limit counts saved scenarios of the same tool only', async () => {
@@ -97,7 +123,10 @@ describe('Errors: 400 error = name_required', () => {
     expect(wrongType.body).toEqual({ error: 'Invalid request.', errors: { name: ['Not a valid string.'] } });
     const tooLong = await promote(id, { name: 'x'.repeat(201) });
     expect(tooLong.status).toBe(400);
-    expect(tooLong.body).toEqual({ error: 'Invalid request.', errors: { name: ['Ensure this field has no more than 200 characters.'] } });
+    expect(tooLong.body).toEqual({
+      error: 'Invalid request.',
+      errors: { name: ['Ensure this field has no more than 200 characters.'] },
+    });
     expect((await row(id))!.kind).toBe('recent');
   });
 
@@ -106,8 +135,8 @@ describe('Errors: 400 error = name_required', () => {
   });
 });
 
-describe('Errors: 404 error = not_found (no recent scenario of the caller\'s with that id)', () => {
-  it('a missing id, another user\'s recent, an already-saved one and a non-numeric id all answer the same 404', async () => {
+describe("Errors: 404 error = not_found (no recent scenario of the caller's with that id)", () => {
+  it("a missing id, another user's recent, an already-saved one and a non-numeric id all answer the same 404", async () => {
     const others = await recent(memberId);
     const alreadySaved = await saved();
     const answers = await Promise.all([
@@ -137,7 +166,8 @@ describe('Errors: 404 error = not_found (no recent scenario of the caller\'s wit
 describe('Errors: 409 error = over_limit, with a client-worded message and limit', () => {
   it('web wording may name the plan page; ios and unknown clients state a fact only; the scenario stays recent', async () => {
     await setSavedLimit(2);
-    await saved(); await saved();
+    await saved();
+    await saved();
     const id = await recent();
     const web = await promote(id, { name: 'Third' });
     expect(web.status).toBe(409);
@@ -155,7 +185,7 @@ describe('Errors: 409 error = over_limit, with a client-worded message and limit
     expect(await t.database.prisma.scenario.count({ where: { user_id: adminId, kind: 'saved' } })).toBe(2);
   });
 
-  it('the plan\'s own limit applies without overrides (Pro: 50)', async () => {
+  it("the plan's own limit applies without overrides (Pro: 50)", async () => {
     for (let i = 0; i < 50; i += 1) await saved();
     const res = await promote(await recent(), { name: 'Fifty-first' });
     expect(res.status).toBe(409);
@@ -174,7 +204,10 @@ describe('Errors: 409 error = over_limit, with a client-worded message and limit
 
 describe('Authentication 5: promote needs a session or a read_write token', () => {
   const mint = async (scope: 'read' | 'read_write') => {
-    const res = await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: `scenarios ${scope}`, scope } });
+    const res = await t.rest('POST', '/api/v1/api-tokens', {
+      token: admin,
+      body: { name: `scenarios ${scope}`, scope },
+    });
     expect(res.status).toBe(201);
     return res.body.token as string;
   };
@@ -205,7 +238,9 @@ describe('Authentication 5: promote needs a session or a read_write token', () =
   it('over GraphQL, a read token gets ForbiddenError', async () => {
     const read = await mint('read');
     const id = await recent();
-    const out = await t.graphql(read).request<any>('mutation($id: Int!) { promoteScenario(id: $id, name: "x") { __typename } }', { id });
+    const out = await t
+      .graphql(read)
+      .request<any>('mutation($id: Int!) { promoteScenario(id: $id, name: "x") { __typename } }', { id });
     expect(out.promoteScenario.__typename).toBe('ForbiddenError');
     expect((await row(id))!.kind).toBe('recent');
   });
@@ -215,7 +250,11 @@ describe('Concurrency: the saved limit is exact, and a scenario is promoted at m
   // Races only show on PostgreSQL (PGlite has one connection). Warm the connection pool first so the requests are not
   // staggered by connection set-up, and repeat: without the row lock these fail on almost every run.
   const ROUNDS = 5;
-  beforeAll(async () => { await Promise.all(Array.from({ length: 12 }, () => t.database.prisma.$queryRawUnsafe('SELECT 1 AS one FROM pg_sleep(0.05)'))); });
+  beforeAll(async () => {
+    await Promise.all(
+      Array.from({ length: 12 }, () => t.database.prisma.$queryRawUnsafe('SELECT 1 AS one FROM pg_sleep(0.05)')),
+    );
+  });
 
   it('with one slot left, 10 concurrent promotes of different recents: exactly one 200, the rest 409', async () => {
     await setSavedLimit(2);
@@ -228,8 +267,16 @@ describe('Concurrency: the saved limit is exact, and a scenario is promoted at m
       expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
       const losers = answers.filter((a) => a.status !== 200);
       expect(losers).toHaveLength(9);
-      for (const l of losers) expect(l).toEqual(expect.objectContaining({ status: 409, body: { error: 'over_limit', message: expect.any(String), limit: 2 } }));
-      expect(await t.database.prisma.scenario.count({ where: { user_id: adminId, tool: 'calculator', kind: 'saved' } })).toBe(2);
+      for (const l of losers)
+        expect(l).toEqual(
+          expect.objectContaining({
+            status: 409,
+            body: { error: 'over_limit', message: expect.any(String), limit: 2 },
+          }),
+        );
+      expect(
+        await t.database.prisma.scenario.count({ where: { user_id: adminId, tool: 'calculator', kind: 'saved' } }),
+      ).toBe(2);
     }
   });
 
@@ -246,7 +293,7 @@ describe('Concurrency: the saved limit is exact, and a scenario is promoted at m
     }
   });
 
-  it('two users racing: each user\'s limit is their own', async () => {
+  it("two users racing: each user's limit is their own", async () => {
     await setSavedLimit(1);
     const mine = [await recent(), await recent()];
     const theirs = [await recent(memberId), await recent(memberId)];
@@ -271,7 +318,10 @@ describe('Concurrency: the saved limit is exact, and a scenario is promoted at m
       ]);
       const after = await row(oldest);
       if (answer.status === 200) expect(after).toMatchObject({ kind: 'saved', name: 'Keep me' });
-      else { expect(answer).toMatchObject({ status: 404, body: { error: 'not_found' } }); expect(after).toBeNull(); }
+      else {
+        expect(answer).toMatchObject({ status: 404, body: { error: 'not_found' } });
+        expect(after).toBeNull();
+      }
     }
   });
 });

@@ -20,8 +20,12 @@ beforeAll(async () => {
   adminId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
   memberId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
 });
-afterAll(async () => { await t?.close(); });
-beforeEach(async () => { await t.database.prisma.scenario.deleteMany({ where: { user_id: { in: [adminId, memberId] } } }); });
+afterAll(async () => {
+  await t?.close();
+});
+beforeEach(async () => {
+  await t.database.prisma.scenario.deleteMany({ where: { user_id: { in: [adminId, memberId] } } });
+});
 
 /** A run's recording statement (record_run), with no allowance to consume: the new recent's id. */
 async function saveRecent(run: { userId: number; tool: string; request: unknown; summary: unknown }): Promise<number> {
@@ -37,17 +41,31 @@ const ids = async (where: { user_id: number; tool?: string; kind?: 'recent' | 's
   (await t.database.prisma.scenario.findMany({ where, orderBy: { id: 'asc' }, select: { id: true } })).map((r) => r.id);
 
 describe('record_run: recents trim themselves to the newest 20 per user per tool', () => {
-  it('the limit is 20', () => { expect(RECENT_SCENARIO_LIMIT).toBe(20); });
+  it('the limit is 20', () => {
+    expect(RECENT_SCENARIO_LIMIT).toBe(20);
+  });
 
   it('returns the new id and stores request and summary as given, kind recent, no name', async () => {
-    const id = await saveRecent({ userId: adminId, tool: 'calculator', request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
+    const id = await saveRecent({
+      userId: adminId,
+      tool: 'calculator',
+      request: { cost: '55000', nested: { a: [1, 2] } },
+      summary: null,
+    });
     expect(typeof id).toBe('number');
     const row = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } });
-    expect(row).toMatchObject({ user_id: adminId, tool: 'calculator', kind: 'recent', name: null, request: { cost: '55000', nested: { a: [1, 2] } }, summary: null });
+    expect(row).toMatchObject({
+      user_id: adminId,
+      tool: 'calculator',
+      kind: 'recent',
+      name: null,
+      request: { cost: '55000', nested: { a: [1, 2] } },
+      summary: null,
+    });
     expect(Math.abs(row.created_at.getTime() - Date.now())).toBeLessThan(60_000); // stored in UTC like Prisma's own writes
   });
 
-  it('25 saves keep the newest 20, and never touch saved ones, another tool\'s or another user\'s', async () => {
+  it("25 saves keep the newest 20, and never touch saved ones, another tool's or another user's", async () => {
     const keptSaved: number[] = [];
     for (let i = 0; i < 3; i += 1) {
       const id = await save(adminId, 'calculator');
@@ -86,34 +104,44 @@ describe('record_run: recents trim themselves to the newest 20 per user per tool
   // Deterministic interleaving, PostgreSQL only (PGlite has one connection): a promote has updated the oldest recent
   // but not committed; the trim takes its snapshot (which still sees it as recent), then waits for the row. Once the
   // promote commits, the DELETE must re-check kind and leave the now-saved scenario alone.
-  it.skipIf(!process.env.TEST_DATABASE_URL)('a recent promoted while the trim waits for it is not deleted (PostgreSQL)', async () => {
-    const created: number[] = [];
-    for (let i = 0; i < 20; i += 1) created.push(await save());
-    const oldest = created[0];
-    let trimming: Promise<number> | undefined;
-    await t.database.prisma.$transaction(async (tx) => {
-      await tx.scenario.update({ where: { id: oldest }, data: { kind: 'saved', name: 'Promoted' } });
-      trimming = save();
-      let waiting = 0;
-      for (let i = 0; i < 100 && waiting === 0; i += 1) {
-        await new Promise((r) => setTimeout(r, 20));
-        // From another connection: pg_stat_activity is a snapshot frozen for the rest of the asking transaction.
-        const [row] = await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
-        waiting = row.n;
-      }
-      expect(waiting).toBe(1); // the trim is blocked on the promoted row
-    });
-    const newest = await trimming!;
-    expect(await t.database.prisma.scenario.findUnique({ where: { id: oldest } })).toMatchObject({ kind: 'saved', name: 'Promoted' });
-    expect(await ids({ user_id: adminId, kind: 'recent' })).toEqual([...created.slice(1), newest]);
-  });
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'a recent promoted while the trim waits for it is not deleted (PostgreSQL)',
+    async () => {
+      const created: number[] = [];
+      for (let i = 0; i < 20; i += 1) created.push(await save());
+      const oldest = created[0];
+      let trimming: Promise<number> | undefined;
+      await t.database.prisma.$transaction(async (tx) => {
+        await tx.scenario.update({ where: { id: oldest }, data: { kind: 'saved', name: 'Promoted' } });
+        trimming = save();
+        let waiting = 0;
+        for (let i = 0; i < 100 && waiting === 0; i += 1) {
+          await new Promise((r) => setTimeout(r, 20));
+          // From another connection: pg_stat_activity is a snapshot frozen for the rest of the asking transaction.
+          const [row] = await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          );
+          waiting = row.n;
+        }
+        expect(waiting).toBe(1); // the trim is blocked on the promoted row
+      });
+      const newest = await trimming!;
+      expect(await t.database.prisma.scenario.findUnique({ where: { id: oldest } })).toMatchObject({
+        kind: 'saved',
+        name: 'Promoted',
+      });
+      expect(await ids({ user_id: adminId, kind: 'recent' })).toEqual([...created.slice(1), newest]);
+    },
+  );
 
   it('a saved scenario survives any number of later runs', async () => {
     const id = await save();
     await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name: 'Keep' } });
     for (let i = 0; i < 25; i += 1) await save();
-    expect(await t.database.prisma.scenario.findUnique({ where: { id } })).toMatchObject({ kind: 'saved', name: 'Keep' });
+    expect(await t.database.prisma.scenario.findUnique({ where: { id } })).toMatchObject({
+      kind: 'saved',
+      name: 'Keep',
+    });
   });
 });
 
@@ -129,8 +157,8 @@ async function savedScenario(userId = adminId, name = 'Saved'): Promise<number> 
   return id;
 }
 
-describe('GraphQL scenarios: the caller\'s own, newest first, filtered by kind and tool', () => {
-  it('lists only the caller\'s scenarios with every field, and filters', async () => {
+describe("GraphQL scenarios: the caller's own, newest first, filtered by kind and tool", () => {
+  it("lists only the caller's scenarios with every field, and filters", async () => {
     const r1 = await save(adminId, 'calculator', 1);
     const s1 = await savedScenario(adminId, 'Mine');
     const m1 = await save(adminId, 'matrix', 2);
@@ -139,19 +167,28 @@ describe('GraphQL scenarios: the caller\'s own, newest first, filtered by kind a
     const all = (await t.graphql(admin).request<any>(LIST)).scenarios;
     expect(all.__typename).toBe('QueryScenariosSuccess');
     expect(all.data.map((s: any) => s.id)).toEqual([m1, s1, r1]);
-    expect(all.data[2]).toMatchObject({ id: r1, tool: 'calculator', kind: 'recent', name: null, request: { cost: '1001', term: 36 }, summary: { n: 1 } });
+    expect(all.data[2]).toMatchObject({
+      id: r1,
+      tool: 'calculator',
+      kind: 'recent',
+      name: null,
+      request: { cost: '1001', term: 36 },
+      summary: { n: 1 },
+    });
     expect(typeof all.data[2].created_at).toBe('string');
 
     const savedOnly = (await t.graphql(admin).request<any>(LIST, { kind: 'saved' })).scenarios.data;
     expect(savedOnly.map((s: any) => [s.id, s.name])).toEqual([[s1, 'Mine']]);
     const matrix = (await t.graphql(admin).request<any>(LIST, { tool: 'matrix' })).scenarios.data;
     expect(matrix.map((s: any) => s.id)).toEqual([m1]);
-    const recentCalc = (await t.graphql(admin).request<any>(LIST, { kind: 'recent', tool: 'calculator' })).scenarios.data;
+    const recentCalc = (await t.graphql(admin).request<any>(LIST, { kind: 'recent', tool: 'calculator' })).scenarios
+      .data;
     expect(recentCalc.map((s: any) => s.id)).toEqual([r1]);
   });
 
   it('a read token may list; no credentials is UnauthenticatedError', async () => {
-    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'list', scope: 'read' } })).body.token;
+    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'list', scope: 'read' } }))
+      .body.token;
     await save();
     expect((await t.graphql(read).request<any>(LIST)).scenarios.data).toHaveLength(1);
     expect((await t.graphql(null).request<any>(LIST)).scenarios.__typename).toBe('UnauthenticatedError');
@@ -168,16 +205,22 @@ describe('GraphQL renameScenario: saved scenarios of the caller only', () => {
   it('a blank or missing name is NameRequiredError', async () => {
     const id = await savedScenario();
     for (const name of [null, '', '  ']) {
-      expect((await t.graphql(admin).request<any>(RENAME, { id, name })).renameScenario).toMatchObject({ __typename: 'NameRequiredError', code: 'name_required' });
+      expect((await t.graphql(admin).request<any>(RENAME, { id, name })).renameScenario).toMatchObject({
+        __typename: 'NameRequiredError',
+        code: 'name_required',
+      });
     }
     expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } })).name).toBe('Saved');
   });
 
-  it('a recent one, another user\'s saved one and a missing id are ScenarioNotFoundError', async () => {
+  it("a recent one, another user's saved one and a missing id are ScenarioNotFoundError", async () => {
     const recentId = await save();
     const others = await savedScenario(memberId, 'Theirs');
     for (const id of [recentId, others, 999_999]) {
-      expect((await t.graphql(admin).request<any>(RENAME, { id, name: 'X' })).renameScenario).toMatchObject({ __typename: 'ScenarioNotFoundError', code: 'not_found' });
+      expect((await t.graphql(admin).request<any>(RENAME, { id, name: 'X' })).renameScenario).toMatchObject({
+        __typename: 'ScenarioNotFoundError',
+        code: 'not_found',
+      });
     }
     expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: others } })).name).toBe('Theirs');
     expect((await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: recentId } })).name).toBeNull();
@@ -189,24 +232,41 @@ describe('GraphQL deleteScenario: recent or saved scenarios of the caller', () =
     const r = await save();
     const s = await savedScenario();
     for (const id of [r, s]) {
-      expect((await t.graphql(admin).request<any>(DELETE, { id })).deleteScenario).toEqual({ __typename: 'DeletedScenario', id });
+      expect((await t.graphql(admin).request<any>(DELETE, { id })).deleteScenario).toEqual({
+        __typename: 'DeletedScenario',
+        id,
+      });
       expect(await t.database.prisma.scenario.findUnique({ where: { id } })).toBeNull();
     }
-    expect((await t.graphql(admin).request<any>(DELETE, { id: r })).deleteScenario).toMatchObject({ __typename: 'ScenarioNotFoundError', code: 'not_found' });
+    expect((await t.graphql(admin).request<any>(DELETE, { id: r })).deleteScenario).toMatchObject({
+      __typename: 'ScenarioNotFoundError',
+      code: 'not_found',
+    });
   });
 
-  it('another user\'s scenario is ScenarioNotFoundError and stays', async () => {
+  it("another user's scenario is ScenarioNotFoundError and stays", async () => {
     const others = await save(memberId);
-    expect((await t.graphql(admin).request<any>(DELETE, { id: others })).deleteScenario.__typename).toBe('ScenarioNotFoundError');
+    expect((await t.graphql(admin).request<any>(DELETE, { id: others })).deleteScenario.__typename).toBe(
+      'ScenarioNotFoundError',
+    );
     expect(await t.database.prisma.scenario.findUnique({ where: { id: others } })).not.toBeNull();
-    expect((await t.graphql(member).request<any>(DELETE, { id: others })).deleteScenario).toEqual({ __typename: 'DeletedScenario', id: others });
+    expect((await t.graphql(member).request<any>(DELETE, { id: others })).deleteScenario).toEqual({
+      __typename: 'DeletedScenario',
+      id: others,
+    });
   });
 
   it('a read token may neither rename nor delete (ForbiddenError)', async () => {
-    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'ro', scope: 'read' } })).body.token;
+    const read = (await t.rest('POST', '/api/v1/api-tokens', { token: admin, body: { name: 'ro', scope: 'read' } }))
+      .body.token;
     const id = await savedScenario();
-    expect((await t.graphql(read).request<any>(RENAME, { id, name: 'X' })).renameScenario.__typename).toBe('ForbiddenError');
+    expect((await t.graphql(read).request<any>(RENAME, { id, name: 'X' })).renameScenario.__typename).toBe(
+      'ForbiddenError',
+    );
     expect((await t.graphql(read).request<any>(DELETE, { id })).deleteScenario.__typename).toBe('ForbiddenError');
-    expect(await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } })).toMatchObject({ name: 'Saved', kind: 'saved' });
+    expect(await t.database.prisma.scenario.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      name: 'Saved',
+      kind: 'saved',
+    });
   });
 });

@@ -1,7 +1,20 @@
 import type { Deal } from '../../src/modules/catalogue/model.ts';
 
 /** The answers a deal may leave blank, all blank: each engine's fixtures add what their tests price or check. */
-export const UNANSWERED: Omit<Deal, 'type' | 'asset_value' | 'term' | 'advance_arrears' | 'repayment_frequency' | 'cost' | 'cost_gst' | 'cost_inc' | 'deposit' | 'brokerage_gst' | 'origination_fee_gst'> = {
+export const UNANSWERED: Omit<
+  Deal,
+  | 'type'
+  | 'asset_value'
+  | 'term'
+  | 'advance_arrears'
+  | 'repayment_frequency'
+  | 'cost'
+  | 'cost_gst'
+  | 'cost_inc'
+  | 'deposit'
+  | 'brokerage_gst'
+  | 'origination_fee_gst'
+> = {
   balloon_amount: 0,
   brokerage: 0,
   brokerage_percentage: false,

@@ -11,19 +11,31 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 const PASSWORD = 'last-admin-pw-1';
 let t: TestApp;
 let hash: string;
-beforeAll(async () => { t = await startTestApp(); hash = await hashPassword(PASSWORD); });
-afterAll(async () => { await t?.close(); });
+beforeAll(async () => {
+  t = await startTestApp();
+  hash = await hashPassword(PASSWORD);
+});
+afterAll(async () => {
+  await t?.close();
+});
 
 let serial = 0;
-interface Member { id: number; token: string }
+interface Member {
+  id: number;
+  token: string;
+}
 
 /** A broker organisation of the test's own with `admins` active admins, `members` non-admins and `inactiveAdmins`. */
 async function organisation(spec: { admins: number; members?: number; inactiveAdmins?: number }) {
   const prisma = t.database.prisma;
-  const org = await prisma.organisation.create({ data: { name: `Last Admin Test ${++serial}`, type: 'b', plan: 'enterprise' } });
+  const org = await prisma.organisation.create({
+    data: { name: `Last Admin Test ${++serial}`, type: 'b', plan: 'enterprise' },
+  });
   const make = async (is_admin: boolean, is_active: boolean): Promise<Member> => {
     const email = `la${serial}-${Math.random().toString(36).slice(2)}@test.test`;
-    const user = await prisma.user.create({ data: { email, password_hash: hash, organisation_id: org.id, is_admin, is_active: true, is_email_verified: true } });
+    const user = await prisma.user.create({
+      data: { email, password_hash: hash, organisation_id: org.id, is_admin, is_active: true, is_email_verified: true },
+    });
     const token = (await t.login(email, PASSWORD)).access;
     if (!is_active) await prisma.user.update({ where: { id: user.id }, data: { is_active: false } });
     return { id: user.id, token };
@@ -38,7 +50,8 @@ async function organisation(spec: { admins: number; members?: number; inactiveAd
   return { id: org.id, admins, members, inactiveAdmins, activeAdmins };
 }
 
-const put = (token: string, id: number, body: unknown, headers?: Record<string, string>) => t.rest('PUT', `/api/v1/users/${id}`, { token, body, headers });
+const put = (token: string, id: number, body: unknown, headers?: Record<string, string>) =>
+  t.rest('PUT', `/api/v1/users/${id}`, { token, body, headers });
 const LAST_ADMIN = { error: expect.any(String), reason: 'last_admin' };
 
 describe('the last active admin cannot be demoted, deactivated or removed: 409 last_admin, nothing changed', () => {
@@ -76,8 +89,12 @@ describe('the last active admin cannot be demoted, deactivated or removed: 409 l
   it('GraphQL updateUser answers LastAdminError', async () => {
     const org = await organisation({ admins: 1 });
     const [only] = org.admins;
-    const data = await t.graphql(only.token).request<any>(
-      'mutation($id: Int!) { updateUser(id: $id, input: { is_admin: false }) { __typename ... on Error { code message } } }', { id: only.id });
+    const data = await t
+      .graphql(only.token)
+      .request<any>(
+        'mutation($id: Int!) { updateUser(id: $id, input: { is_admin: false }) { __typename ... on Error { code message } } }',
+        { id: only.id },
+      );
     expect(data.updateUser).toEqual({ __typename: 'LastAdminError', code: 'last_admin', message: expect.any(String) });
     expect(await org.activeAdmins()).toBe(1);
   });
@@ -113,11 +130,20 @@ describe('exact under concurrency: an organisation never loses its last active a
     for (let round = 0; round < 20; round += 1) {
       const org = await organisation({ admins: 2 });
       const [a, b] = org.admins;
-      const answers = await Promise.all([put(a.token, b.id, { is_admin: false }), put(b.token, a.id, { is_admin: false })]);
+      const answers = await Promise.all([
+        put(a.token, b.id, { is_admin: false }),
+        put(b.token, a.id, { is_admin: false }),
+      ]);
       // The loser is 409 last_admin when both passed the request's checks before either committed (a real race, on
       // PostgreSQL); 403 when it was read after the winner had already demoted it (always so on one PGlite connection).
       const statuses = answers.map((r) => r.status).sort();
-      expect([[200, 403], [200, 409]], `round ${round}: ${statuses}`).toContainEqual(statuses);
+      expect(
+        [
+          [200, 403],
+          [200, 409],
+        ],
+        `round ${round}: ${statuses}`,
+      ).toContainEqual(statuses);
       const loser = answers.find((r) => r.status !== 200)!;
       if (loser.status === 409) expect(loser.body).toEqual(LAST_ADMIN);
       expect(await org.activeAdmins()).toBe(1);

@@ -15,17 +15,29 @@ beforeAll(async () => {
   member = (await t.login('broker.user@demo.test')).access;
   const m = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } });
   const a = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } });
-  memberId = m.id; adminId = a.id; organisationId = a.organisation_id!;
+  memberId = m.id;
+  adminId = a.id;
+  organisationId = a.organisation_id!;
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
-const put = (token: string, id: number, body: unknown, headers?: Record<string, string>) => t.rest('PUT', `/api/v1/users/${id}`, { token, body, headers });
+const put = (token: string, id: number, body: unknown, headers?: Record<string, string>) =>
+  t.rest('PUT', `/api/v1/users/${id}`, { token, body, headers });
 
 async function addUsers(count: number, active: boolean): Promise<number[]> {
   const hash = await hashPassword('pw-pw-pw-pw');
   const ids: number[] = [];
   for (let i = 0; i < count; i += 1) {
-    const u = await t.database.prisma.user.create({ data: { email: `extra${Date.now()}${i}${Math.random()}@demo.test`, password_hash: hash, organisation_id: organisationId, is_active: active } });
+    const u = await t.database.prisma.user.create({
+      data: {
+        email: `extra${Date.now()}${i}${Math.random()}@demo.test`,
+        password_hash: hash,
+        organisation_id: organisationId,
+        is_active: active,
+      },
+    });
     ids.push(u.id);
   }
   return ids;
@@ -35,7 +47,15 @@ describe('PUT /users/{id} answers 200 with the User', () => {
   it('an admin edits a member of the same organisation', async () => {
     const res = await put(admin, memberId, { first_name: 'Sam', last_name: 'Lee' });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: memberId, email: 'broker.user@demo.test', first_name: 'Sam', last_name: 'Lee', organisation_id: organisationId, is_admin: false, is_active: true });
+    expect(res.body).toMatchObject({
+      id: memberId,
+      email: 'broker.user@demo.test',
+      first_name: 'Sam',
+      last_name: 'Lee',
+      organisation_id: organisationId,
+      is_admin: false,
+      is_active: true,
+    });
     expect(Array.isArray(res.body.groups)).toBe(true);
     expect(typeof res.body.created).toBe('string');
   });
@@ -52,7 +72,7 @@ describe('who may edit whom', () => {
     expect((await t.database.prisma.user.findUniqueOrThrow({ where: { id: memberId } })).is_admin).toBe(false);
   });
 
-  it('another tenant\'s user answers 404 exactly like a missing one', async () => {
+  it("another tenant's user answers 404 exactly like a missing one", async () => {
     const stranger = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'free.broker@demo.test' } });
     const foreign = await put(admin, stranger.id, { first_name: 'X' });
     const missing = await put(admin, 999999, { first_name: 'X' });
@@ -63,8 +83,17 @@ describe('who may edit whom', () => {
   it('organisation_id can only be cleared, never moved to another organisation; forbidden properties are not persisted', async () => {
     const moved = await put(admin, memberId, { organisation_id: 9 });
     expect(moved.status).toBe(400);
-    expect(moved.body).toEqual({ error: 'Invalid request.', errors: { organisation_id: ['A user cannot be moved to another organisation; it can only be cleared.'] } });
-    const injected = await put(admin, memberId, { id: 1, email: 'evil@x.test', is_email_verified: false, created: '2000-01-01T00:00:00Z', password_hash: 'x' });
+    expect(moved.body).toEqual({
+      error: 'Invalid request.',
+      errors: { organisation_id: ['A user cannot be moved to another organisation; it can only be cleared.'] },
+    });
+    const injected = await put(admin, memberId, {
+      id: 1,
+      email: 'evil@x.test',
+      is_email_verified: false,
+      created: '2000-01-01T00:00:00Z',
+      password_hash: 'x',
+    });
     expect(injected.status).toBe(200);
     const row = await t.database.prisma.user.findUniqueOrThrow({ where: { id: memberId } });
     expect(row).toMatchObject({ email: 'broker.user@demo.test', is_email_verified: true });
@@ -91,7 +120,9 @@ describe('User activity: is_active false --PUT is_active true--> true (organisat
 describe('User activity: is_active false --PUT is_active true--> stays false (organisation at its user limit): 409 seat_limit_reached', () => {
   it('answers 409 with a client-worded error, reason and seats; the user stays inactive', async () => {
     // Pro allows 3 seats; the demo broker has 2 active users. Fill the third with a pending invite.
-    const invite = await t.database.prisma.invitation.create({ data: { organisation_id: organisationId, email: 'invitee@demo.test' } });
+    const invite = await t.database.prisma.invitation.create({
+      data: { organisation_id: organisationId, email: 'invitee@demo.test' },
+    });
     const [inactive] = await addUsers(1, false);
     const web = await put(admin, inactive, { is_active: true });
     expect(web.status).toBe(409);
@@ -114,7 +145,10 @@ describe('User activity: is_active false --PUT is_active true--> stays false (or
 
 describe('Seats under concurrency (reliability Q4)', () => {
   it('one free seat, 20 concurrent reactivations: exactly one 200, the rest 409', async () => {
-    await t.database.prisma.user.updateMany({ where: { organisation_id: organisationId, email: { startsWith: 'extra' } }, data: { is_active: false } });
+    await t.database.prisma.user.updateMany({
+      where: { organisation_id: organisationId, email: { startsWith: 'extra' } },
+      data: { is_active: false },
+    });
     const candidates = await addUsers(20, false); // 2 active of 3: one seat free
     const answers = await Promise.all(candidates.map((id) => put(admin, id, { is_active: true })));
     expect(answers.filter((a) => a.status === 200)).toHaveLength(1);

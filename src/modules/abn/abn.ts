@@ -36,7 +36,11 @@ export function checkAbn(raw: string): AbnCheck {
 // Calendar dates
 // ---------------------------------------------------------------------------------------------
 
-export interface CalendarDate { year: number; month: number; day: number }
+export interface CalendarDate {
+  year: number;
+  month: number;
+  day: number;
+}
 
 function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
@@ -111,7 +115,11 @@ export function unwrapJsonp(body: string, callback = 'c'): unknown {
 /** Reads the register's body. Never throws: everything it cannot trust comes back as `invalid`. */
 export function parseAbnDetails(body: string, callback = 'c'): AbnAnswer {
   let value: unknown;
-  try { value = unwrapJsonp(body, callback); } catch { return { kind: 'invalid', reason: 'unparsable' }; }
+  try {
+    value = unwrapJsonp(body, callback);
+  } catch {
+    return { kind: 'invalid', reason: 'unparsable' };
+  }
   if (!isRecord(value)) return { kind: 'invalid', reason: 'not an object' };
 
   // Optional text: a string, or null/absent; "" reads as null.
@@ -122,7 +130,17 @@ export function parseAbnDetails(body: string, callback = 'c'): AbnAnswer {
     const t = v.trim();
     return t === '' ? null : t;
   };
-  const fields = ['Abn', 'Message', 'AbnStatus', 'AbnStatusEffectiveFrom', 'EntityName', 'EntityTypeName', 'Gst', 'AddressState', 'AddressPostcode'] as const;
+  const fields = [
+    'Abn',
+    'Message',
+    'AbnStatus',
+    'AbnStatusEffectiveFrom',
+    'EntityName',
+    'EntityTypeName',
+    'Gst',
+    'AddressState',
+    'AddressPostcode',
+  ] as const;
   const got = {} as Record<(typeof fields)[number], string | null>;
   for (const key of fields) {
     const v = text(key);
@@ -132,7 +150,8 @@ export function parseAbnDetails(body: string, callback = 'c'): AbnAnswer {
 
   if (got.Message !== null) {
     if (/guid/i.test(got.Message)) return { kind: 'refused', message: got.Message };
-    if (got.Abn === null || /no record|not found|not a valid/i.test(got.Message)) return { kind: 'not_found', message: got.Message };
+    if (got.Abn === null || /no record|not found|not a valid/i.test(got.Message))
+      return { kind: 'not_found', message: got.Message };
     return { kind: 'refused', message: got.Message };
   }
   if (got.Abn === null) return { kind: 'not_found', message: 'No record found' };
@@ -155,7 +174,8 @@ export function parseAbnDetails(body: string, callback = 'c'): AbnAnswer {
   const names = value.BusinessName;
   let businessNames: string[] = [];
   if (names !== null && names !== undefined) {
-    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string')) return { kind: 'invalid', reason: 'BusinessName is not a list of strings' };
+    if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
+      return { kind: 'invalid', reason: 'BusinessName is not a list of strings' };
     businessNames = names.map((n: string) => n.trim()).filter((n) => n !== '');
   }
 

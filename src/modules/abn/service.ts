@@ -9,7 +9,13 @@
  */
 import type { Config } from '../../config.ts';
 import { calendarDay, type Clock } from '../../lib/clock.ts';
-import { DomainError, NotConfiguredError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../../lib/errors.ts';
+import {
+  DomainError,
+  NotConfiguredError,
+  NotFoundError,
+  UpstreamUnavailableError,
+  ValidationError,
+} from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
 import { checkAbn, isActiveStatus, monthsBetween, parseAbnDetails, type AbnRecord } from './abn.ts';
 
@@ -39,8 +45,10 @@ export interface AbnDetails {
 const MAX_BODY_BYTES = 256 * 1024;
 const CALLBACK = 'c';
 
-export const ABN_NOT_CONFIGURED_MESSAGE = 'ABN lookup is not available: this service has not been configured to reach the Australian Business Register.';
-export const ABN_UPSTREAM_MESSAGE = 'The Australian Business Register could not be reached or answered unexpectedly. Try again shortly.';
+export const ABN_NOT_CONFIGURED_MESSAGE =
+  'ABN lookup is not available: this service has not been configured to reach the Australian Business Register.';
+export const ABN_UPSTREAM_MESSAGE =
+  'The Australian Business Register could not be reached or answered unexpectedly. Try again shortly.';
 export const ABN_NOT_FOUND_MESSAGE = 'No business is registered under this ABN.';
 
 /** The ABN Lookup URL for one ABN. The base is ABN_LOOKUP_URL, e.g. https://abr.business.gov.au. */
@@ -50,7 +58,12 @@ export function abnDetailsUrl(baseUrl: string, guid: string, abn: string): strin
 }
 
 class UpstreamFailure extends Error {
-  constructor(readonly reason: string, readonly detail: Record<string, unknown> = {}) { super(reason); }
+  constructor(
+    readonly reason: string,
+    readonly detail: Record<string, unknown> = {},
+  ) {
+    super(reason);
+  }
 }
 
 async function readBounded(response: Response): Promise<string> {
@@ -64,7 +77,10 @@ async function readBounded(response: Response): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) { await reader.cancel().catch(() => {}); throw new UpstreamFailure('body_too_large'); }
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw new UpstreamFailure('body_too_large');
+    }
     chunks.push(value);
   }
   return new TextDecoder('utf-8').decode(Buffer.concat(chunks));
@@ -129,16 +145,29 @@ export async function lookupAbn(deps: { config: Config; clock: Clock }, rawAbn: 
     const body = await fetchDetails(config, checked.abn);
     const answer = parseAbnDetails(body, CALLBACK);
     switch (answer.kind) {
-      case 'found': return detailsOf(answer.record, calendarDay(deps.clock.now(), config.serviceTimeZone));
-      case 'not_found': throw new NotFoundError(ABN_NOT_FOUND_MESSAGE);
+      case 'found':
+        return detailsOf(answer.record, calendarDay(deps.clock.now(), config.serviceTimeZone));
+      case 'not_found':
+        throw new NotFoundError(ABN_NOT_FOUND_MESSAGE);
       // The register's own words are logged (never the GUID, should it ever echo it), not shown to the client.
-      case 'refused': throw new UpstreamFailure('refused', { message: answer.message.split(config.abnLookupGuid).join('[guid]').slice(0, 200) });
-      case 'invalid': throw new UpstreamFailure('invalid_body', { detail: answer.reason });
+      case 'refused':
+        throw new UpstreamFailure('refused', {
+          message: answer.message.split(config.abnLookupGuid).join('[guid]').slice(0, 200),
+        });
+      case 'invalid':
+        throw new UpstreamFailure('invalid_body', { detail: answer.reason });
     }
   } catch (error) {
     if (error instanceof DomainError) throw error;
-    const failure = error instanceof UpstreamFailure ? error : new UpstreamFailure('unexpected', { message: (error as Error)?.message });
-    logger.warn('abn_lookup.upstream_failed', { reason: failure.reason, ...failure.detail, elapsed_ms: Date.now() - started });
+    const failure =
+      error instanceof UpstreamFailure
+        ? error
+        : new UpstreamFailure('unexpected', { message: (error as Error)?.message });
+    logger.warn('abn_lookup.upstream_failed', {
+      reason: failure.reason,
+      ...failure.detail,
+      elapsed_ms: Date.now() - started,
+    });
     throw new UpstreamUnavailableError(ABN_UPSTREAM_MESSAGE);
   }
 }

@@ -31,9 +31,11 @@ export const ApiTokenRef = builder.objectRef<ApiTokenMetadata>('ApiToken').imple
   }),
 });
 
-export const CreatedApiTokenRef = builder.objectRef<{ token: ApiTokenMetadata; secret: string }>('CreatedApiToken').implement({
-  fields: (t) => ({
-    token: t.field({ type: ApiTokenRef, resolve: (r) => r.token }),
-    secret: t.exposeString('secret', { description: 'The service_sk_ secret: shown this once, never again' }),
-  }),
-});
+export const CreatedApiTokenRef = builder
+  .objectRef<{ token: ApiTokenMetadata; secret: string }>('CreatedApiToken')
+  .implement({
+    fields: (t) => ({
+      token: t.field({ type: ApiTokenRef, resolve: (r) => r.token }),
+      secret: t.exposeString('secret', { description: 'The service_sk_ secret: shown this once, never again' }),
+    }),
+  });

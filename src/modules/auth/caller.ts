@@ -32,15 +32,33 @@ export interface Caller {
 }
 
 /** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */
-export type Authentication = { kind: 'anonymous' } | { kind: 'caller'; caller: Caller; catalogueVersion: bigint } | { kind: 'invalid' };
+export type Authentication =
+  | { kind: 'anonymous' }
+  | { kind: 'caller'; caller: Caller; catalogueVersion: bigint }
+  | { kind: 'invalid' };
 
 interface CallerRow {
-  id: number; email: string; is_admin: boolean; is_active: boolean; organisation_id: number | null;
-  org_name: string | null; org_type: OrganisationType | null; org_plan: PlanName | null; org_overrides: PlanOverrides | null;
-  org_bid: boolean | null; permissions: string[];
-  session_revoked_at: Date | null; session_user_id: number | null;
-  token_pk: number | null; token_hash: string | null; token_scope: ApiTokenScope | null; token_env: string | null;
-  token_origin: ApiTokenOrigin | null; token_expires_at: Date | null; token_revoked_at: Date | null; token_last_used_at: Date | null;
+  id: number;
+  email: string;
+  is_admin: boolean;
+  is_active: boolean;
+  organisation_id: number | null;
+  org_name: string | null;
+  org_type: OrganisationType | null;
+  org_plan: PlanName | null;
+  org_overrides: PlanOverrides | null;
+  org_bid: boolean | null;
+  permissions: string[];
+  session_revoked_at: Date | null;
+  session_user_id: number | null;
+  token_pk: number | null;
+  token_hash: string | null;
+  token_scope: ApiTokenScope | null;
+  token_env: string | null;
+  token_origin: ApiTokenOrigin | null;
+  token_expires_at: Date | null;
+  token_revoked_at: Date | null;
+  token_last_used_at: Date | null;
   catalogue_version: bigint;
 }
 
@@ -69,14 +87,17 @@ function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null):
     userId: row.id,
     email: row.email,
     isAdmin: row.is_admin,
-    organisation: row.organisation_id === null ? null : {
-      id: row.organisation_id,
-      name: row.org_name!,
-      type: row.org_type!,
-      plan: row.org_plan!,
-      is_bid_broker: row.org_bid!,
-      terms: effectiveTerms(row.org_plan!, row.org_overrides),
-    },
+    organisation:
+      row.organisation_id === null
+        ? null
+        : {
+            id: row.organisation_id,
+            name: row.org_name!,
+            type: row.org_type!,
+            plan: row.org_plan!,
+            is_bid_broker: row.org_bid!,
+            terms: effectiveTerms(row.org_plan!, row.org_overrides),
+          },
     permissions: new Set(row.permissions),
     via,
     scope: via === 'api_token' ? row.token_scope : null,
@@ -97,7 +118,10 @@ export function userIdOf(sub: unknown): number | null {
 }
 
 export async function authenticate(
-  prisma: PrismaClient, config: Config, now: Date, authorization: string | undefined | null,
+  prisma: PrismaClient,
+  config: Config,
+  now: Date,
+  authorization: string | undefined | null,
 ): Promise<Authentication> {
   if (!authorization) return { kind: 'anonymous' };
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -16,6 +16,7 @@ builder.mutationField('createApiToken', (t) =>
       expires_at: t.arg({ type: 'DateTime' }),
     },
     errors: { types: [ValidationError], directResult: true },
-    resolve: (_root, args, ctx) => createApiToken(ctx, callerOf(ctx), { name: args.name, scope: args.scope, expires_at: args.expires_at }),
+    resolve: (_root, args, ctx) =>
+      createApiToken(ctx, callerOf(ctx), { name: args.name, scope: args.scope, expires_at: args.expires_at }),
   }),
 );

@@ -6,7 +6,8 @@ import { login } from './service.ts';
 builder.mutationField('login', (t) =>
   t.field({
     type: TokenPairRef,
-    description: 'Sign in with email and password; a wrong password, an unknown email and an inactive user fail alike. Repeated failures lock the email and the client address out for a growing time (RateLimitedError)',
+    description:
+      'Sign in with email and password; a wrong password, an unknown email and an inactive user fail alike. Repeated failures lock the email and the client address out for a growing time (RateLimitedError)',
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     errors: { types: [RateLimitedError], directResult: true },
     resolve: (_root, args, ctx) => login(ctx, args.email, args.password, ctx.clientAddress),

@@ -8,6 +8,9 @@ builder.mutationField('logout', (t) =>
     description: 'Revoke the sign-in the refresh token belongs to (its refresh and access tokens end at once)',
     args: { refresh: t.arg.string({ required: true }) },
     errors: { directResult: true },
-    resolve: async (_root, args, ctx) => { await logout(ctx, args.refresh); return { ok: true }; },
+    resolve: async (_root, args, ctx) => {
+      await logout(ctx, args.refresh);
+      return { ok: true };
+    },
   }),
 );

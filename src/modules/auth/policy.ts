@@ -17,15 +17,21 @@ import type { PermissionCodename } from './permissions.ts';
 export type Access = 'any' | 'write' | 'session';
 
 /** Why the caller's credentials do not allow `access`, worded for the client (X-Service-Client), or null. */
-export function accessFailure(auth: Authentication, access: Access, client: ClientKind = 'web'): UnauthenticatedError | ForbiddenError | null {
+export function accessFailure(
+  auth: Authentication,
+  access: Access,
+  client: ClientKind = 'web',
+): UnauthenticatedError | ForbiddenError | null {
   if (auth.kind !== 'caller') return new UnauthenticatedError();
   const caller = auth.caller;
-  if (access === 'session' && caller.via !== 'session') return new ForbiddenError(say('forbidden_session_only', client));
+  if (access === 'session' && caller.via !== 'session')
+    return new ForbiddenError(say('forbidden_session_only', client));
   if (access === 'write' && caller.via === 'api_token' && caller.scope !== 'read_write') {
     return new ForbiddenError(say('forbidden_read_scope', client));
   }
   // An MCP token is accepted only at POST /mcp.
-  if (caller.via === 'api_token' && caller.origin === 'mcp') return new ForbiddenError(say('forbidden_mcp_token', client));
+  if (caller.via === 'api_token' && caller.origin === 'mcp')
+    return new ForbiddenError(say('forbidden_mcp_token', client));
   return null;
 }
 

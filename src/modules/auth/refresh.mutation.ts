@@ -6,7 +6,8 @@ import { refresh } from './service.ts';
 builder.mutationField('refresh', (t) =>
   t.field({
     type: TokenPairRef,
-    description: 'Spend a refresh token for a successor pair; repeats inside the 30-second grace window get the same successor',
+    description:
+      'Spend a refresh token for a successor pair; repeats inside the 30-second grace window get the same successor',
     // Optional here on purpose: a missing token is one more unusable token, answered 401 like the rest.
     args: { refresh: t.arg.string() },
     errors: { types: [RateLimitedError], directResult: true },

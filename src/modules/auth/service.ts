@@ -13,15 +13,30 @@ import type { Caller } from './caller.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import { beginSignIn, signInSucceeded } from './sign-in-throttle.ts';
 import {
-  formatRefreshToken, newApiTokenSecret, newRefreshToken, parseRefreshToken, sameDigest, sha256, signAccessToken,
-  successorOf, type RefreshTokenParts,
+  formatRefreshToken,
+  newApiTokenSecret,
+  newRefreshToken,
+  parseRefreshToken,
+  sameDigest,
+  sha256,
+  signAccessToken,
+  successorOf,
+  type RefreshTokenParts,
 } from './tokens.ts';
 
-export interface AuthDeps { prisma: PrismaClient; config: Config; clock: Clock }
-export interface TokenPair { access: string; refresh: string }
+export interface AuthDeps {
+  prisma: PrismaClient;
+  config: Config;
+  clock: Clock;
+}
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: unknown): value is string => typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
+export const isEmail = (value: unknown): value is string =>
+  typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 
 function refreshExpiry(deps: AuthDeps, now: Date, signedInAt: Date): Date {
   const idle = now.getTime() + deps.config.refreshIdleTimeoutSeconds * 1000;
@@ -40,12 +55,18 @@ function accessFor(deps: AuthDeps, userId: number, sessionId: string, now: Date,
  * sign-in throttle (per email and per client address). During a lockout every attempt is refused, a right
  * password too, before any password is checked.
  */
-export async function login(deps: AuthDeps, email: string, password: string, clientAddress: string | null): Promise<TokenPair> {
+export async function login(
+  deps: AuthDeps,
+  email: string,
+  password: string,
+  clientAddress: string | null,
+): Promise<TokenPair> {
   const normalised = email.trim().toLowerCase();
   const attempt = await beginSignIn(deps.prisma, normalised, clientAddress, deps.clock.now());
   const user = await deps.prisma.user.findUnique({ where: { email: normalised } });
   const ok = await verifyPassword(password, user?.password_hash ?? DUMMY_PASSWORD_HASH);
-  if (!user || !ok || !user.is_active) throw new UnauthenticatedError('Unable to sign in with the email and password provided.');
+  if (!user || !ok || !user.is_active)
+    throw new UnauthenticatedError('Unable to sign in with the email and password provided.');
   await signInSucceeded(deps.prisma, attempt);
   const now = deps.clock.now();
   const sessionId = randomBytes(16).toString('hex');
@@ -53,21 +74,35 @@ export async function login(deps: AuthDeps, email: string, password: string, cli
   const expiresAt = refreshExpiry(deps, now, now);
   await deps.prisma.session.create({
     data: {
-      id: sessionId, user_id: user.id, signed_in_at: now,
-      refresh_tokens: { create: { id: token.id, secret_hash: sha256(token.secret), issued_at: now, expires_at: expiresAt } },
+      id: sessionId,
+      user_id: user.id,
+      signed_in_at: now,
+      refresh_tokens: {
+        create: { id: token.id, secret_hash: sha256(token.secret), issued_at: now, expires_at: expiresAt },
+      },
     },
   });
   return { access: accessFor(deps, user.id, sessionId, now, expiresAt), refresh: formatRefreshToken(token) };
 }
 
 interface RefreshRow {
-  id: string; secret_hash: string; expires_at: Date; spent_at: Date | null; successor_id: string | null;
-  session_id: string; signed_in_at: Date; session_revoked_at: Date | null; user_id: number; is_active: boolean;
-  successor_spent_at: Date | null; successor_expires_at: Date | null;
+  id: string;
+  secret_hash: string;
+  expires_at: Date;
+  spent_at: Date | null;
+  successor_id: string | null;
+  session_id: string;
+  signed_in_at: Date;
+  session_revoked_at: Date | null;
+  user_id: number;
+  is_active: boolean;
+  successor_spent_at: Date | null;
+  successor_expires_at: Date | null;
 }
 
 async function readRefresh(prisma: PrismaClient, id: string): Promise<RefreshRow | undefined> {
-  const rows = await prisma.$queryRawUnsafe<RefreshRow[]>(`
+  const rows = await prisma.$queryRawUnsafe<RefreshRow[]>(
+    `
     SELECT r.id, r.secret_hash, r.expires_at, r.spent_at, r.successor_id, r.session_id,
            s.signed_in_at, s.revoked_at AS session_revoked_at, s.user_id, u.is_active,
            n.spent_at AS successor_spent_at, n.expires_at AS successor_expires_at
@@ -75,17 +110,23 @@ async function readRefresh(prisma: PrismaClient, id: string): Promise<RefreshRow
       JOIN sessions s ON s.id = r.session_id
       JOIN users u ON u.id = s.user_id
       LEFT JOIN refresh_tokens n ON n.id = r.successor_id
-     WHERE r.id = $1::text`, id);
+     WHERE r.id = $1::text`,
+    id,
+  );
   return rows[0];
 }
 
 /** Per-user refresh budget, counted in the database so it holds across processes. */
 async function countRefresh(deps: AuthDeps, userId: number, now: Date): Promise<void> {
   const windowStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const rows = await deps.prisma.$queryRawUnsafe<{ count: number }[]>(`
+  const rows = await deps.prisma.$queryRawUnsafe<{ count: number }[]>(
+    `
     INSERT INTO rate_counters (key, window_start, count) VALUES ($1, $2, 1)
     ON CONFLICT (key, window_start) DO UPDATE SET count = rate_counters.count + 1
-    RETURNING count`, `refresh:${userId}`, windowStart);
+    RETURNING count`,
+    `refresh:${userId}`,
+    windowStart,
+  );
   if (rows[0].count > deps.config.refreshRateLimitPerMinute) {
     throw new RateLimitedError(Math.ceil((windowStart.getTime() + 60_000 - now.getTime()) / 1000));
   }
@@ -109,15 +150,28 @@ export async function refresh(deps: AuthDeps, presented: unknown): Promise<Token
     const won = await deps.prisma.$transaction(async (tx) => {
       const claimed = await tx.$executeRawUnsafe(
         `UPDATE refresh_tokens SET spent_at = $2, successor_id = $3 WHERE id = $1 AND spent_at IS NULL`,
-        parts.id, now, successor.id,
+        parts.id,
+        now,
+        successor.id,
       );
       if (claimed !== 1) return false;
       await tx.refreshToken.create({
-        data: { id: successor.id, session_id: row.session_id, parent_id: parts.id, secret_hash: sha256(successor.secret), issued_at: now, expires_at: expiresAt },
+        data: {
+          id: successor.id,
+          session_id: row.session_id,
+          parent_id: parts.id,
+          secret_hash: sha256(successor.secret),
+          issued_at: now,
+          expires_at: expiresAt,
+        },
       });
       return true;
     });
-    if (won) return { access: accessFor(deps, row.user_id, row.session_id, now, expiresAt), refresh: formatRefreshToken(successor) };
+    if (won)
+      return {
+        access: accessFor(deps, row.user_id, row.session_id, now, expiresAt),
+        refresh: formatRefreshToken(successor),
+      };
     // Lost a race to a concurrent refresh of the same token: answer like a replay inside the grace window.
     const after = await readRefresh(deps.prisma, parts.id);
     if (!after) throw refused();
@@ -135,7 +189,10 @@ function replay(deps: AuthDeps, parts: RefreshTokenParts, row: RefreshRow, now: 
   if (row.successor_spent_at !== null || !row.successor_expires_at) throw refused();
   if (row.successor_expires_at.getTime() <= now.getTime()) throw refused();
   const successor = successorOf(deps.config.jwtSecret, parts);
-  return { access: accessFor(deps, row.user_id, row.session_id, now, row.successor_expires_at), refresh: formatRefreshToken(successor) };
+  return {
+    access: accessFor(deps, row.user_id, row.session_id, now, row.successor_expires_at),
+    refresh: formatRefreshToken(successor),
+  };
 }
 
 /** Logout revokes the whole sign-in: every refresh token of the chain and every access token of the session. */
@@ -144,7 +201,10 @@ export async function logout(deps: AuthDeps, presented: unknown): Promise<void> 
   if (!parts) return;
   const row = await deps.prisma.refreshToken.findUnique({ where: { id: parts.id } });
   if (!row || !sameDigest(sha256(parts.secret), row.secret_hash)) return;
-  await deps.prisma.session.updateMany({ where: { id: row.session_id, revoked_at: null }, data: { revoked_at: deps.clock.now() } });
+  await deps.prisma.session.updateMany({
+    where: { id: row.session_id, revoked_at: null },
+    data: { revoked_at: deps.clock.now() },
+  });
 }
 
 /**
@@ -163,11 +223,24 @@ export async function forgotPassword(deps: AuthDeps, email: unknown): Promise<vo
 
 // ---------- API tokens ----------
 
-export interface CreateApiTokenInput { name: string; scope: ApiTokenScope; expires_at?: Date | null }
+export interface CreateApiTokenInput {
+  name: string;
+  scope: ApiTokenScope;
+  expires_at?: Date | null;
+}
 
 const API_TOKEN_METADATA = {
-  id: true, name: true, token_id: true, last_four: true, scope: true, environment: true, origin: true,
-  created_at: true, expires_at: true, last_used_at: true, revoked_at: true,
+  id: true,
+  name: true,
+  token_id: true,
+  last_four: true,
+  scope: true,
+  environment: true,
+  origin: true,
+  created_at: true,
+  expires_at: true,
+  last_used_at: true,
+  revoked_at: true,
 } as const;
 
 export type ApiTokenMetadata = Awaited<ReturnType<typeof listApiTokens>>[number];
@@ -177,13 +250,21 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
   if (!name) throw ValidationError.of('name', 'This field is required.');
   if (name.length > 100) throw ValidationError.of('name', 'Ensure this field has no more than 100 characters.');
   const now = deps.clock.now();
-  if (input.expires_at && input.expires_at.getTime() <= now.getTime()) throw ValidationError.of('expires_at', 'Must be in the future.');
+  if (input.expires_at && input.expires_at.getTime() <= now.getTime())
+    throw ValidationError.of('expires_at', 'Must be in the future.');
   const secret = newApiTokenSecret();
   const token = await deps.prisma.apiToken.create({
     data: {
-      user_id: caller.userId, name, token_id: secret.tokenId, secret_hash: sha256(secret.secret),
-      last_four: secret.token.slice(-4), scope: input.scope, environment: deps.config.environment, origin: 'ui',
-      created_at: now, expires_at: input.expires_at ?? null,
+      user_id: caller.userId,
+      name,
+      token_id: secret.tokenId,
+      secret_hash: sha256(secret.secret),
+      last_four: secret.token.slice(-4),
+      scope: input.scope,
+      environment: deps.config.environment,
+      origin: 'ui',
+      created_at: now,
+      expires_at: input.expires_at ?? null,
     },
     select: API_TOKEN_METADATA,
   });
@@ -191,7 +272,11 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
 }
 
 export function listApiTokens(deps: AuthDeps, caller: Caller) {
-  return deps.prisma.apiToken.findMany({ where: { user_id: caller.userId }, select: API_TOKEN_METADATA, orderBy: { id: 'asc' } });
+  return deps.prisma.apiToken.findMany({
+    where: { user_id: caller.userId },
+    select: API_TOKEN_METADATA,
+    orderBy: { id: 'asc' },
+  });
 }
 
 /** Idempotent: revoking twice keeps the first revocation time. Another user's token answers 404. */

@@ -50,19 +50,36 @@ function ipv6Prefix64(address: string): string {
   const [head, tail = ''] = address.split('%')[0].toLowerCase().split('::');
   const left = head ? head.split(':') : [];
   const right = address.includes('::') && tail ? tail.split(':') : [];
-  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
-  return groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':');
+  const groups = address.includes('::')
+    ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':');
 }
 
 /** Checks and counts one attempt; throws RateLimitedError during a lockout (whatever the password). */
-export async function beginSignIn(prisma: PrismaClient, normalisedEmail: string, address: string | null, now: Date): Promise<SignInAttempt> {
+export async function beginSignIn(
+  prisma: PrismaClient,
+  normalisedEmail: string,
+  address: string | null,
+  now: Date,
+): Promise<SignInAttempt> {
   const account = accountKey(normalisedEmail);
   const addr = addressKey(address);
   const keys = addr ? [account, addr] : [account];
-  const allowances = addr ? [SIGN_IN_POLICY.accountAllowance, SIGN_IN_POLICY.addressAllowance] : [SIGN_IN_POLICY.accountAllowance];
+  const allowances = addr
+    ? [SIGN_IN_POLICY.accountAllowance, SIGN_IN_POLICY.addressAllowance]
+    : [SIGN_IN_POLICY.accountAllowance];
   const rows = await prisma.$queryRawUnsafe<{ allowed: boolean; retry_after: number; counted: number[] | null }[]>(
     `SELECT allowed, retry_after, counted FROM sign_in_attempt($1::text[], $2::integer[], $3::timestamp(3), $4, $5, $6)`,
-    keys, allowances, now, SIGN_IN_POLICY.baseLockoutMs, SIGN_IN_POLICY.maxLockoutMs, SIGN_IN_POLICY.forgetAfterMs,
+    keys,
+    allowances,
+    now,
+    SIGN_IN_POLICY.baseLockoutMs,
+    SIGN_IN_POLICY.maxLockoutMs,
+    SIGN_IN_POLICY.forgetAfterMs,
   );
   const row = rows[0];
   if (!row.allowed) throw new RateLimitedError(row.retry_after, 'Too many failed sign-in attempts. Try again later.');
@@ -83,7 +100,8 @@ export async function signInSucceeded(prisma: PrismaClient, attempt: SignInAttem
           SET failures = greatest(failures - 1, 0),
               locked_until = CASE WHEN failures = $2 THEN NULL ELSE locked_until END
         WHERE key = $1`,
-      attempt.addressKey, attempt.addressCount,
+      attempt.addressKey,
+      attempt.addressCount,
     );
   }
 }

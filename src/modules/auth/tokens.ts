@@ -8,7 +8,10 @@
 import { createHash, createHmac, createSecretKey, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 
-export interface AccessClaims { sub: string; sid: string }
+export interface AccessClaims {
+  sub: string;
+  sid: string;
+}
 
 /**
  * The signing key as a KeyObject, made once per secret. Given a string, jsonwebtoken first tries to read it as a PEM
@@ -26,7 +29,12 @@ function keyOf(secret: string): KeyObject {
 
 export function signAccessToken(secret: string, claims: AccessClaims, issuedAt: Date, expiresAt: Date): string {
   return jwt.sign(
-    { sid: claims.sid, typ: 'access', iat: Math.floor(issuedAt.getTime() / 1000), exp: Math.floor(expiresAt.getTime() / 1000) },
+    {
+      sid: claims.sid,
+      typ: 'access',
+      iat: Math.floor(issuedAt.getTime() / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    },
     keyOf(secret),
     { algorithm: 'HS256', subject: claims.sub, noTimestamp: true },
   );
@@ -34,8 +42,17 @@ export function signAccessToken(secret: string, claims: AccessClaims, issuedAt: 
 
 export function verifyAccessToken(secret: string, token: string, now: Date): AccessClaims | null {
   try {
-    const payload = jwt.verify(token, keyOf(secret), { algorithms: ['HS256'], clockTimestamp: Math.floor(now.getTime() / 1000) });
-    if (typeof payload !== 'object' || payload.typ !== 'access' || typeof payload.sub !== 'string' || typeof payload.sid !== 'string') return null;
+    const payload = jwt.verify(token, keyOf(secret), {
+      algorithms: ['HS256'],
+      clockTimestamp: Math.floor(now.getTime() / 1000),
+    });
+    if (
+      typeof payload !== 'object' ||
+      payload.typ !== 'access' ||
+      typeof payload.sub !== 'string' ||
+      typeof payload.sid !== 'string'
+    )
+      return null;
     return { sub: payload.sub, sid: payload.sid };
   } catch {
     return null;
@@ -51,7 +68,10 @@ export function sameDigest(a: string, b: string): boolean {
   return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
 }
 
-export interface RefreshTokenParts { id: string; secret: string }
+export interface RefreshTokenParts {
+  id: string;
+  secret: string;
+}
 
 export function newRefreshToken(): RefreshTokenParts {
   return { id: randomBytes(16).toString('hex'), secret: randomBytes(32).toString('base64url') };
@@ -70,7 +90,10 @@ export function parseRefreshToken(token: unknown): RefreshTokenParts | null {
 /** The one successor a refresh token can ever have, derived with the server key. */
 export function successorOf(key: string, parent: RefreshTokenParts): RefreshTokenParts {
   const mac = (label: string) => createHmac('sha256', key).update(`${label}:${parent.id}:${parent.secret}`).digest();
-  return { id: mac('refresh-successor-id').subarray(0, 16).toString('hex'), secret: mac('refresh-successor-secret').toString('base64url') };
+  return {
+    id: mac('refresh-successor-id').subarray(0, 16).toString('hex'),
+    secret: mac('refresh-successor-secret').toString('base64url'),
+  };
 }
 
 export const API_TOKEN_PREFIX = 'service_sk_';

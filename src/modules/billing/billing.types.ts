@@ -17,24 +17,31 @@ export const SubscriptionRef = builder.prismaObject('Subscription', {
   }),
 });
 
-export const SubscriptionEnvelopeRef = builder.objectRef<{ subscription: any | null }>('SubscriptionEnvelope').implement({
-  fields: (t) => ({ subscription: t.field({ type: SubscriptionRef, nullable: true, resolve: (r) => r.subscription }) }),
-});
+export const SubscriptionEnvelopeRef = builder
+  .objectRef<{ subscription: any | null }>('SubscriptionEnvelope')
+  .implement({
+    fields: (t) => ({
+      subscription: t.field({ type: SubscriptionRef, nullable: true, resolve: (r) => r.subscription }),
+    }),
+  });
 
 export type SurfaceStates = Record<Surface, string>;
 
 export const SurfacesRef = builder.objectRef<SurfaceStates>('Surfaces').implement({
-  description: "Each surface is `available`, or says why not: entitlement_required, feature_disabled, bid_standing_required, organisation_required",
+  description:
+    'Each surface is `available`, or says why not: entitlement_required, feature_disabled, bid_standing_required, organisation_required',
   fields: (t) => Object.fromEntries(SURFACES.map((s) => [s, t.exposeString(s)])) as any,
 });
 
-export const FeatureFlagsRef = builder.objectRef<{ surfaces: SurfaceStates; entitlements: string[]; plan: string }>('FeatureFlags').implement({
-  fields: (t) => ({
-    surfaces: t.field({ type: SurfacesRef, resolve: (r) => r.surfaces }),
-    entitlements: t.exposeStringList('entitlements'),
-    plan: t.exposeString('plan'),
-  }),
-});
+export const FeatureFlagsRef = builder
+  .objectRef<{ surfaces: SurfaceStates; entitlements: string[]; plan: string }>('FeatureFlags')
+  .implement({
+    fields: (t) => ({
+      surfaces: t.field({ type: SurfacesRef, resolve: (r) => r.surfaces }),
+      entitlements: t.exposeStringList('entitlements'),
+      plan: t.exposeString('plan'),
+    }),
+  });
 
 // ---------- errors ----------
 

@@ -13,7 +13,12 @@ import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './e
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
 
-export type SurfaceState = 'available' | 'entitlement_required' | 'feature_disabled' | 'bid_standing_required' | 'organisation_required';
+export type SurfaceState =
+  | 'available'
+  | 'entitlement_required'
+  | 'feature_disabled'
+  | 'bid_standing_required'
+  | 'organisation_required';
 
 export function termsOf(caller: Caller): PlanTerms {
   return caller.organisation?.terms ?? PLAN_TERMS.free;
@@ -30,7 +35,9 @@ export function surfaceState(ctx: Pick<ServiceContext, 'config'>, caller: Caller
     case 'consumer_calculator':
       // Consumer credit advice is governed by Best Interests Duty: only brokers bound by it get consumer cards.
       if (!terms.entitlements.includes('consumer.enabled')) return 'entitlement_required';
-      return caller.organisation.type === 'b' && caller.organisation.is_bid_broker ? 'available' : 'bid_standing_required';
+      return caller.organisation.type === 'b' && caller.organisation.is_bid_broker
+        ? 'available'
+        : 'bid_standing_required';
     case 'matrix':
     case 'matrix_calculator':
       return terms.entitlements.includes('matrix.enabled') ? 'available' : 'entitlement_required';
@@ -45,7 +52,11 @@ export function requireSurface(ctx: Pick<ServiceContext, 'config' | 'client'>, c
   // Consumer pricing is not a plan upsell on every client: it turns on BID standing, so it is refused as a fact.
   if (surface === 'consumer_calculator') throw new FeatureDisabledError(say('consumer_unavailable_detail', ctx.client));
   if (state === 'entitlement_required') {
-    throw new EntitlementRequiredError(say('entitlement_required_detail', ctx.client), say('entitlement_required_message', ctx.client), 'matrix.enabled');
+    throw new EntitlementRequiredError(
+      say('entitlement_required_detail', ctx.client),
+      say('entitlement_required_message', ctx.client),
+      'matrix.enabled',
+    );
   }
   throw new FeatureDisabledError(say('feature_disabled_detail', ctx.client));
 }
@@ -56,7 +67,10 @@ export function requireSurface(ctx: Pick<ServiceContext, 'config' | 'client'>, c
  * runs never deadlock. A refused run consumes nothing and records nothing. Returns the recent scenario's id.
  */
 export async function meterRun(
-  ctx: Pick<ServiceContext, 'prisma' | 'config' | 'clock' | 'client'>, caller: Caller, metrics: Metric[], recent: { tool: string; request: unknown },
+  ctx: Pick<ServiceContext, 'prisma' | 'config' | 'clock' | 'client'>,
+  caller: Caller,
+  metrics: Metric[],
+  recent: { tool: string; request: unknown },
 ): Promise<number> {
   const terms = termsOf(caller);
   const ordered = [...new Set(metrics)].sort();
@@ -70,5 +84,11 @@ export async function meterRun(
   });
   if (outcome.ok) return outcome.scenarioId;
   const params = { limit: outcome.limit, used: outcome.used, metric: outcome.metric };
-  throw new CapHitError(say('cap_hit_detail', ctx.client, params), say('cap_hit_message', ctx.client, params), outcome.limit, outcome.used, outcome.metric as Metric);
+  throw new CapHitError(
+    say('cap_hit_detail', ctx.client, params),
+    say('cap_hit_message', ctx.client, params),
+    outcome.limit,
+    outcome.used,
+    outcome.metric as Metric,
+  );
 }

@@ -22,11 +22,51 @@ export interface PlanTerms {
 }
 
 export const PLAN_TERMS: Record<PlanName, PlanTerms> = {
-  free: { plan_name: 'Free', entitlements: ['reports.enabled'], calculator_allowance: 20, matrix_allowance: 5, limit: 1, saved_scenario_limit: 5, paywalled: true },
-  pro: { plan_name: 'Pro', entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'], calculator_allowance: 200, matrix_allowance: 100, limit: 3, saved_scenario_limit: 50, paywalled: false },
-  max: { plan_name: 'Max', entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'], calculator_allowance: 1000, matrix_allowance: 500, limit: 5, saved_scenario_limit: 200, paywalled: false },
-  team: { plan_name: 'Team', entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'], calculator_allowance: 1000, matrix_allowance: 500, limit: 20, saved_scenario_limit: 200, paywalled: false },
-  enterprise: { plan_name: 'Enterprise', entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'], calculator_allowance: null, matrix_allowance: null, limit: null, saved_scenario_limit: 1000, paywalled: false },
+  free: {
+    plan_name: 'Free',
+    entitlements: ['reports.enabled'],
+    calculator_allowance: 20,
+    matrix_allowance: 5,
+    limit: 1,
+    saved_scenario_limit: 5,
+    paywalled: true,
+  },
+  pro: {
+    plan_name: 'Pro',
+    entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'],
+    calculator_allowance: 200,
+    matrix_allowance: 100,
+    limit: 3,
+    saved_scenario_limit: 50,
+    paywalled: false,
+  },
+  max: {
+    plan_name: 'Max',
+    entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'],
+    calculator_allowance: 1000,
+    matrix_allowance: 500,
+    limit: 5,
+    saved_scenario_limit: 200,
+    paywalled: false,
+  },
+  team: {
+    plan_name: 'Team',
+    entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'],
+    calculator_allowance: 1000,
+    matrix_allowance: 500,
+    limit: 20,
+    saved_scenario_limit: 200,
+    paywalled: false,
+  },
+  enterprise: {
+    plan_name: 'Enterprise',
+    entitlements: ['matrix.enabled', 'consumer.enabled', 'reports.enabled'],
+    calculator_allowance: null,
+    matrix_allowance: null,
+    limit: null,
+    saved_scenario_limit: 1000,
+    paywalled: false,
+  },
 };
 
 /** What an organisation's `plan_overrides` may carry. Keys absent = the plan's value. */
@@ -44,9 +84,9 @@ export function effectiveTerms(plan: PlanName, overrides: PlanOverrides | null |
   const o = overrides ?? {};
   return {
     ...base,
-    calculator_allowance: 'calculator_allowance' in o ? o.calculator_allowance ?? null : base.calculator_allowance,
-    matrix_allowance: 'matrix_allowance' in o ? o.matrix_allowance ?? null : base.matrix_allowance,
-    limit: 'limit' in o ? o.limit ?? null : base.limit,
+    calculator_allowance: 'calculator_allowance' in o ? (o.calculator_allowance ?? null) : base.calculator_allowance,
+    matrix_allowance: 'matrix_allowance' in o ? (o.matrix_allowance ?? null) : base.matrix_allowance,
+    limit: 'limit' in o ? (o.limit ?? null) : base.limit,
     saved_scenario_limit: o.saved_scenario_limit ?? base.saved_scenario_limit,
     entitlements: [...new Set([...base.entitlements, ...(o.entitlements ?? [])])],
   };

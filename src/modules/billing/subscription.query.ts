@@ -14,7 +14,9 @@ builder.queryField('subscription', (t) =>
     resolve: async (_root, _args, ctx) => {
       const organisationId = callerOf(ctx).organisation?.id;
       if (!organisationId) return { subscription: null };
-      const subscription = await ctx.prisma.subscription.findFirst({ where: { organisation_id: organisationId, status: { notIn: [...ABANDONED] } } });
+      const subscription = await ctx.prisma.subscription.findFirst({
+        where: { organisation_id: organisationId, status: { notIn: [...ABANDONED] } },
+      });
       return { subscription };
     },
   }),

@@ -1,7 +1,11 @@
 import { builder } from '../../graphql/builder.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import {
-  ASSET_SEARCH_DEFAULT_LIMIT, ASSET_SEARCH_MAX_LIMIT, ASSET_SEARCH_MAX_QUERY_LENGTH, searchAssets, validateAssetSearch,
+  ASSET_SEARCH_DEFAULT_LIMIT,
+  ASSET_SEARCH_MAX_LIMIT,
+  ASSET_SEARCH_MAX_QUERY_LENGTH,
+  searchAssets,
+  validateAssetSearch,
   type AssetSearchResult,
 } from './asset-search.ts';
 
@@ -20,12 +24,16 @@ export const AssetSearchResultRef = builder.objectRef<AssetSearchResult>('AssetS
 builder.queryField('assetSearch', (t) =>
   t.field({
     type: [AssetSearchResultRef],
-    description: 'Assets whose name or aliases, or whose categories\' names or aliases, contain every word of q '
-      + '(case-insensitive, partial words). Leaves only, best matches first: the name starts with q, a name word '
-      + 'starts with a word of q, the name contains one, an alias does, then category-only matches; ties by label.',
+    description:
+      "Assets whose name or aliases, or whose categories' names or aliases, contain every word of q " +
+      '(case-insensitive, partial words). Leaves only, best matches first: the name starts with q, a name word ' +
+      'starts with a word of q, the name contains one, an alias does, then category-only matches; ties by label.',
     authScopes: { signedIn: true },
     args: {
-      q: t.arg.string({ required: true, description: `1 to ${ASSET_SEARCH_MAX_QUERY_LENGTH} characters after trimming` }),
+      q: t.arg.string({
+        required: true,
+        description: `1 to ${ASSET_SEARCH_MAX_QUERY_LENGTH} characters after trimming`,
+      }),
       limit: t.arg.int({ description: `1 to ${ASSET_SEARCH_MAX_LIMIT}; default ${ASSET_SEARCH_DEFAULT_LIMIT}` }),
     },
     errors: { types: [ValidationError] },

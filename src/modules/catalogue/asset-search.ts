@@ -61,7 +61,10 @@ const lower = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim()
 /** An alias field is a comma-separated list; blanks are dropped. */
 export function splitAliases(alias: string | null): string[] {
   if (!alias) return [];
-  return alias.split(',').map((a) => a.trim()).filter((a) => a !== '');
+  return alias
+    .split(',')
+    .map((a) => a.trim())
+    .filter((a) => a !== '');
 }
 
 /** The index for this assets array, built on first use and kept as long as the array (the snapshot) lives. */
@@ -89,7 +92,10 @@ function buildIndex(assets: readonly AssetNode[]): AssetSearchIndex {
     while (parentId !== null && !seen.has(parentId)) {
       const parent = byId.get(parentId);
       if (!parent) break;
-      if (parent.is_deleted) { deletedAncestor = true; break; }
+      if (parent.is_deleted) {
+        deletedAncestor = true;
+        break;
+      }
       seen.add(parentId);
       ancestors.push(parent);
       parentId = parent.parent_id;
@@ -100,11 +106,19 @@ function buildIndex(assets: readonly AssetNode[]): AssetSearchIndex {
     const path = Object.freeze(ancestors.map((a) => a.name));
     const aliases = splitAliases(asset.alias).map(lower);
     const name = lower(asset.name);
-    const haystack = [name, ...aliases, ...ancestors.flatMap((a) => [lower(a.name), ...splitAliases(a.alias).map(lower)])].join('\n');
+    const haystack = [
+      name,
+      ...aliases,
+      ...ancestors.flatMap((a) => [lower(a.name), ...splitAliases(a.alias).map(lower)]),
+    ].join('\n');
     leaves.push({
       result: Object.freeze({
-        id: asset.id, name: asset.name, alias: asset.alias, parent_id: asset.parent_id,
-        path, label: [...path, asset.name].join(LABEL_SEPARATOR),
+        id: asset.id,
+        name: asset.name,
+        alias: asset.alias,
+        parent_id: asset.parent_id,
+        path,
+        label: [...path, asset.name].join(LABEL_SEPARATOR),
       }),
       name,
       nameWords: name.split(/[^\p{L}\p{N}]+/u).filter((w) => w !== ''),
@@ -115,14 +129,21 @@ function buildIndex(assets: readonly AssetNode[]): AssetSearchIndex {
   }
 
   const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });
-  const byLabel = [...leaves].sort((a, b) => collator.compare(a.result.label, b.result.label) || a.result.id - b.result.id);
-  byLabel.forEach((leaf, i) => { leaf.labelRank = i; });
+  const byLabel = [...leaves].sort(
+    (a, b) => collator.compare(a.result.label, b.result.label) || a.result.id - b.result.id,
+  );
+  byLabel.forEach((leaf, i) => {
+    leaf.labelRank = i;
+  });
   return { leaves: byLabel };
 }
 
 /** Tokens of a query: lower-cased, split on whitespace and commas. */
 export function tokenize(q: string): string[] {
-  return q.toLowerCase().split(/[\s,]+/).filter((t) => t !== '');
+  return q
+    .toLowerCase()
+    .split(/[\s,]+/)
+    .filter((t) => t !== '');
 }
 
 function tier(leaf: IndexedLeaf, whole: string, tokens: readonly string[]): number {
@@ -137,21 +158,32 @@ function tier(leaf: IndexedLeaf, whole: string, tokens: readonly string[]): numb
  * The leaves matching every token of `q`, best first, at most `limit`. `q` and `limit` are assumed valid
  * (see validateAssetSearch); a query without tokens finds nothing.
  */
-export function searchAssets(assets: readonly AssetNode[], q: string, limit: number = ASSET_SEARCH_DEFAULT_LIMIT): AssetSearchResult[] {
+export function searchAssets(
+  assets: readonly AssetNode[],
+  q: string,
+  limit: number = ASSET_SEARCH_DEFAULT_LIMIT,
+): AssetSearchResult[] {
   const tokens = tokenize(q);
   if (tokens.length === 0 || limit < 1) return [];
   const whole = lower(q);
   const hits: { leaf: IndexedLeaf; tier: number }[] = [];
   for (const leaf of assetSearchIndex(assets).leaves) {
     let all = true;
-    for (const t of tokens) if (!leaf.haystack.includes(t)) { all = false; break; }
+    for (const t of tokens)
+      if (!leaf.haystack.includes(t)) {
+        all = false;
+        break;
+      }
     if (all) hits.push({ leaf, tier: tier(leaf, whole, tokens) });
   }
   hits.sort((a, b) => a.tier - b.tier || a.leaf.labelRank - b.leaf.labelRank);
   return hits.slice(0, limit).map((h) => h.leaf.result);
 }
 
-export interface AssetSearchInput { q: string; limit: number }
+export interface AssetSearchInput {
+  q: string;
+  limit: number;
+}
 
 /**
  * The request rules: `q` required, not blank (nor only commas), at most 100 characters (after trimming); `limit` an integer 1..50,
@@ -161,7 +193,8 @@ export function validateAssetSearch(q: string | null | undefined, limit: number 
   const errors = new FieldErrors();
   const trimmed = (q ?? '').trim();
   if (tokenize(trimmed).length === 0) errors.add('q', 'This field may not be blank.');
-  else if ([...trimmed].length > ASSET_SEARCH_MAX_QUERY_LENGTH) errors.add('q', `Ensure this field has no more than ${ASSET_SEARCH_MAX_QUERY_LENGTH} characters.`);
+  else if ([...trimmed].length > ASSET_SEARCH_MAX_QUERY_LENGTH)
+    errors.add('q', `Ensure this field has no more than ${ASSET_SEARCH_MAX_QUERY_LENGTH} characters.`);
   const resolvedLimit = limit ?? ASSET_SEARCH_DEFAULT_LIMIT;
   if (!Number.isInteger(resolvedLimit) || resolvedLimit < 1 || resolvedLimit > ASSET_SEARCH_MAX_LIMIT) {
     errors.add('limit', `Must be an integer from 1 to ${ASSET_SEARCH_MAX_LIMIT}.`);

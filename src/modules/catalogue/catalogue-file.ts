@@ -11,10 +11,24 @@
  * must be self-contained; the loader passes what it reads inside its transaction (empty after --reset).
  */
 import {
-  ASSET_STATES, CARD_TYPES, COMPOUNDING_FREQUENCIES, DOC_LEVELS, ORGANISATION_TYPES, PLANS, SUBSCRIPTION_STATUSES, TRANSACTION_TYPES,
+  ASSET_STATES,
+  CARD_TYPES,
+  COMPOUNDING_FREQUENCIES,
+  DOC_LEVELS,
+  ORGANISATION_TYPES,
+  PLANS,
+  SUBSCRIPTION_STATUSES,
+  TRANSACTION_TYPES,
   TRI_STATES,
-  type AssetState, type CardType, type CompoundingFrequency, type DocLevel, type OrganisationType, type PlanName,
-  type SubscriptionStatus, type TransactionType, type TriState,
+  type AssetState,
+  type CardType,
+  type CompoundingFrequency,
+  type DocLevel,
+  type OrganisationType,
+  type PlanName,
+  type SubscriptionStatus,
+  type TransactionType,
+  type TriState,
 } from '../../lib/vocabulary.ts';
 import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../billing/plans.ts';
 import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissions.ts';
@@ -25,12 +39,26 @@ import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissio
 
 /** Top-level keys, in the order they are validated and loaded (each may only refer to keys before it, and assets to assets). */
 export const CATALOGUE_KEYS = [
-  'organisations', 'groups', 'users', 'subscriptions', 'assets', 'products', 'rate_brackets', 'asset_rate_brackets', 'approvals',
+  'organisations',
+  'groups',
+  'users',
+  'subscriptions',
+  'assets',
+  'products',
+  'rate_brackets',
+  'asset_rate_brackets',
+  'approvals',
 ] as const;
 export type CatalogueKey = (typeof CATALOGUE_KEYS)[number];
 
 /** Plan override keys an organisation may carry beside `plan` (stored together as `plan_overrides`). */
-export const PLAN_OVERRIDE_KEYS = ['limit', 'calculator_allowance', 'matrix_allowance', 'saved_scenario_limit', 'entitlements'] as const;
+export const PLAN_OVERRIDE_KEYS = [
+  'limit',
+  'calculator_allowance',
+  'matrix_allowance',
+  'saved_scenario_limit',
+  'entitlements',
+] as const;
 
 /** ANZSIC 2006 divisions: approval `industries` hold these one-letter codes. */
 export const ANZSIC_DIVISIONS = {
@@ -60,45 +88,141 @@ export type AnzsicDivision = keyof typeof ANZSIC_DIVISIONS;
 export type Money = number | string;
 
 export interface CatalogueOrganisation {
-  id: number; name: string; type: OrganisationType; abn?: string | null; is_bid_broker?: boolean; plan?: PlanName;
-  limit?: number | null; calculator_allowance?: number | null; matrix_allowance?: number | null;
-  saved_scenario_limit?: number; entitlements?: Entitlement[];
+  id: number;
+  name: string;
+  type: OrganisationType;
+  abn?: string | null;
+  is_bid_broker?: boolean;
+  plan?: PlanName;
+  limit?: number | null;
+  calculator_allowance?: number | null;
+  matrix_allowance?: number | null;
+  saved_scenario_limit?: number;
+  entitlements?: Entitlement[];
 }
-export interface CatalogueGroup { name: string; permissions?: PermissionCodename[] }
+export interface CatalogueGroup {
+  name: string;
+  permissions?: PermissionCodename[];
+}
 export interface CatalogueUser {
-  id: number; email: string; password: string; first_name?: string; last_name?: string; organisation_id?: number | null;
-  is_admin?: boolean; is_active?: boolean; is_email_verified?: boolean; groups?: string[];
+  id: number;
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  organisation_id?: number | null;
+  is_admin?: boolean;
+  is_active?: boolean;
+  is_email_verified?: boolean;
+  groups?: string[];
 }
 export interface CatalogueSubscription {
-  organisation_id: number; plan: PlanName; plan_name?: string; status: SubscriptionStatus; seats?: number;
-  trial_end?: string | null; current_period_end?: string | null; cancel_at_period_end?: boolean;
-  card_brand?: string | null; card_last4?: string | null; processor_id?: string | null;
+  organisation_id: number;
+  plan: PlanName;
+  plan_name?: string;
+  status: SubscriptionStatus;
+  seats?: number;
+  trial_end?: string | null;
+  current_period_end?: string | null;
+  cancel_at_period_end?: boolean;
+  card_brand?: string | null;
+  card_last4?: string | null;
+  processor_id?: string | null;
 }
-export interface CatalogueAsset { id: number; name: string; alias?: string | null; parent_id?: number | null; is_asset?: boolean; is_deleted?: boolean }
+export interface CatalogueAsset {
+  id: number;
+  name: string;
+  alias?: string | null;
+  parent_id?: number | null;
+  is_asset?: boolean;
+  is_deleted?: boolean;
+}
 type N = number | null;
 export interface CatalogueProduct {
-  id: number; product_name: string; organisation_id?: N;
-  min_range?: N; max_range?: N; min_amount?: N; max_amount?: N; min_abn_age?: N; max_abn_age?: N;
-  min_asset_age?: N; max_asset_age?: N; min_gst_age?: N; max_gst_age?: N;
-  min_asset_age_plus_term?: N; max_asset_age_plus_term?: N; min_credit_score?: N; max_credit_score?: N;
-  monthly_fee?: N; documentation_fee?: N; brokerage_cap?: N; maximum_brokerage_limit?: N;
-  compounding_frequency?: CompoundingFrequency | null; brokerage_loading_treatment?: N; max_origination_fee_limit?: N;
-  doc_fee_financed?: TriState | null; private_sale?: TriState | null; sale_hire_back?: TriState | null; home_owner?: TriState | null;
+  id: number;
+  product_name: string;
+  organisation_id?: N;
+  min_range?: N;
+  max_range?: N;
+  min_amount?: N;
+  max_amount?: N;
+  min_abn_age?: N;
+  max_abn_age?: N;
+  min_asset_age?: N;
+  max_asset_age?: N;
+  min_gst_age?: N;
+  max_gst_age?: N;
+  min_asset_age_plus_term?: N;
+  max_asset_age_plus_term?: N;
+  min_credit_score?: N;
+  max_credit_score?: N;
+  monthly_fee?: N;
+  documentation_fee?: N;
+  brokerage_cap?: N;
+  maximum_brokerage_limit?: N;
+  compounding_frequency?: CompoundingFrequency | null;
+  brokerage_loading_treatment?: N;
+  max_origination_fee_limit?: N;
+  doc_fee_financed?: TriState | null;
+  private_sale?: TriState | null;
+  sale_hire_back?: TriState | null;
+  home_owner?: TriState | null;
 }
 export interface CatalogueRateBracket {
-  id: number; name: string; organisation_id: number; product_id: number; type?: CardType;
-  min_term?: N; max_term?: N; min_amount?: N; max_amount?: N; min_asset_age?: N; max_asset_age?: N;
-  base_min: number; base_max: number; max_lvr?: N;
+  id: number;
+  name: string;
+  organisation_id: number;
+  product_id: number;
+  type?: CardType;
+  min_term?: N;
+  max_term?: N;
+  min_amount?: N;
+  max_amount?: N;
+  min_asset_age?: N;
+  max_asset_age?: N;
+  base_min: number;
+  base_max: number;
+  max_lvr?: N;
 }
-export interface CatalogueAssetRateBracket { id: number; asset_id: number; organisation_id: number; product_id: number; rate_bracket_id?: N }
+export interface CatalogueAssetRateBracket {
+  id: number;
+  asset_id: number;
+  organisation_id: number;
+  product_id: number;
+  rate_bracket_id?: N;
+}
 export interface CatalogueApproval {
-  id: number; name: string; doc_level: DocLevel; organisation_id: number; priority?: number;
-  min_deposit_percentage?: Money | null; min_deposit_amount?: Money | null; min_term?: N; max_term?: N;
-  min_abn_age?: N; max_abn_age?: N; min_gst_age?: N; max_gst_age?: N; min_asset_age?: N; max_asset_age?: N;
-  min_asset_cost?: Money | null; max_asset_cost?: Money | null; min_borrower_age?: N; max_borrower_age?: N;
-  min_file_age?: N; max_file_age?: N; min_credit_score?: N; max_credit_score?: N;
-  home_owner?: boolean | null; private_sale?: boolean | null; sale_hire_back?: boolean | null; asset_state?: AssetState | null;
-  transaction_types?: TransactionType[]; industries?: AnzsicDivision[]; asset_ids?: number[]; rate_bracket_ids?: number[];
+  id: number;
+  name: string;
+  doc_level: DocLevel;
+  organisation_id: number;
+  priority?: number;
+  min_deposit_percentage?: Money | null;
+  min_deposit_amount?: Money | null;
+  min_term?: N;
+  max_term?: N;
+  min_abn_age?: N;
+  max_abn_age?: N;
+  min_gst_age?: N;
+  max_gst_age?: N;
+  min_asset_age?: N;
+  max_asset_age?: N;
+  min_asset_cost?: Money | null;
+  max_asset_cost?: Money | null;
+  min_borrower_age?: N;
+  max_borrower_age?: N;
+  min_file_age?: N;
+  max_file_age?: N;
+  min_credit_score?: N;
+  max_credit_score?: N;
+  home_owner?: boolean | null;
+  private_sale?: boolean | null;
+  sale_hire_back?: boolean | null;
+  asset_state?: AssetState | null;
+  transaction_types?: TransactionType[];
+  industries?: AnzsicDivision[];
+  asset_ids?: number[];
+  rate_bracket_ids?: number[];
 }
 
 export interface CatalogueFile {
@@ -129,8 +253,16 @@ export interface ExistingCatalogue {
 
 export function emptyExisting(): ExistingCatalogue {
   return {
-    organisations: new Map(), groups: new Set(), users: new Set(), emails: new Set(), subscriptions: new Set(),
-    assets: new Map(), products: new Map(), rate_brackets: new Map(), asset_rate_brackets: new Set(), approvals: new Set(),
+    organisations: new Map(),
+    groups: new Set(),
+    users: new Set(),
+    emails: new Set(),
+    subscriptions: new Set(),
+    assets: new Map(),
+    products: new Map(),
+    rate_brackets: new Map(),
+    asset_rate_brackets: new Set(),
+    approvals: new Set(),
   };
 }
 
@@ -138,7 +270,10 @@ export type ParseResult = { ok: true; value: CatalogueFile } | { ok: false; path
 
 /** Thrown by the loader when a file is refused inside its transaction; `path` as in ParseResult. */
 export class CatalogueFileError extends Error {
-  constructor(readonly path: string, readonly detail: string) {
+  constructor(
+    readonly path: string,
+    readonly detail: string,
+  ) {
     super(`${path}: ${detail}`);
     this.name = 'CatalogueFileError';
   }
@@ -150,60 +285,89 @@ export class CatalogueFileError extends Error {
 
 type Item = Record<string, unknown>;
 type Problem = null | string | { sub: string; message: string };
-interface At { item: Item; ctx: Ctx; path: string }
+interface At {
+  item: Item;
+  ctx: Ctx;
+  path: string;
+}
 type Check = (value: unknown, at: At) => Problem;
-interface Field { check: Check; required?: true }
+interface Field {
+  check: Check;
+  required?: true;
+}
 type Table = Record<string, Field>;
 
 const INT_MAX = 2_147_483_647;
 const isObject = (v: unknown): v is Item => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (values: readonly string[]) => values.join(', ');
 
-const int = (min = 0): Check => (v) =>
-  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= INT_MAX ? null : `must be an integer >= ${min}`;
-const num = (min = 0, max = Infinity): Check => (v) =>
-  typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
-    ? null : max === Infinity ? `must be a number >= ${min}` : `must be a number from ${min} to ${max}`;
+const int =
+  (min = 0): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= INT_MAX ? null : `must be an integer >= ${min}`;
+const num =
+  (min = 0, max = Infinity): Check =>
+  (v) =>
+    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
+      ? null
+      : max === Infinity
+        ? `must be a number >= ${min}`
+        : `must be a number from ${min} to ${max}`;
 const anyNumber: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number');
 const bool: Check = (v) => (typeof v === 'boolean' ? null : 'must be true or false');
-const text = (opts: { empty?: boolean; pattern?: RegExp; hint?: string } = {}): Check => (v) => {
-  if (typeof v !== 'string') return 'must be a string';
-  if (!opts.empty && v.trim() === '') return 'must not be empty';
-  if (v.includes('\u0000')) return 'must not contain NUL characters';
-  if (opts.pattern && !opts.pattern.test(v)) return `must be ${opts.hint}`;
-  return null;
-};
+const text =
+  (opts: { empty?: boolean; pattern?: RegExp; hint?: string } = {}): Check =>
+  (v) => {
+    if (typeof v !== 'string') return 'must be a string';
+    if (!opts.empty && v.trim() === '') return 'must not be empty';
+    if (v.includes('\u0000')) return 'must not contain NUL characters';
+    if (opts.pattern && !opts.pattern.test(v)) return `must be ${opts.hint}`;
+    return null;
+  };
 const oneOf = (values: readonly string[] | Record<string, string>): Check => {
   const allowed = Array.isArray(values) ? values : Object.values(values);
   return (v) => (typeof v === 'string' && allowed.includes(v) ? null : `must be one of ${list(allowed)}`);
 };
-const nullable = (check: Check): Check => (v, at) => (v === null ? null : check(v, at));
-const listOf = (each: Check): Check => (v, at) => {
-  if (!Array.isArray(v)) return 'must be a list';
-  const seen = new Set<unknown>();
-  for (let i = 0; i < v.length; i++) {
-    const p = each(v[i], at);
-    if (p !== null) return { sub: `[${i}]`, message: typeof p === 'string' ? p : p.message };
-    if (seen.has(v[i])) return { sub: `[${i}]`, message: `${JSON.stringify(v[i])} is listed twice` };
-    seen.add(v[i]);
-  }
-  return null;
-};
+const nullable =
+  (check: Check): Check =>
+  (v, at) =>
+    v === null ? null : check(v, at);
+const listOf =
+  (each: Check): Check =>
+  (v, at) => {
+    if (!Array.isArray(v)) return 'must be a list';
+    const seen = new Set<unknown>();
+    for (let i = 0; i < v.length; i++) {
+      const p = each(v[i], at);
+      if (p !== null) return { sub: `[${i}]`, message: typeof p === 'string' ? p : p.message };
+      if (seen.has(v[i])) return { sub: `[${i}]`, message: `${JSON.stringify(v[i])} is listed twice` };
+      seen.add(v[i]);
+    }
+    return null;
+  };
 /** Number or numeric string, at most `max` (Decimal columns: 14,2 for dollars, 12,4 for percentages). */
-const money = (max: number): Check => (v) => {
-  const ok = (typeof v === 'number' && Number.isFinite(v) && v >= 0)
-    || (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v));
-  if (!ok) return 'must be a number >= 0 or a decimal string such as "15000.00"';
-  return Number(v) <= max ? null : `must be at most ${max}`;
-};
+const money =
+  (max: number): Check =>
+  (v) => {
+    const ok =
+      (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v));
+    if (!ok) return 'must be a number >= 0 or a decimal string such as "15000.00"';
+    return Number(v) <= max ? null : `must be at most ${max}`;
+  };
 const DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const datetime: Check = (v) =>
   typeof v === 'string' && DATETIME.test(v) && !Number.isNaN(Date.parse(v))
-    ? null : 'must be an ISO 8601 date or timestamp with a zone, e.g. "2027-03-01T00:00:00Z"';
-const all = (...checks: Check[]): Check => (v, at) => {
-  for (const c of checks) { const p = c(v, at); if (p !== null) return p; }
-  return null;
-};
+    ? null
+    : 'must be an ISO 8601 date or timestamp with a zone, e.g. "2027-03-01T00:00:00Z"';
+const all =
+  (...checks: Check[]): Check =>
+  (v, at) => {
+    for (const c of checks) {
+      const p = c(v, at);
+      if (p !== null) return p;
+    }
+    return null;
+  };
 
 // ---------------------------------------------------------------------------------------------
 // Context: ids known from the file (collected before checking) and the database, and what was already seen
@@ -216,41 +380,56 @@ interface Ctx {
 }
 
 /** Unique within the file and absent from the database. Strings compare trimmed and case-insensitively. */
-const unique = (collection: string, inDatabase: (v: unknown, e: ExistingCatalogue) => boolean, what: string): Check =>
+const unique =
+  (collection: string, inDatabase: (v: unknown, e: ExistingCatalogue) => boolean, what: string): Check =>
   (v, at) => {
     const k = `${collection}:${typeof v === 'string' ? v.trim().toLowerCase() : String(v)}`;
     const first = at.ctx.firstAt.get(k);
     if (first !== undefined) return `duplicate ${what} ${JSON.stringify(v)} (first at ${first})`;
-    if (inDatabase(v, at.ctx.existing)) return `${what} ${JSON.stringify(v)} already exists in the database (load with --reset to replace the catalogue)`;
+    if (inDatabase(v, at.ctx.existing))
+      return `${what} ${JSON.stringify(v)} already exists in the database (load with --reset to replace the catalogue)`;
     at.ctx.firstAt.set(k, at.path);
     return null;
   };
-const uniqueId = (key: 'organisations' | 'users' | 'assets' | 'products' | 'rate_brackets' | 'asset_rate_brackets' | 'approvals') =>
-  all(int(1), unique(key, (v, e) => e[key].has(v as number), 'id'));
+const uniqueId = (
+  key: 'organisations' | 'users' | 'assets' | 'products' | 'rate_brackets' | 'asset_rate_brackets' | 'approvals',
+) =>
+  all(
+    int(1),
+    unique(key, (v, e) => e[key].has(v as number), 'id'),
+  );
 
-const organisation = (financier: boolean): Check => all(int(1), (v, at) => {
-  const type = at.ctx.known.organisations.get(v as number);
-  if (type === undefined) return `organisation ${v} does not exist`;
-  if (financier && type !== 'f') return `organisation ${v} is not a financier (type "f")`;
-  return null;
-});
+const organisation = (financier: boolean): Check =>
+  all(int(1), (v, at) => {
+    const type = at.ctx.known.organisations.get(v as number);
+    if (type === undefined) return `organisation ${v} does not exist`;
+    if (financier && type !== 'f') return `organisation ${v} is not a financier (type "f")`;
+    return null;
+  });
 const product: Check = all(int(1), (v, at) => {
   if (!at.ctx.known.products.has(v as number)) return `product ${v} does not exist`;
   const owner = at.ctx.known.products.get(v as number);
   if (owner === at.item.organisation_id) return null;
-  return owner === null ? `product ${v} has no organisation` : `product ${v} belongs to organisation ${owner}, not ${at.item.organisation_id}`;
+  return owner === null
+    ? `product ${v} has no organisation`
+    : `product ${v} belongs to organisation ${owner}, not ${at.item.organisation_id}`;
 });
-const assetRef: Check = all(int(1), (v, at) => (at.ctx.known.assets.has(v as number) ? null : `asset ${v} does not exist`));
+const assetRef: Check = all(int(1), (v, at) =>
+  at.ctx.known.assets.has(v as number) ? null : `asset ${v} does not exist`,
+);
 /** A bracket of the item's product (mappings) or of the item's organisation (approvals). */
-const bracket = (of: 'product_id' | 'organisation_id'): Check => all(int(1), (v, at) => {
-  const b = at.ctx.known.rate_brackets.get(v as number);
-  if (b === undefined) return `rate bracket ${v} does not exist`;
-  return b[of] === at.item[of] ? null : `rate bracket ${v} belongs to ${of === 'product_id' ? 'product' : 'organisation'} ${b[of]}, not ${at.item[of]}`;
-});
+const bracket = (of: 'product_id' | 'organisation_id'): Check =>
+  all(int(1), (v, at) => {
+    const b = at.ctx.known.rate_brackets.get(v as number);
+    if (b === undefined) return `rate bracket ${v} does not exist`;
+    return b[of] === at.item[of]
+      ? null
+      : `rate bracket ${v} belongs to ${of === 'product_id' ? 'product' : 'organisation'} ${b[of]}, not ${at.item[of]}`;
+  });
 const parent: Check = all(assetRef, (v, at) => {
   const self = at.item.id;
   const line = [self, v];
-  for (let p: unknown = v; p !== null && p !== undefined;) {
+  for (let p: unknown = v; p !== null && p !== undefined; ) {
     if (p === self) return `asset tree cycle: ${line.join(' -> ')}`;
     p = at.ctx.known.assets.get(p as number);
     if (line.length > at.ctx.known.assets.size + 1) break; // a cycle above this asset: reported at its own members
@@ -258,7 +437,9 @@ const parent: Check = all(assetRef, (v, at) => {
   }
   return null;
 });
-const groupName: Check = all(text(), (v, at) => (at.ctx.known.groups.has(v as string) ? null : `group ${JSON.stringify(v)} does not exist`));
+const groupName: Check = all(text(), (v, at) =>
+  at.ctx.known.groups.has(v as string) ? null : `group ${JSON.stringify(v)} does not exist`,
+);
 
 // ---------------------------------------------------------------------------------------------
 // One table per resource: field -> check, in validation order
@@ -277,7 +458,9 @@ const TABLES: Record<CatalogueKey, Table> = {
     id: req(uniqueId('organisations')),
     name: req(text()),
     type: req(oneOf(ORGANISATION_TYPES)),
-    abn: opt(nullable(text({ pattern: /^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, hint: 'an 11-digit ABN such as "51 824 753 556"' }))),
+    abn: opt(
+      nullable(text({ pattern: /^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, hint: 'an 11-digit ABN such as "51 824 753 556"' })),
+    ),
     is_bid_broker: opt(bool),
     plan: opt(oneOf(PLANS)),
     limit: optInt,
@@ -287,15 +470,22 @@ const TABLES: Record<CatalogueKey, Table> = {
     entitlements: opt(listOf(oneOf(ENTITLEMENTS))),
   },
   groups: {
-    name: req(all(text(), unique('groups', (v, e) => e.groups.has(v as string), 'group name'))),
+    name: req(
+      all(
+        text(),
+        unique('groups', (v, e) => e.groups.has(v as string), 'group name'),
+      ),
+    ),
     permissions: opt(listOf(oneOf(PERMISSION_CODENAMES))),
   },
   users: {
     id: req(uniqueId('users')),
-    email: req(all(
-      text({ pattern: EMAIL, hint: 'an email address' }),
-      unique('emails', (v, e) => e.emails.has((v as string).trim().toLowerCase()), 'email'),
-    )),
+    email: req(
+      all(
+        text({ pattern: EMAIL, hint: 'an email address' }),
+        unique('emails', (v, e) => e.emails.has((v as string).trim().toLowerCase()), 'email'),
+      ),
+    ),
     password: req(all(text(), (v) => ((v as string).length >= 8 ? null : 'must be at least 8 characters'))),
     first_name: opt(text({ empty: true })),
     last_name: opt(text({ empty: true })),
@@ -306,7 +496,12 @@ const TABLES: Record<CatalogueKey, Table> = {
     groups: opt(listOf(groupName)),
   },
   subscriptions: {
-    organisation_id: req(all(organisation(false), unique('subscriptions', (v, e) => e.subscriptions.has(v as number), 'subscription for organisation'))),
+    organisation_id: req(
+      all(
+        organisation(false),
+        unique('subscriptions', (v, e) => e.subscriptions.has(v as number), 'subscription for organisation'),
+      ),
+    ),
     plan: req(oneOf(PLANS)),
     plan_name: opt(text()),
     status: req(oneOf(SUBSCRIPTION_STATUSES)),
@@ -330,13 +525,20 @@ const TABLES: Record<CatalogueKey, Table> = {
     id: req(uniqueId('products')),
     product_name: req(text()),
     organisation_id: opt(nullable(organisation(true))),
-    min_range: optInt, max_range: optInt,
-    min_amount: optNum, max_amount: optNum,
-    min_abn_age: optInt, max_abn_age: optInt,
-    min_asset_age: optInt, max_asset_age: optInt,
-    min_gst_age: optInt, max_gst_age: optInt,
-    min_asset_age_plus_term: optInt, max_asset_age_plus_term: optInt,
-    min_credit_score: optInt, max_credit_score: optInt,
+    min_range: optInt,
+    max_range: optInt,
+    min_amount: optNum,
+    max_amount: optNum,
+    min_abn_age: optInt,
+    max_abn_age: optInt,
+    min_asset_age: optInt,
+    max_asset_age: optInt,
+    min_gst_age: optInt,
+    max_gst_age: optInt,
+    min_asset_age_plus_term: optInt,
+    max_asset_age_plus_term: optInt,
+    min_credit_score: optInt,
+    max_credit_score: optInt,
     monthly_fee: optNum,
     documentation_fee: optNum,
     brokerage_cap: opt(nullable(num(0, 100))),
@@ -344,7 +546,10 @@ const TABLES: Record<CatalogueKey, Table> = {
     compounding_frequency: opt(nullable(oneOf(COMPOUNDING_FREQUENCIES))),
     brokerage_loading_treatment: optNum,
     max_origination_fee_limit: optNum,
-    doc_fee_financed: optTri, private_sale: optTri, sale_hire_back: optTri, home_owner: optTri,
+    doc_fee_financed: optTri,
+    private_sale: optTri,
+    sale_hire_back: optTri,
+    home_owner: optTri,
   },
   rate_brackets: {
     id: req(uniqueId('rate_brackets')),
@@ -352,10 +557,14 @@ const TABLES: Record<CatalogueKey, Table> = {
     organisation_id: req(organisation(true)),
     product_id: req(product),
     type: opt(oneOf(CARD_TYPES)),
-    min_term: optInt, max_term: optInt,
-    min_amount: optNum, max_amount: optNum,
-    min_asset_age: optInt, max_asset_age: optInt,
-    base_min: req(num(0, 100)), base_max: req(num(0, 100)),
+    min_term: optInt,
+    max_term: optInt,
+    min_amount: optNum,
+    max_amount: optNum,
+    min_asset_age: optInt,
+    max_asset_age: optInt,
+    base_min: req(num(0, 100)),
+    base_max: req(num(0, 100)),
     max_lvr: optNum,
   },
   asset_rate_brackets: {
@@ -373,15 +582,25 @@ const TABLES: Record<CatalogueKey, Table> = {
     priority: opt(anyNumber),
     min_deposit_percentage: opt(nullable(money(100))),
     min_deposit_amount: opt(nullable(money(999_999_999_999.99))),
-    min_term: optInt, max_term: optInt,
-    min_abn_age: optInt, max_abn_age: optInt,
-    min_gst_age: optInt, max_gst_age: optInt,
-    min_asset_age: optInt, max_asset_age: optInt,
-    min_asset_cost: opt(nullable(money(999_999_999_999.99))), max_asset_cost: opt(nullable(money(999_999_999_999.99))),
-    min_borrower_age: optInt, max_borrower_age: optInt,
-    min_file_age: optInt, max_file_age: optInt,
-    min_credit_score: optInt, max_credit_score: optInt,
-    home_owner: optBool, private_sale: optBool, sale_hire_back: optBool,
+    min_term: optInt,
+    max_term: optInt,
+    min_abn_age: optInt,
+    max_abn_age: optInt,
+    min_gst_age: optInt,
+    max_gst_age: optInt,
+    min_asset_age: optInt,
+    max_asset_age: optInt,
+    min_asset_cost: opt(nullable(money(999_999_999_999.99))),
+    max_asset_cost: opt(nullable(money(999_999_999_999.99))),
+    min_borrower_age: optInt,
+    max_borrower_age: optInt,
+    min_file_age: optInt,
+    max_file_age: optInt,
+    min_credit_score: optInt,
+    max_credit_score: optInt,
+    home_owner: optBool,
+    private_sale: optBool,
+    sale_hire_back: optBool,
     asset_state: opt(nullable(oneOf(ASSET_STATES))),
     transaction_types: opt(listOf(oneOf(TRANSACTION_TYPES))),
     industries: opt(listOf(oneOf(Object.keys(ANZSIC_DIVISIONS)))),
@@ -403,7 +622,8 @@ function suggest(key: string, fields: string[]): string {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
       const next = [i];
-      for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      for (let j = 1; j <= b.length; j++)
+        next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
       row = next;
     }
     return row[b.length];
@@ -427,9 +647,16 @@ function checkItem(item: Item, table: Table, ctx: Ctx, path: string): { path: st
       continue;
     }
     const p = spec.check(value, at);
-    if (p !== null) return typeof p === 'string' ? { path: at.path, message: p } : { path: at.path + p.sub, message: p.message };
+    if (p !== null)
+      return typeof p === 'string' ? { path: at.path, message: p } : { path: at.path + p.sub, message: p.message };
     const lower = lowerBoundOf(field);
-    if (lower !== null && value !== null && item[lower] !== undefined && item[lower] !== null && Number(item[lower]) > Number(value)) {
+    if (
+      lower !== null &&
+      value !== null &&
+      item[lower] !== undefined &&
+      item[lower] !== null &&
+      Number(item[lower]) > Number(value)
+    ) {
       return { path: at.path, message: `must be at least ${lower} (${item[lower]})` };
     }
   }
@@ -439,19 +666,30 @@ function checkItem(item: Item, table: Table, ctx: Ctx, path: string): { path: st
 /** Ids and owners the file declares, gathered leniently before checking so later items can be referred to. */
 function gatherKnown(input: Item, existing: ExistingCatalogue): ExistingCatalogue {
   const known: ExistingCatalogue = {
-    organisations: new Map(existing.organisations), groups: new Set(existing.groups), users: new Set(existing.users),
-    emails: new Set(existing.emails), subscriptions: new Set(existing.subscriptions), assets: new Map(existing.assets),
-    products: new Map(existing.products), rate_brackets: new Map(existing.rate_brackets),
-    asset_rate_brackets: new Set(existing.asset_rate_brackets), approvals: new Set(existing.approvals),
+    organisations: new Map(existing.organisations),
+    groups: new Set(existing.groups),
+    users: new Set(existing.users),
+    emails: new Set(existing.emails),
+    subscriptions: new Set(existing.subscriptions),
+    assets: new Map(existing.assets),
+    products: new Map(existing.products),
+    rate_brackets: new Map(existing.rate_brackets),
+    asset_rate_brackets: new Set(existing.asset_rate_brackets),
+    approvals: new Set(existing.approvals),
   };
   const items = (key: CatalogueKey) => (Array.isArray(input[key]) ? (input[key] as unknown[]).filter(isObject) : []);
-  const firstWins = <V>(m: Map<number, V>, id: unknown, v: V) => { if (typeof id === 'number' && !m.has(id)) m.set(id, v); };
+  const firstWins = <V>(m: Map<number, V>, id: unknown, v: V) => {
+    if (typeof id === 'number' && !m.has(id)) m.set(id, v);
+  };
   for (const o of items('organisations')) firstWins(known.organisations, o.id, String(o.type));
   for (const g of items('groups')) if (typeof g.name === 'string') known.groups.add(g.name);
   for (const a of items('assets')) firstWins(known.assets, a.id, (a.parent_id ?? null) as number | null);
   for (const p of items('products')) firstWins(known.products, p.id, (p.organisation_id ?? null) as number | null);
   for (const b of items('rate_brackets')) {
-    firstWins(known.rate_brackets, b.id, { organisation_id: b.organisation_id as number, product_id: b.product_id as number });
+    firstWins(known.rate_brackets, b.id, {
+      organisation_id: b.organisation_id as number,
+      product_id: b.product_id as number,
+    });
   }
   return known;
 }
@@ -461,10 +699,15 @@ function gatherKnown(input: Item, existing: ExistingCatalogue): ExistingCatalogu
  * file with emails trimmed and lower-cased and ABNs without spaces; everything else is as given.
  */
 export function parseCatalogueFile(json: unknown, existing: ExistingCatalogue = emptyExisting()): ParseResult {
-  if (!isObject(json)) return { ok: false, path: '$', message: 'the file must be a JSON object with the keys ' + list(CATALOGUE_KEYS) };
+  if (!isObject(json))
+    return { ok: false, path: '$', message: 'the file must be a JSON object with the keys ' + list(CATALOGUE_KEYS) };
   for (const key of Object.keys(json)) {
     if (!(CATALOGUE_KEYS as readonly string[]).includes(key)) {
-      return { ok: false, path: key, message: `unknown top-level key${suggest(key, [...CATALOGUE_KEYS])}; expected ${list(CATALOGUE_KEYS)}` };
+      return {
+        ok: false,
+        path: key,
+        message: `unknown top-level key${suggest(key, [...CATALOGUE_KEYS])}; expected ${list(CATALOGUE_KEYS)}`,
+      };
     }
   }
   const ctx: Ctx = { known: gatherKnown(json, existing), existing, firstAt: new Map() };
@@ -479,7 +722,9 @@ export function parseCatalogueFile(json: unknown, existing: ExistingCatalogue = 
       if (problem) return { ok: false, ...problem };
     }
   }
-  const value = Object.fromEntries(CATALOGUE_KEYS.map((k) => [k, ((json[k] as Item[] | undefined) ?? []).map((item) => ({ ...item }))])) as unknown as CatalogueFile;
+  const value = Object.fromEntries(
+    CATALOGUE_KEYS.map((k) => [k, ((json[k] as Item[] | undefined) ?? []).map((item) => ({ ...item }))]),
+  ) as unknown as CatalogueFile;
   for (const u of value.users) u.email = u.email.trim().toLowerCase();
   for (const o of value.organisations) if (typeof o.abn === 'string') o.abn = o.abn.replace(/ /g, '');
   return { ok: true, value };

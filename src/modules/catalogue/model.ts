@@ -3,16 +3,31 @@
  * Services build these from Prisma rows (see catalogue/snapshot.ts); engines never see Prisma.
  */
 import type {
-  AdvanceArrears, AssetState, CardType, CompoundingFrequency, DocLevel, EvaluationStatus, OrganisationType, RepaymentFrequency,
-  TransactionType, TriState,
+  AdvanceArrears,
+  AssetState,
+  CardType,
+  CompoundingFrequency,
+  DocLevel,
+  EvaluationStatus,
+  OrganisationType,
+  RepaymentFrequency,
+  TransactionType,
+  TriState,
 } from '../../lib/vocabulary.ts';
 
 // The engines read these records with the vocabulary's types (defined once, in lib/vocabulary.ts).
 export type {
-  AdvanceArrears, AssetState, CardType, CompoundingFrequency, DocLevel, EvaluationStatus, OrganisationType, RepaymentFrequency,
-  TransactionType, TriState,
+  AdvanceArrears,
+  AssetState,
+  CardType,
+  CompoundingFrequency,
+  DocLevel,
+  EvaluationStatus,
+  OrganisationType,
+  RepaymentFrequency,
+  TransactionType,
+  TriState,
 };
-
 
 export interface AssetNode {
   id: number;
@@ -33,13 +48,20 @@ export interface Product {
   id: number;
   product_name: string;
   organisation_id: number | null;
-  min_range: number | null; max_range: number | null; // term, months
-  min_amount: number | null; max_amount: number | null; // amount financed, dollars
-  min_abn_age: number | null; max_abn_age: number | null;
-  min_asset_age: number | null; max_asset_age: number | null;
-  min_gst_age: number | null; max_gst_age: number | null;
-  min_asset_age_plus_term: number | null; max_asset_age_plus_term: number | null;
-  min_credit_score: number | null; max_credit_score: number | null;
+  min_range: number | null;
+  max_range: number | null; // term, months
+  min_amount: number | null;
+  max_amount: number | null; // amount financed, dollars
+  min_abn_age: number | null;
+  max_abn_age: number | null;
+  min_asset_age: number | null;
+  max_asset_age: number | null;
+  min_gst_age: number | null;
+  max_gst_age: number | null;
+  min_asset_age_plus_term: number | null;
+  max_asset_age_plus_term: number | null;
+  min_credit_score: number | null;
+  max_credit_score: number | null;
   monthly_fee: number | null;
   documentation_fee: number | null;
   brokerage_cap: number | null; // max brokerage, percent
@@ -60,10 +82,14 @@ export interface RateBracket {
   organisation_id: number;
   product_id: number;
   type: CardType; // commercial unless stated
-  min_term: number | null; max_term: number | null; // months
-  min_amount: number | null; max_amount: number | null; // amount financed
-  min_asset_age: number | null; max_asset_age: number | null; // months
-  base_min: number; base_max: number; // annual %, e.g. 8.45
+  min_term: number | null;
+  max_term: number | null; // months
+  min_amount: number | null;
+  max_amount: number | null; // amount financed
+  min_asset_age: number | null;
+  max_asset_age: number | null; // months
+  base_min: number;
+  base_max: number; // annual %, e.g. 8.45
   max_lvr: number | null; // %
 }
 
@@ -84,15 +110,25 @@ export interface Approval {
   priority: number;
   min_deposit_percentage: number | null;
   min_deposit_amount: number | null;
-  max_term: number | null; min_term: number | null;
-  min_abn_age: number | null; max_abn_age: number | null;
-  min_gst_age: number | null; max_gst_age: number | null;
-  min_asset_age: number | null; max_asset_age: number | null;
-  min_asset_cost: number | null; max_asset_cost: number | null; // GST-inclusive dollars
-  min_borrower_age: number | null; max_borrower_age: number | null;
-  min_file_age: number | null; max_file_age: number | null;
-  min_credit_score: number | null; max_credit_score: number | null;
-  home_owner: boolean | null; private_sale: boolean | null; sale_hire_back: boolean | null;
+  max_term: number | null;
+  min_term: number | null;
+  min_abn_age: number | null;
+  max_abn_age: number | null;
+  min_gst_age: number | null;
+  max_gst_age: number | null;
+  min_asset_age: number | null;
+  max_asset_age: number | null;
+  min_asset_cost: number | null;
+  max_asset_cost: number | null; // GST-inclusive dollars
+  min_borrower_age: number | null;
+  max_borrower_age: number | null;
+  min_file_age: number | null;
+  max_file_age: number | null;
+  min_credit_score: number | null;
+  max_credit_score: number | null;
+  home_owner: boolean | null;
+  private_sale: boolean | null;
+  sale_hire_back: boolean | null;
   asset_state: AssetState | null; // null or 'none' = not checked
   transaction_types: TransactionType[]; // empty = all
   industries: string[]; // empty = all
@@ -117,20 +153,27 @@ export interface Deal {
   /** Deposit in dollars (percentage resolved per the GST rule); null when the request did not carry one. */
   deposit: number | null;
   balloon_amount: number; // dollars, resolved
-  brokerage: number; brokerage_gst: boolean; brokerage_percentage: boolean;
-  origination_fee: number; origination_fee_gst: boolean;
+  brokerage: number;
+  brokerage_gst: boolean;
+  brokerage_percentage: boolean;
+  origination_fee: number;
+  origination_fee_gst: boolean;
   doc_fee_financed: 'yes' | 'no' | null;
   lvr: number | null;
-  abn_age: number | null; gst_age: number | null;
+  abn_age: number | null;
+  gst_age: number | null;
   asset_age: number | null; // months (from year_model when only that was sent)
   asset_age_plus_term: number | null;
-  borrower_age_youngest: number | null; borrower_age_oldest: number | null;
+  borrower_age_youngest: number | null;
+  borrower_age_oldest: number | null;
   file_age: number | null;
   credit_score: number | null;
   industry: string | null;
   asset_state: AssetState | null;
   transaction_type: TransactionType | null;
-  home_owner: boolean | null; private_sale: boolean | null; sale_hire_back: boolean | null;
+  home_owner: boolean | null;
+  private_sale: boolean | null;
+  sale_hire_back: boolean | null;
   preferred_financier: number[] | null; // null/empty = every financier
 }
 
@@ -141,10 +184,14 @@ export interface PricedBracket {
   organisation_id: number;
   product_id: number;
   product_name: string;
-  base_min: number; base_max: number; // annual % from the card
-  rate_min: number; rate_max: number; // priced nominal annual % (base + brokerage loading when rate-loaded)
-  e_min: number; e_max: number; // effective annual %
-  repayment_min: number; repayment_max: number; // per instalment, incl. monthly fee share
+  base_min: number;
+  base_max: number; // annual % from the card
+  rate_min: number;
+  rate_max: number; // priced nominal annual % (base + brokerage loading when rate-loaded)
+  e_min: number;
+  e_max: number; // effective annual %
+  repayment_min: number;
+  repayment_max: number; // per instalment, incl. monthly fee share
   balloon: number; // dollars
   commission: number; // brokerage paid, dollars, after caps and GST
   amount_financed: number; // P incl. funded brokerage

@@ -7,9 +7,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { buildAssetAncestry, type AssetAncestry } from '../matrix/criteria.ts';
 import { buildPricingIndex, type PricingIndex } from '../pricing/engine.ts';
-import type {
-  Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket,
-} from './model.ts';
+import type { Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket } from './model.ts';
 
 export interface CatalogueSnapshot {
   version: bigint;
@@ -37,12 +35,15 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
  * may be NULL (Prisma read those as []), floats and decimals go through `num` (JSON has no NaN or Infinity, so
  * PostgreSQL writes them as strings), and a timestamp would be a string.
  */
-const jsonRows = (select: string): string => `SELECT coalesce(json_agg(t ORDER BY t.id), '[]')::text AS rows FROM (${select}) t`;
+const jsonRows = (select: string): string =>
+  `SELECT coalesce(json_agg(t ORDER BY t.id), '[]')::text AS rows FROM (${select}) t`;
 const ORGANISATIONS_SQL = jsonRows('SELECT id, name, type FROM organisations');
 const ASSETS_SQL = jsonRows('SELECT id, name, alias, parent_id, is_asset, is_deleted FROM assets');
 const PRODUCTS_SQL = jsonRows('SELECT * FROM products');
 const BRACKETS_SQL = jsonRows('SELECT * FROM rate_brackets');
-const RELATIONS_SQL = jsonRows('SELECT id, asset_id, organisation_id, product_id, rate_bracket_id FROM asset_rate_brackets');
+const RELATIONS_SQL = jsonRows(
+  'SELECT id, asset_id, organisation_id, product_id, rate_bracket_id FROM asset_rate_brackets',
+);
 const APPROVALS_SQL = jsonRows('SELECT * FROM approvals');
 /** [approval_id, rate_bracket_id] pairs. */
 const LINKS_SQL = `SELECT coalesce(json_agg(json_build_array(approval_id, rate_bracket_id) ORDER BY approval_id, rate_bracket_id), '[]')::text AS rows
@@ -53,13 +54,29 @@ type Row = Record<string, any>;
 export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnapshot> {
   const table = (sql: string) => prisma.$queryRawUnsafe<{ rows: string }[]>(sql);
   // One repeatable-read transaction: the version and the rows it describes are read from the same moment.
-  const [state, ...tables] = await prisma.$transaction([
-    prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } }),
-    table(ORGANISATIONS_SQL), table(ASSETS_SQL), table(PRODUCTS_SQL), table(BRACKETS_SQL), table(RELATIONS_SQL),
-    table(APPROVALS_SQL), table(LINKS_SQL),
-  ], { isolationLevel: 'RepeatableRead' });
-  const [organisations, assets, products, brackets, relations, approvals, links] = tables.map((rows) => JSON.parse(rows[0].rows) as Row[]) as [
-    { id: number; name: string; type: Organisation['type'] }[], AssetNode[], Row[], Row[], AssetRateBracketRelation[], Row[], [number, number][],
+  const [state, ...tables] = await prisma.$transaction(
+    [
+      prisma.catalogueState.findUniqueOrThrow({ where: { id: 1 } }),
+      table(ORGANISATIONS_SQL),
+      table(ASSETS_SQL),
+      table(PRODUCTS_SQL),
+      table(BRACKETS_SQL),
+      table(RELATIONS_SQL),
+      table(APPROVALS_SQL),
+      table(LINKS_SQL),
+    ],
+    { isolationLevel: 'RepeatableRead' },
+  );
+  const [organisations, assets, products, brackets, relations, approvals, links] = tables.map(
+    (rows) => JSON.parse(rows[0].rows) as Row[],
+  ) as [
+    { id: number; name: string; type: Organisation['type'] }[],
+    AssetNode[],
+    Row[],
+    Row[],
+    AssetRateBracketRelation[],
+    Row[],
+    [number, number][],
   ];
 
   const bracketIdsByApproval = new Map<number, number[]>();
@@ -70,32 +87,82 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
   }
 
   const productRecords: Product[] = products.map((p) => ({
-    id: p.id, product_name: p.product_name, organisation_id: p.organisation_id,
-    min_range: p.min_range, max_range: p.max_range, min_amount: num(p.min_amount), max_amount: num(p.max_amount),
-    min_abn_age: p.min_abn_age, max_abn_age: p.max_abn_age, min_asset_age: p.min_asset_age, max_asset_age: p.max_asset_age,
-    min_gst_age: p.min_gst_age, max_gst_age: p.max_gst_age,
-    min_asset_age_plus_term: p.min_asset_age_plus_term, max_asset_age_plus_term: p.max_asset_age_plus_term,
-    min_credit_score: p.min_credit_score, max_credit_score: p.max_credit_score,
-    monthly_fee: num(p.monthly_fee), documentation_fee: num(p.documentation_fee), brokerage_cap: num(p.brokerage_cap),
-    maximum_brokerage_limit: num(p.maximum_brokerage_limit), compounding_frequency: p.compounding_frequency,
-    brokerage_loading_treatment: num(p.brokerage_loading_treatment), max_origination_fee_limit: num(p.max_origination_fee_limit),
-    doc_fee_financed: p.doc_fee_financed, private_sale: p.private_sale, sale_hire_back: p.sale_hire_back, home_owner: p.home_owner,
+    id: p.id,
+    product_name: p.product_name,
+    organisation_id: p.organisation_id,
+    min_range: p.min_range,
+    max_range: p.max_range,
+    min_amount: num(p.min_amount),
+    max_amount: num(p.max_amount),
+    min_abn_age: p.min_abn_age,
+    max_abn_age: p.max_abn_age,
+    min_asset_age: p.min_asset_age,
+    max_asset_age: p.max_asset_age,
+    min_gst_age: p.min_gst_age,
+    max_gst_age: p.max_gst_age,
+    min_asset_age_plus_term: p.min_asset_age_plus_term,
+    max_asset_age_plus_term: p.max_asset_age_plus_term,
+    min_credit_score: p.min_credit_score,
+    max_credit_score: p.max_credit_score,
+    monthly_fee: num(p.monthly_fee),
+    documentation_fee: num(p.documentation_fee),
+    brokerage_cap: num(p.brokerage_cap),
+    maximum_brokerage_limit: num(p.maximum_brokerage_limit),
+    compounding_frequency: p.compounding_frequency,
+    brokerage_loading_treatment: num(p.brokerage_loading_treatment),
+    max_origination_fee_limit: num(p.max_origination_fee_limit),
+    doc_fee_financed: p.doc_fee_financed,
+    private_sale: p.private_sale,
+    sale_hire_back: p.sale_hire_back,
+    home_owner: p.home_owner,
   }));
   const bracketRecords: RateBracket[] = brackets.map((b) => ({
-    id: b.id, name: b.name, organisation_id: b.organisation_id, product_id: b.product_id, type: b.type,
-    min_term: b.min_term, max_term: b.max_term, min_amount: num(b.min_amount), max_amount: num(b.max_amount),
-    min_asset_age: b.min_asset_age, max_asset_age: b.max_asset_age, base_min: Number(b.base_min), base_max: Number(b.base_max), max_lvr: num(b.max_lvr),
+    id: b.id,
+    name: b.name,
+    organisation_id: b.organisation_id,
+    product_id: b.product_id,
+    type: b.type,
+    min_term: b.min_term,
+    max_term: b.max_term,
+    min_amount: num(b.min_amount),
+    max_amount: num(b.max_amount),
+    min_asset_age: b.min_asset_age,
+    max_asset_age: b.max_asset_age,
+    base_min: Number(b.base_min),
+    base_max: Number(b.base_max),
+    max_lvr: num(b.max_lvr),
   }));
   const approvalRecords: Approval[] = approvals.map((a) => ({
-    id: a.id, name: a.name, doc_level: a.doc_level, organisation_id: a.organisation_id, priority: Number(a.priority),
-    min_deposit_percentage: num(a.min_deposit_percentage), min_deposit_amount: num(a.min_deposit_amount),
-    max_term: a.max_term, min_term: a.min_term, min_abn_age: a.min_abn_age, max_abn_age: a.max_abn_age,
-    min_gst_age: a.min_gst_age, max_gst_age: a.max_gst_age, min_asset_age: a.min_asset_age, max_asset_age: a.max_asset_age,
-    min_asset_cost: num(a.min_asset_cost), max_asset_cost: num(a.max_asset_cost),
-    min_borrower_age: a.min_borrower_age, max_borrower_age: a.max_borrower_age,
-    min_file_age: a.min_file_age, max_file_age: a.max_file_age, min_credit_score: a.min_credit_score, max_credit_score: a.max_credit_score,
-    home_owner: a.home_owner, private_sale: a.private_sale, sale_hire_back: a.sale_hire_back, asset_state: a.asset_state,
-    transaction_types: a.transaction_types ?? [], industries: a.industries ?? [], asset_ids: a.asset_ids ?? [],
+    id: a.id,
+    name: a.name,
+    doc_level: a.doc_level,
+    organisation_id: a.organisation_id,
+    priority: Number(a.priority),
+    min_deposit_percentage: num(a.min_deposit_percentage),
+    min_deposit_amount: num(a.min_deposit_amount),
+    max_term: a.max_term,
+    min_term: a.min_term,
+    min_abn_age: a.min_abn_age,
+    max_abn_age: a.max_abn_age,
+    min_gst_age: a.min_gst_age,
+    max_gst_age: a.max_gst_age,
+    min_asset_age: a.min_asset_age,
+    max_asset_age: a.max_asset_age,
+    min_asset_cost: num(a.min_asset_cost),
+    max_asset_cost: num(a.max_asset_cost),
+    min_borrower_age: a.min_borrower_age,
+    max_borrower_age: a.max_borrower_age,
+    min_file_age: a.min_file_age,
+    max_file_age: a.max_file_age,
+    min_credit_score: a.min_credit_score,
+    max_credit_score: a.max_credit_score,
+    home_owner: a.home_owner,
+    private_sale: a.private_sale,
+    sale_hire_back: a.sale_hire_back,
+    asset_state: a.asset_state,
+    transaction_types: a.transaction_types ?? [],
+    industries: a.industries ?? [],
+    asset_ids: a.asset_ids ?? [],
     rate_bracket_ids: bracketIdsByApproval.get(a.id) ?? [],
   }));
   const organisationRecords = new Map(organisations.map((o) => [o.id, o as Organisation]));
@@ -128,7 +195,10 @@ export class CatalogueCache {
    * written is not good enough: the request waits for it, then loads again.
    */
   async get(version?: bigint): Promise<CatalogueSnapshot> {
-    const wanted = version ?? (await this.prisma.$queryRawUnsafe<{ version: bigint }[]>('SELECT version FROM catalogue_state WHERE id = 1'))[0].version;
+    const wanted =
+      version ??
+      (await this.prisma.$queryRawUnsafe<{ version: bigint }[]>('SELECT version FROM catalogue_state WHERE id = 1'))[0]
+        .version;
     for (;;) {
       if (this.current && this.current.version >= wanted) return this.current;
       this.loading ??= loadSnapshot(this.prisma).then(
@@ -137,7 +207,10 @@ export class CatalogueCache {
           this.loading = null;
           return snapshot;
         },
-        (error) => { this.loading = null; throw error; },
+        (error) => {
+          this.loading = null;
+          throw error;
+        },
       );
       const loaded = await this.loading;
       if (loaded.version >= wanted) return loaded;

@@ -7,8 +7,16 @@
  */
 import type { Deal } from '../catalogue/model.ts';
 import {
-  ADVANCE_ARREARS, ASSET_STATES, REPAYMENT_FREQUENCIES, TRANSACTION_TYPES, isOneOf,
-  type AdvanceArrears, type AssetState, type CardType, type RepaymentFrequency, type TransactionType,
+  ADVANCE_ARREARS,
+  ASSET_STATES,
+  REPAYMENT_FREQUENCIES,
+  TRANSACTION_TYPES,
+  isOneOf,
+  type AdvanceArrears,
+  type AssetState,
+  type CardType,
+  type RepaymentFrequency,
+  type TransactionType,
 } from '../../lib/vocabulary.ts';
 
 /** A calculator / Matrix Calculator request body with the spec's field names, numbers already parsed. */

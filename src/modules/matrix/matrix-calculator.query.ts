@@ -8,7 +8,8 @@ import { runMatrixCalculator } from './service.ts';
 builder.queryField('matrixCalculator', (t) =>
   t.field({
     type: MatrixCalculatorResultRef,
-    description: 'Both engines on one deal, joined on rate brackets: each row a financier that can price and approve it. Metered on both allowances',
+    description:
+      'Both engines on one deal, joined on rate brackets: each row a financier that can price and approve it. Metered on both allowances',
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
     errors: { types: RUN_ERRORS, directResult: true },

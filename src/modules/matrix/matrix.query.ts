@@ -8,7 +8,8 @@ import { runMatrix } from './service.ts';
 builder.queryField('matrix', (t) =>
   t.field({
     type: MatrixResultRef,
-    description: "The Approval Matrix: every financier's approvals the deal is not ruled out of, grouped by financier. Metered (Matrix allowance)",
+    description:
+      "The Approval Matrix: every financier's approvals the deal is not ruled out of, grouped by financier. Metered (Matrix allowance)",
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
     errors: { types: RUN_ERRORS, directResult: true },

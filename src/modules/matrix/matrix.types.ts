@@ -3,7 +3,13 @@ import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/
 import { financierField } from '../organisations/financier.loader.ts';
 import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
-import type { MatrixApprovalOutcome, MatrixApprovalResult, MatrixCalculatorRow, MatrixFinancierGroup, PricedCardItem } from './rows.ts';
+import type {
+  MatrixApprovalOutcome,
+  MatrixApprovalResult,
+  MatrixCalculatorRow,
+  MatrixFinancierGroup,
+  PricedCardItem,
+} from './rows.ts';
 
 /** An approval's answer for the deal: the same fields on a Matrix approval and on a Matrix Calculator row. */
 function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
@@ -12,10 +18,15 @@ function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
     approval_name: t.exposeString('approval_name'),
     doc_level: t.field({ type: DocLevelEnum, resolve: (r) => r.doc_level }),
     status: t.field({ type: EvaluationStatusEnum, resolve: (r) => r.status }),
-    missing_fields: t.exposeStringList('missing_fields', { description: 'Request fields that would need answering to move possible to confirmed' }),
+    missing_fields: t.exposeStringList('missing_fields', {
+      description: 'Request fields that would need answering to move possible to confirmed',
+    }),
     deposit_percentage: t.exposeFloat('deposit_percentage', { nullable: true }),
     deposit_amount: t.exposeFloat('deposit_amount', { nullable: true }),
-    deposit_required: t.exposeFloat('deposit_required', { nullable: true, description: 'The deposit the deal needs, in dollars' }),
+    deposit_required: t.exposeFloat('deposit_required', {
+      nullable: true,
+      description: 'The deposit the deal needs, in dollars',
+    }),
     max_term: t.exposeInt('max_term', { nullable: true }),
   };
 }
@@ -45,7 +56,8 @@ export const MatrixResultRef = builder.objectRef<MatrixResult>('MatrixResult').i
 });
 
 export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('MatrixCalculatorRow').implement({
-  description: 'A financier that can both price and approve the deal, with the cheapest bracket the approval accepts. Masked rows have their figures null',
+  description:
+    'A financier that can both price and approve the deal, with the cheapest bracket the approval accepts. Masked rows have their figures null',
   fields: (t) => ({
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
@@ -58,8 +70,12 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
     repayment_max: t.exposeString('repayment_max', { nullable: true }),
     balloon: t.exposeFloat('balloon', { nullable: true }),
     commission: t.exposeFloat('commission', { nullable: true }),
-    masked: t.exposeBoolean('masked', { description: 'The Free-tier paywall nulled this row\'s figures; the cheapest three stay visible' }),
-    priced_bracket_count: t.exposeInt('priced_bracket_count', { description: "How many of this approval's brackets survived pricing" }),
+    masked: t.exposeBoolean('masked', {
+      description: "The Free-tier paywall nulled this row's figures; the cheapest three stay visible",
+    }),
+    priced_bracket_count: t.exposeInt('priced_bracket_count', {
+      description: "How many of this approval's brackets survived pricing",
+    }),
   }),
 });
 
@@ -67,11 +83,16 @@ export const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardIt
   description: 'A priced rate card of a degraded run, unjoined',
   fields: (t) => ({
     ...rateCardIdentityFields(t),
-    base_min: t.exposeString('base_min', { nullable: true }), base_max: t.exposeString('base_max', { nullable: true }),
-    rate_min: t.exposeString('rate_min', { nullable: true }), rate_max: t.exposeString('rate_max', { nullable: true }),
-    e_min: t.exposeString('e_min', { nullable: true }), e_max: t.exposeString('e_max', { nullable: true }),
-    repayment_min: t.exposeString('repayment_min', { nullable: true }), repayment_max: t.exposeString('repayment_max', { nullable: true }),
-    balloon: t.exposeFloat('balloon', { nullable: true }), commission: t.exposeFloat('commission', { nullable: true }),
+    base_min: t.exposeString('base_min', { nullable: true }),
+    base_max: t.exposeString('base_max', { nullable: true }),
+    rate_min: t.exposeString('rate_min', { nullable: true }),
+    rate_max: t.exposeString('rate_max', { nullable: true }),
+    e_min: t.exposeString('e_min', { nullable: true }),
+    e_max: t.exposeString('e_max', { nullable: true }),
+    repayment_min: t.exposeString('repayment_min', { nullable: true }),
+    repayment_max: t.exposeString('repayment_max', { nullable: true }),
+    balloon: t.exposeFloat('balloon', { nullable: true }),
+    commission: t.exposeFloat('commission', { nullable: true }),
     amount_financed: t.exposeFloat('amount_financed'),
     instalments: t.exposeInt('instalments'),
     masked: t.exposeBoolean('masked'),
@@ -82,7 +103,9 @@ export const MatrixCalculatorResultRef = builder.objectRef<MatrixCalculatorResul
   fields: (t) => ({
     results: t.field({ type: [MatrixCalculatorRowRef], resolve: (r) => r.results }),
     priced_count: t.exposeInt('priced_count', { description: 'Rate cards that survived pricing' }),
-    destination_count: t.exposeInt('destination_count', { description: 'Approvals not ruled out (can exceed the rows)' }),
+    destination_count: t.exposeInt('destination_count', {
+      description: 'Approvals not ruled out (can exceed the rows)',
+    }),
     degraded: t.field({ type: DegradedEnum, nullable: true, resolve: (r) => r.degraded }),
     priced: t.field({ type: [PricedCardItemRef], nullable: true, resolve: (r) => r.priced ?? null }),
     financiers: t.field({ type: [MatrixFinancierGroupRef], nullable: true, resolve: (r) => r.financiers ?? null }),

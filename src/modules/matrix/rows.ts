@@ -29,9 +29,12 @@ export interface MatrixFinancierGroup {
 }
 
 export interface MatrixCalculatorRow extends MatrixApprovalOutcome, RateCardIdentity {
-  base_min: string | null; base_max: string | null;
-  e_min: string | null; e_max: string | null;
-  repayment_min: string | null; repayment_max: string | null;
+  base_min: string | null;
+  base_max: string | null;
+  e_min: string | null;
+  e_max: string | null;
+  repayment_min: string | null;
+  repayment_max: string | null;
   balloon: number | null;
   commission: number | null;
   masked: boolean;
@@ -55,7 +58,11 @@ export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
 }
 
 export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
-  return { organisation_id: group.organisation_id, organisation_name: group.organisation_name, approvals: group.approvals.map(approvalResult) };
+  return {
+    organisation_id: group.organisation_id,
+    organisation_name: group.organisation_name,
+    approvals: group.approvals.map(approvalResult),
+  };
 }
 
 /**
@@ -96,16 +103,37 @@ export function matrixCalculatorRow(row: JoinedRow & { masked: boolean }): Matri
   };
 }
 
-type Figure = 'base_min' | 'base_max' | 'rate_min' | 'rate_max' | 'e_min' | 'e_max' | 'repayment_min' | 'repayment_max' | 'balloon' | 'commission';
+type Figure =
+  | 'base_min'
+  | 'base_max'
+  | 'rate_min'
+  | 'rate_max'
+  | 'e_min'
+  | 'e_max'
+  | 'repayment_min'
+  | 'repayment_max'
+  | 'balloon'
+  | 'commission';
 
 /** An unjoined priced card of a degraded run ("priced" list): a calculator row, maskable like a Matrix row. */
-export type PricedCardItem = Omit<CalculatorRow, Figure> & { [K in Figure]: CalculatorRow[K] | null } & { masked: boolean };
+export type PricedCardItem = Omit<CalculatorRow, Figure> & { [K in Figure]: CalculatorRow[K] | null } & {
+  masked: boolean;
+};
 
 export function pricedCardItem(row: CalculatorRow, masked: boolean): PricedCardItem {
   if (!masked) return { ...row, masked };
   return {
-    ...row, masked,
-    base_min: null, base_max: null, rate_min: null, rate_max: null, e_min: null, e_max: null,
-    repayment_min: null, repayment_max: null, balloon: null, commission: null,
+    ...row,
+    masked,
+    base_min: null,
+    base_max: null,
+    rate_min: null,
+    rate_max: null,
+    e_min: null,
+    e_max: null,
+    repayment_min: null,
+    repayment_max: null,
+    balloon: null,
+    commission: null,
   };
 }

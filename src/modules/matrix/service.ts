@@ -14,7 +14,14 @@ import { calculatorRow } from '../pricing/rows.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
 import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
-import { financierGroup, matrixCalculatorRow, pricedCardItem, type MatrixCalculatorRow, type MatrixFinancierGroup, type PricedCardItem } from './rows.ts';
+import {
+  financierGroup,
+  matrixCalculatorRow,
+  pricedCardItem,
+  type MatrixCalculatorRow,
+  type MatrixFinancierGroup,
+  type PricedCardItem,
+} from './rows.ts';
 
 /** The financiers a run may look at: the caller's book, narrowed by preferred_financier. null = all. */
 function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
@@ -36,7 +43,9 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
   await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request });
-  const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: financiersInScope(caller, deal) });
+  const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, {
+    organisationIds: financiersInScope(caller, deal),
+  });
   return {
     results: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
     destination_count: outcomes.length,
@@ -64,7 +73,11 @@ function attempt<T>(half: DegradedHalf, run: () => T): T | null {
   }
 }
 
-export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixCalculatorResult> {
+export async function runMatrixCalculator(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: DealRequest,
+): Promise<MatrixCalculatorResult> {
   const deal = validatedDeal(request, 'matrix_calculator', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
@@ -74,9 +87,11 @@ export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, r
   const scope = financiersInScope(caller, deal);
   const { engines } = ctx.services;
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
-    engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }));
+    engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }),
+  );
   const priced: PricedBracket[] | null = attempt('rates', () =>
-    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' }));
+    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' }),
+  );
   const paywalled = termsOf(caller).paywalled;
 
   if (outcomes && priced) {
@@ -91,16 +106,24 @@ export async function runMatrixCalculator(ctx: ServiceContext, caller: Caller, r
   if (priced) {
     // Approval checks are missing: the priced cards, unjoined, behind the same paywall (cheapest first already).
     return {
-      results: [], priced_count: priced.length, destination_count: 0, degraded: 'approvals',
-      priced: priced.map((p, i) => pricedCardItem(
-        calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal),
-        paywalled && i >= FREE_TIER_VISIBLE_ROWS,
-      )),
+      results: [],
+      priced_count: priced.length,
+      destination_count: 0,
+      degraded: 'approvals',
+      priced: priced.map((p, i) =>
+        pricedCardItem(
+          calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal),
+          paywalled && i >= FREE_TIER_VISIBLE_ROWS,
+        ),
+      ),
     };
   }
   if (outcomes) {
     return {
-      results: [], priced_count: 0, destination_count: outcomes.length, degraded: 'rates',
+      results: [],
+      priced_count: 0,
+      destination_count: outcomes.length,
+      degraded: 'rates',
       financiers: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
     };
   }

@@ -13,10 +13,14 @@ export const OrganisationRef = builder.prismaObject('Organisation', {
 });
 
 /** What anyone who may see a financier's results sees of it: its id and name (the spec's picker financier). */
-export interface FinancierProfile { id: number; name: string }
+export interface FinancierProfile {
+  id: number;
+  name: string;
+}
 
 export const FinancierProfileRef = builder.objectRef<FinancierProfile>('FinancierProfile').implement({
-  description: "A financier as other organisations see it on result rows: id and name only. The full Organisation is only for the caller's own (organisation(id))",
+  description:
+    "A financier as other organisations see it on result rows: id and name only. The full Organisation is only for the caller's own (organisation(id))",
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),

@@ -8,7 +8,8 @@ import { calculate } from './service.ts';
 builder.queryField('calculate', (t) =>
   t.field({
     type: CalculatorResultRef,
-    description: "Prices a deal against every rate card in the caller's book, cheapest first. Metered (calculator allowance) and saved as a recent scenario",
+    description:
+      "Prices a deal against every rate card in the caller's book, cheapest first. Metered (calculator allowance) and saved as a recent scenario",
     authScopes: { signedIn: true },
     args: { input: t.arg({ type: DealInput, required: true }) },
     errors: { types: RUN_ERRORS, directResult: true },

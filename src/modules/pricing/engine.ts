@@ -402,7 +402,9 @@ function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQu
   const beforeBrokerage = terms.amountAdvanced + terms.originationFee + (docFeeFinanced ? documentationFee : 0);
   if (!(beforeBrokerage > 0) || !Number.isFinite(beforeBrokerage)) return null;
 
-  let brokerageExGst = terms.brokeragePercentage ? (beforeBrokerage * terms.brokerageExGst) / 100 : terms.brokerageExGst;
+  let brokerageExGst = terms.brokeragePercentage
+    ? (beforeBrokerage * terms.brokerageExGst) / 100
+    : terms.brokerageExGst;
   let commission = terms.brokeragePercentage ? (beforeBrokerage * terms.brokerageIncGst) / 100 : terms.brokerageIncGst;
   let cap = Infinity;
   if (product.brokerage_cap !== null && product.brokerage_cap !== undefined) {

@@ -152,7 +152,13 @@ export function solveRate(
   advance: boolean,
   guess = 0,
 ): number {
-  if (!(n > 0) || !Number.isFinite(n) || !Number.isFinite(instalment) || !Number.isFinite(pv) || !Number.isFinite(balloon)) {
+  if (
+    !(n > 0) ||
+    !Number.isFinite(n) ||
+    !Number.isFinite(instalment) ||
+    !Number.isFinite(pv) ||
+    !Number.isFinite(balloon)
+  ) {
     return NaN;
   }
   const origin = Number.isFinite(guess) && guess > -1 && guess <= MAX_RATE ? guess : 0;
@@ -187,7 +193,8 @@ function searchAndSolve(flows: CashFlows, origin: number, atOrigin: number, upwa
     const fFar = presentValueGap(far, flows);
     if (fFar === 0) return far;
     if (Number.isNaN(fFar)) return null;
-    if (fFar < 0 !== fNear < 0) return upwards ? brent(flows, near, far, fNear, fFar) : brent(flows, far, near, fFar, fNear);
+    if (fFar < 0 !== fNear < 0)
+      return upwards ? brent(flows, near, far, fNear, fFar) : brent(flows, far, near, fFar, fNear);
     near = far;
     fNear = fFar;
   }
@@ -368,7 +375,15 @@ export interface AmortisationRow {
  * Returns [] when n is not a positive integer or an input is not finite. `offset` and `first` select a page (rows
  * offset+1 .. offset+first): only those rows are allocated, and none past the page is computed.
  */
-export function amortisationSchedule(i: number, n: number, P: number, B: number, advance: boolean, offset = 0, first = Infinity): AmortisationRow[] {
+export function amortisationSchedule(
+  i: number,
+  n: number,
+  P: number,
+  B: number,
+  advance: boolean,
+  offset = 0,
+  first = Infinity,
+): AmortisationRow[] {
   if (!Number.isInteger(n) || n < 1 || ![i, P, B].every(Number.isFinite) || !(i > -1)) return [];
   const instalment = pmt(i, n, P, B, advance);
   if (!Number.isFinite(instalment)) return [];
@@ -395,14 +410,15 @@ export function amortisationSchedule(i: number, n: number, P: number, B: number,
     }
     const principal = paid - interest;
     const balance = index < n ? opening - principal : balloon; // equal by construction on the last row
-    if (index > offset) rows.push({
-      index,
-      opening: opening / 100,
-      payment: paid / 100,
-      interest: interest / 100,
-      principal: principal / 100,
-      balance: balance / 100,
-    });
+    if (index > offset)
+      rows.push({
+        index,
+        opening: opening / 100,
+        payment: paid / 100,
+        interest: interest / 100,
+        principal: principal / 100,
+        balance: balance / 100,
+      });
     opening = balance;
   }
   return rows;

@@ -7,9 +7,14 @@ import { financierOptions } from './service.ts';
 builder.queryField('financiers', (t) =>
   t.field({
     type: [FinancierOptionRef],
-    description: 'Options for preferred_financier on a surface, sorted by name; empty when the caller cannot run the surface',
+    description:
+      'Options for preferred_financier on a surface, sorted by name; empty when the caller cannot run the surface',
     authScopes: { signedIn: true },
-    args: { surface: t.arg.string({ description: 'calculator (default; any unknown value), consumer_calculator, matrix, matrix_calculator' }) },
+    args: {
+      surface: t.arg.string({
+        description: 'calculator (default; any unknown value), consumer_calculator, matrix, matrix_calculator',
+      }),
+    },
     errors: {},
     resolve: (_root, args, ctx) => {
       const surface = isOneOf(SURFACES, args.surface) ? args.surface : 'calculator';

@@ -27,7 +27,15 @@ export const AmortisationRowRef = builder.objectRef<AmortisationRow>('Amortisati
 export function scheduleOf(priced: PricedBracket, band: RateBand, offset = 0, first = Infinity): AmortisationRow[] {
   const j = (band === 'min' ? priced.rate_min : priced.rate_max) / 100;
   const i = ratePerInstalment(j, priced.compounding_per_year, priced.instalments_per_year);
-  return amortisationSchedule(i, priced.instalments, priced.amount_financed, priced.balloon, priced.advance, offset, first);
+  return amortisationSchedule(
+    i,
+    priced.instalments,
+    priced.amount_financed,
+    priced.balloon,
+    priced.advance,
+    offset,
+    first,
+  );
 }
 
 /** Whose card a row prices (financier, product, rate bracket): declared here once for every result row type. */
@@ -43,16 +51,19 @@ export function rateCardIdentityFields(t: ObjectFieldBuilder<RateCardIdentity>) 
 }
 
 export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
-  description: 'One rate bracket priced for the deal. Rates and repayments are decimal strings (parse before comparing)',
+  description:
+    'One rate bracket priced for the deal. Rates and repayments are decimal strings (parse before comparing)',
   fields: (t) => ({
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
-    base_min: t.exposeString('base_min'), base_max: t.exposeString('base_max'),
+    base_min: t.exposeString('base_min'),
+    base_max: t.exposeString('base_max'),
     rate_min: t.exposeString('rate_min', { description: 'Priced nominal rate: base plus any brokerage loading' }),
     rate_max: t.exposeString('rate_max'),
     e_min: t.exposeString('e_min', { description: 'Effective annual rate on the money advanced for the asset' }),
     e_max: t.exposeString('e_max'),
-    repayment_min: t.exposeString('repayment_min'), repayment_max: t.exposeString('repayment_max'),
+    repayment_min: t.exposeString('repayment_min'),
+    repayment_max: t.exposeString('repayment_max'),
     balloon: t.exposeFloat('balloon'),
     commission: t.exposeFloat('commission', { description: 'Brokerage paid, after caps and GST' }),
     amount_financed: t.exposeFloat('amount_financed'),
@@ -67,10 +78,19 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
       description: `Instalments offset+1 .. offset+first (first: default ${SCHEDULE_PAGE_DEFAULT}, at most ${SCHEDULE_PAGE_MAX})`,
       args: {
         band: t.arg({ type: RateBandEnum, defaultValue: 'min' }),
-        first: t.arg.int({ defaultValue: SCHEDULE_PAGE_DEFAULT, description: `Instalments in the page, 0 to ${SCHEDULE_PAGE_MAX}` }),
+        first: t.arg.int({
+          defaultValue: SCHEDULE_PAGE_DEFAULT,
+          description: `Instalments in the page, 0 to ${SCHEDULE_PAGE_MAX}`,
+        }),
         offset: t.arg.int({ defaultValue: 0, description: 'Instalments skipped, 0 or more' }),
       },
-      resolve: (row, args) => scheduleOf(row.priced, args.band ?? 'min', Math.max(args.offset ?? 0, 0), schedulePage(args.first ?? undefined)),
+      resolve: (row, args) =>
+        scheduleOf(
+          row.priced,
+          args.band ?? 'min',
+          Math.max(args.offset ?? 0, 0),
+          schedulePage(args.first ?? undefined),
+        ),
     }),
   }),
 });

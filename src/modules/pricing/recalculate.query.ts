@@ -11,12 +11,19 @@ const RecalculateInput = builder.inputType('RecalculateInput', {
   description: 'An edited result card (REST: POST /calculator/recalculate); every field is required',
   fields: (t) => ({
     rate_bracket_id: t.int({ required: true }),
-    base_min: t.float({ required: true }), base_max: t.float({ required: true }),
+    base_min: t.float({ required: true }),
+    base_max: t.float({ required: true }),
     compounding_freq_value: t.int({ required: true }),
-    pv: t.float({ required: true }), balloon: t.float({ required: true }),
-    cost: t.float({ required: true }), deposit: t.float({ required: true }),
-    noi_min: t.float({ required: true }), noi_max: t.float({ required: true }),
-    billing_type: t.string({ required: false, description: 'Required, but may be null: advance; anything else (or null) prices in arrears' }),
+    pv: t.float({ required: true }),
+    balloon: t.float({ required: true }),
+    cost: t.float({ required: true }),
+    deposit: t.float({ required: true }),
+    noi_min: t.float({ required: true }),
+    noi_max: t.float({ required: true }),
+    billing_type: t.string({
+      required: false,
+      description: 'Required, but may be null: advance; anything else (or null) prices in arrears',
+    }),
     repayment_frequency: t.field({ type: RepaymentFrequencyEnum, required: true }),
   }),
 });
@@ -31,7 +38,8 @@ builder.queryField('recalculate', (t) =>
     resolve: (_root, args, ctx) => {
       // Every body field is required; billing_type is "string or null", so null is an answer but
       // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).
-      if (!Object.prototype.hasOwnProperty.call(args.input, 'billing_type')) throw ValidationError.of('billing_type', 'This field is required.');
+      if (!Object.prototype.hasOwnProperty.call(args.input, 'billing_type'))
+        throw ValidationError.of('billing_type', 'This field is required.');
       const input = { ...args.input, billing_type: args.input.billing_type ?? null };
       // Input mistakes are a 400 naming the field; only a row that cannot be re-priced is the documented 500.
       const mistakes = recalculationInputErrors(input);

@@ -10,7 +10,6 @@ import type { FieldError } from '../../lib/errors.ts';
 import { productOfBracket, type PricingIndex } from './engine.ts';
 import { effectiveAnnualRate, instalmentsPerYear, pmt, ratePerInstalment, roundMoney, roundRate } from './finance.ts';
 
-
 /** The recalculation body (api-v1.md), numbers already parsed. */
 export interface RecalculateInput {
   rate_bracket_id: number;
@@ -69,9 +68,14 @@ export type RecalculateOutcome =
  * Never throws: a row that cannot be re-priced is `{ ok: false, reason }` (the API answers 500).
  */
 export function recalculate(input: RecalculateInput, index?: PricingIndex | null): RecalculateOutcome {
-  const fail = (reason: RecalculateFailureReason, detail: string): RecalculateOutcome => ({ ok: false, reason, detail });
+  const fail = (reason: RecalculateFailureReason, detail: string): RecalculateOutcome => ({
+    ok: false,
+    reason,
+    detail,
+  });
   const { base_min, base_max, compounding_freq_value: c, pv, balloon, cost, deposit, noi_min, noi_max } = input;
-  if (!Number.isFinite(base_min) || !Number.isFinite(base_max)) return fail('invalid_rate', 'base rate is not a number');
+  if (!Number.isFinite(base_min) || !Number.isFinite(base_max))
+    return fail('invalid_rate', 'base rate is not a number');
   if (!Number.isFinite(c) || c <= 0) return fail('invalid_compounding', 'compounding_freq_value must be positive');
   if (!Number.isFinite(noi_min) || !Number.isFinite(noi_max) || noi_min <= 0 || noi_max <= 0) {
     return fail('invalid_instalments', 'noi_min and noi_max must be positive');
@@ -129,19 +133,25 @@ export function recalculationInputErrors(input: RecalculateInput): FieldError[] 
   for (const field of ['base_min', 'base_max'] as const) {
     const rate = input[field];
     // No negative rates: with one, a balloon near pv repays with negative instalments, as a balloon above pv does.
-    if (!Number.isFinite(rate) || rate < 0 || rate > MAX_ANNUAL_RATE) add(field, `Must be from 0 to ${MAX_ANNUAL_RATE}.`);
+    if (!Number.isFinite(rate) || rate < 0 || rate > MAX_ANNUAL_RATE)
+      add(field, `Must be from 0 to ${MAX_ANNUAL_RATE}.`);
   }
   const c = input.compounding_freq_value;
-  if (!Number.isInteger(c) || c < 1 || c > MAX_COMPOUNDING_PER_YEAR) add('compounding_freq_value', `Must be a whole number from 1 to ${MAX_COMPOUNDING_PER_YEAR}.`);
+  if (!Number.isInteger(c) || c < 1 || c > MAX_COMPOUNDING_PER_YEAR)
+    add('compounding_freq_value', `Must be a whole number from 1 to ${MAX_COMPOUNDING_PER_YEAR}.`);
   for (const field of ['noi_min', 'noi_max'] as const) {
-    if (!Number.isFinite(input[field]) || input[field] < 1 || input[field] > MAX_INSTALMENTS) add(field, `Must be from 1 to ${MAX_INSTALMENTS}.`);
+    if (!Number.isFinite(input[field]) || input[field] < 1 || input[field] > MAX_INSTALMENTS)
+      add(field, `Must be from 1 to ${MAX_INSTALMENTS}.`);
   }
-  const amount = (x: number, min: 'positive' | 'zero') => Number.isFinite(x) && (min === 'positive' ? x > 0 : x >= 0) && x <= MAX_AMOUNT;
-  const amountRule = (min: 'positive' | 'zero') => `Must be ${min === 'positive' ? 'greater than 0' : '0 or more'} and at most 1,000,000,000,000.`;
+  const amount = (x: number, min: 'positive' | 'zero') =>
+    Number.isFinite(x) && (min === 'positive' ? x > 0 : x >= 0) && x <= MAX_AMOUNT;
+  const amountRule = (min: 'positive' | 'zero') =>
+    `Must be ${min === 'positive' ? 'greater than 0' : '0 or more'} and at most 1,000,000,000,000.`;
   if (!amount(input.pv, 'positive')) add('pv', amountRule('positive'));
   if (!amount(input.balloon, 'zero')) add('balloon', amountRule('zero'));
   // A balloon above the amount financed would be repaid by negative instalments.
-  else if (amount(input.pv, 'positive') && input.balloon > input.pv) add('balloon', 'Must not exceed pv, the amount financed.');
+  else if (amount(input.pv, 'positive') && input.balloon > input.pv)
+    add('balloon', 'Must not exceed pv, the amount financed.');
   if (!amount(input.cost, 'positive')) add('cost', amountRule('positive'));
   if (!amount(input.deposit, 'zero')) add('deposit', amountRule('zero'));
   // Rule 8 solves for the rate on cost less deposit: nothing advanced has no rate.

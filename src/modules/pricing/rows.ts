@@ -13,10 +13,14 @@ export interface RateCardIdentity {
 }
 
 export interface CalculatorRow extends RateCardIdentity {
-  base_min: string; base_max: string;
-  rate_min: string; rate_max: string;
-  e_min: string; e_max: string;
-  repayment_min: string; repayment_max: string;
+  base_min: string;
+  base_max: string;
+  rate_min: string;
+  rate_max: string;
+  e_min: string;
+  e_max: string;
+  repayment_min: string;
+  repayment_max: string;
   balloon: number;
   commission: number;
   amount_financed: number;
@@ -29,7 +33,11 @@ export interface CalculatorRow extends RateCardIdentity {
 }
 
 /** The row for one priced bracket of `deal` (the normalised deal: its defaults already applied). */
-export function calculatorRow(priced: PricedBracket, organisationName: string, deal: Pick<Deal, 'repayment_frequency'>): CalculatorRow {
+export function calculatorRow(
+  priced: PricedBracket,
+  organisationName: string,
+  deal: Pick<Deal, 'repayment_frequency'>,
+): CalculatorRow {
   return {
     organisation_id: priced.organisation_id,
     organisation_name: organisationName,
@@ -37,10 +45,14 @@ export function calculatorRow(priced: PricedBracket, organisationName: string, d
     product_name: priced.product_name,
     rate_bracket_id: priced.rate_bracket_id,
     rate_bracket_name: priced.rate_bracket_name,
-    base_min: formatRate(priced.base_min), base_max: formatRate(priced.base_max),
-    rate_min: formatRate(priced.rate_min), rate_max: formatRate(priced.rate_max),
-    e_min: formatRate(priced.e_min), e_max: formatRate(priced.e_max),
-    repayment_min: formatMoney(priced.repayment_min), repayment_max: formatMoney(priced.repayment_max),
+    base_min: formatRate(priced.base_min),
+    base_max: formatRate(priced.base_max),
+    rate_min: formatRate(priced.rate_min),
+    rate_max: formatRate(priced.rate_max),
+    e_min: formatRate(priced.e_min),
+    e_max: formatRate(priced.e_max),
+    repayment_min: formatMoney(priced.repayment_min),
+    repayment_max: formatMoney(priced.repayment_max),
     balloon: roundMoney(priced.balloon),
     commission: roundMoney(priced.commission),
     amount_financed: roundMoney(priced.amount_financed),

@@ -26,7 +26,10 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
   const scenario_id = await meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request });
-  const priced = ctx.services.engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: bookOf(caller), type: deal.type });
+  const priced = ctx.services.engines.priceDeal(snapshot.pricingIndex, deal, {
+    organisationIds: bookOf(caller),
+    type: deal.type,
+  });
   const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal));
   return { results, priced_count: results.length, scenario_id };
 }
@@ -38,14 +41,19 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
  * `preferred_financier` options. Anything else, an unknown id included, is the same NotFoundError: the repayment
  * carries the product's monthly fee, so pricing another book's bracket would reveal it.
  */
-export async function recalculate(ctx: ServiceContext, caller: Caller, input: RecalculateInput): Promise<RecalculateResult> {
+export async function recalculate(
+  ctx: ServiceContext,
+  caller: Caller,
+  input: RecalculateInput,
+): Promise<RecalculateResult> {
   const snapshot = await snapshotFor(ctx);
   const bracket = snapshot.bracketsById.get(input.rate_bracket_id);
   const book = bookOf(caller);
-  const visible = bracket !== undefined
-    && (book === null || book.has(bracket.organisation_id))
-    && snapshot.organisations.get(bracket.organisation_id)?.type === 'f'
-    && surfaceState(ctx, caller, bracket.type === 'consumer' ? 'consumer_calculator' : 'calculator') === 'available';
+  const visible =
+    bracket !== undefined &&
+    (book === null || book.has(bracket.organisation_id)) &&
+    snapshot.organisations.get(bracket.organisation_id)?.type === 'f' &&
+    surfaceState(ctx, caller, bracket.type === 'consumer' ? 'consumer_calculator' : 'calculator') === 'available';
   if (!visible) throw new NotFoundError('Rate bracket not found.');
   const outcome = recalculateRow(input, snapshot.pricingIndex);
   if (!outcome.ok) throw new RecalculationFailedError(outcome.reason);
@@ -53,7 +61,11 @@ export async function recalculate(ctx: ServiceContext, caller: Caller, input: Re
 }
 
 /** Options for `preferred_financier`, per surface (GET /calculator/financiers), sorted by name. */
-export async function financierOptions(ctx: ServiceContext, caller: Caller, surface: Surface): Promise<{ id: number; name: string }[]> {
+export async function financierOptions(
+  ctx: ServiceContext,
+  caller: Caller,
+  surface: Surface,
+): Promise<{ id: number; name: string }[]> {
   if (surfaceState(ctx, caller, surface) !== 'available') return [];
   const snapshot = await snapshotFor(ctx);
   const ids = new Set<number>();
@@ -64,7 +76,8 @@ export async function financierOptions(ctx: ServiceContext, caller: Caller, surf
     for (const a of snapshot.approvals) ids.add(a.organisation_id);
   } else {
     for (const a of snapshot.approvals) {
-      if (a.rate_bracket_ids.some((id) => snapshot.bracketsById.get(id)?.type === 'commercial')) ids.add(a.organisation_id);
+      if (a.rate_bracket_ids.some((id) => snapshot.bracketsById.get(id)?.type === 'commercial'))
+        ids.add(a.organisation_id);
     }
   }
   const book = bookOf(caller);

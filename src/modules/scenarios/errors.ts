@@ -4,7 +4,9 @@ import { DomainError } from '../../lib/errors.ts';
 /** 400 `name_required`: promote (or rename) without a name, or with only whitespace. */
 export class NameRequiredError extends DomainError {
   readonly code = 'name_required';
-  constructor(message = 'A name is required to save a scenario.') { super(message); }
+  constructor(message = 'A name is required to save a scenario.') {
+    super(message);
+  }
 }
 
 /**
@@ -13,11 +15,18 @@ export class NameRequiredError extends DomainError {
  */
 export class ScenarioNotFoundError extends DomainError {
   readonly code = 'not_found';
-  constructor(message = 'Scenario not found.') { super(message); }
+  constructor(message = 'Scenario not found.') {
+    super(message);
+  }
 }
 
 /** 409 `over_limit`: the tool already keeps as many saved scenarios as the plan allows. `message` is client-worded. */
 export class OverLimitError extends DomainError {
   readonly code = 'over_limit';
-  constructor(message: string, readonly limit: number) { super(message); }
+  constructor(
+    message: string,
+    readonly limit: number,
+  ) {
+    super(message);
+  }
 }

@@ -22,17 +22,25 @@ export interface RunRecord {
   summary?: unknown;
 }
 
-export type RunOutcome =
-  | { ok: true; scenarioId: number }
-  | { ok: false; metric: string; used: number; limit: number };
+export type RunOutcome = { ok: true; scenarioId: number } | { ok: false; metric: string; used: number; limit: number };
 
 export async function recordRun(db: Db, run: RunRecord): Promise<RunOutcome> {
-  const rows = await db.$queryRawUnsafe<{ ok: boolean; metric: string | null; used: number | null; limit: number | null; scenario_id: number | null }[]>(
+  const rows = await db.$queryRawUnsafe<
+    { ok: boolean; metric: string | null; used: number | null; limit: number | null; scenario_id: number | null }[]
+  >(
     // Columns named, not `*`: a prepared statement keeps its result type (src/lib/db.ts).
     'SELECT ok, metric, used, "limit", scenario_id FROM record_run($1::int, $2::text, $3::text[], $4::int[], $5::text, $6::jsonb, $7::jsonb, $8::int)',
-    run.userId, run.day, run.metrics, run.limits, run.tool, JSON.stringify(run.request ?? null),
-    run.summary === undefined || run.summary === null ? null : JSON.stringify(run.summary), RECENT_SCENARIO_LIMIT,
+    run.userId,
+    run.day,
+    run.metrics,
+    run.limits,
+    run.tool,
+    JSON.stringify(run.request ?? null),
+    run.summary === undefined || run.summary === null ? null : JSON.stringify(run.summary),
+    RECENT_SCENARIO_LIMIT,
   );
   const row = rows[0];
-  return row.ok ? { ok: true, scenarioId: Number(row.scenario_id) } : { ok: false, metric: row.metric!, used: row.used!, limit: row.limit! };
+  return row.ok
+    ? { ok: true, scenarioId: Number(row.scenario_id) }
+    : { ok: false, metric: row.metric!, used: row.used!, limit: row.limit! };
 }

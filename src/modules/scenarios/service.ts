@@ -34,7 +34,12 @@ function requireName(name: string | null | undefined): string {
  * scenario of the caller's (ScenarioNotFoundError: another user's, an already-saved one and a missing id answer
  * alike); the tool already keeps saved_scenario_limit saved scenarios (OverLimitError, client-worded).
  */
-export async function promoteScenario(ctx: ScenarioCtx, caller: Caller, id: number, name: string | null | undefined): Promise<Scenario> {
+export async function promoteScenario(
+  ctx: ScenarioCtx,
+  caller: Caller,
+  id: number,
+  name: string | null | undefined,
+): Promise<Scenario> {
   const trimmed = requireName(name);
   const limit = termsOf(caller).saved_scenario_limit;
   return ctx.prisma.$transaction(async (tx) => {
@@ -42,7 +47,10 @@ export async function promoteScenario(ctx: ScenarioCtx, caller: Caller, id: numb
     // but not the FOR KEY SHARE lock that inserting a scenario (a foreign key to users) takes, so calculator runs
     // saving recents never wait on, or deadlock with, a promote.
     await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', caller.userId);
-    const target = await tx.scenario.findFirst({ where: { id, user_id: caller.userId, kind: 'recent' }, select: { tool: true } });
+    const target = await tx.scenario.findFirst({
+      where: { id, user_id: caller.userId, kind: 'recent' },
+      select: { tool: true },
+    });
     if (!target) throw new ScenarioNotFoundError();
     const saved = await tx.scenario.count({ where: { user_id: caller.userId, tool: target.tool, kind: 'saved' } });
     if (saved >= limit) throw new OverLimitError(say('scenario_over_limit', ctx.client, { limit }), limit);
@@ -62,7 +70,11 @@ export interface ScenarioFilter {
 }
 
 /** The caller's scenarios, newest first; optionally of one kind and one tool. */
-export async function listScenarios(ctx: ScenarioCtx, caller: Caller, filter: ScenarioFilter = {}): Promise<Scenario[]> {
+export async function listScenarios(
+  ctx: ScenarioCtx,
+  caller: Caller,
+  filter: ScenarioFilter = {},
+): Promise<Scenario[]> {
   return ctx.prisma.scenario.findMany({
     where: {
       user_id: caller.userId,
@@ -74,9 +86,17 @@ export async function listScenarios(ctx: ScenarioCtx, caller: Caller, filter: Sc
 }
 
 /** Renames one of the caller's saved scenarios (recents have no name to change). */
-export async function renameScenario(ctx: ScenarioCtx, caller: Caller, id: number, name: string | null | undefined): Promise<Scenario> {
+export async function renameScenario(
+  ctx: ScenarioCtx,
+  caller: Caller,
+  id: number,
+  name: string | null | undefined,
+): Promise<Scenario> {
   const trimmed = requireName(name);
-  const updated = await ctx.prisma.scenario.updateMany({ where: { id, user_id: caller.userId, kind: 'saved' }, data: { name: trimmed } });
+  const updated = await ctx.prisma.scenario.updateMany({
+    where: { id, user_id: caller.userId, kind: 'saved' },
+    data: { name: trimmed },
+  });
   if (updated.count !== 1) throw new ScenarioNotFoundError();
   const scenario = await ctx.prisma.scenario.findFirst({ where: { id, user_id: caller.userId } });
   if (!scenario) throw new ScenarioNotFoundError(); // deleted in between

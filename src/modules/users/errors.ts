@@ -1,11 +1,19 @@
 import { DomainError } from '../../lib/errors.ts';
 
-export interface Seats { used: number; limit: number | null }
+export interface Seats {
+  used: number;
+  limit: number | null;
+}
 
 /** 409: reactivating (or adding) a user would exceed the organisation's user limit. */
 export class SeatLimitReachedError extends DomainError {
   readonly code = 'seat_limit_reached';
-  constructor(message: string, readonly seats: Seats) { super(message); }
+  constructor(
+    message: string,
+    readonly seats: Seats,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -14,5 +22,7 @@ export class SeatLimitReachedError extends DomainError {
  */
 export class LastAdminError extends DomainError {
   readonly code = 'last_admin';
-  constructor(message: string) { super(message); }
+  constructor(message: string) {
+    super(message);
+  }
 }

@@ -10,7 +10,8 @@ builder.queryField('me', (t) =>
     description: 'The signed-in user',
     authScopes: { signedIn: true },
     errors: { directResult: true },
-    resolve: (query, _root, _args, ctx) => ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: callerOf(ctx).userId } }),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.user.findUniqueOrThrow({ ...query, where: { id: callerOf(ctx).userId } }),
   }),
 );
 

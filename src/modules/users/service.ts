@@ -23,13 +23,15 @@ export interface UpdateUserInput {
   is_active?: boolean | null;
 }
 
-
 export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
-  const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(`
+  const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(
+    `
     SELECT o.plan::text AS plan, o.plan_overrides,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
          + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL) AS used
-      FROM organisations o WHERE o.id = $1`, organisationId);
+      FROM organisations o WHERE o.id = $1`,
+    organisationId,
+  );
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
 }
 
@@ -47,25 +49,46 @@ async function lockOrganisation(tx: Db, organisationId: number): Promise<void> {
  * since the caller was read: the caller still an active admin (when needed), the target still in the organisation.
  */
 async function requireAnotherAdmin(
-  tx: Db, ctx: Pick<ServiceContext, 'client'>, caller: Caller, targetId: number, organisationId: number, needsAdmin: boolean,
+  tx: Db,
+  ctx: Pick<ServiceContext, 'client'>,
+  caller: Caller,
+  targetId: number,
+  organisationId: number,
+  needsAdmin: boolean,
 ): Promise<void> {
-  const rows = await tx.$queryRawUnsafe<{ id: number; organisation_id: number | null; is_admin: boolean; is_active: boolean }[]>(
+  const rows = await tx.$queryRawUnsafe<
+    { id: number; organisation_id: number | null; is_admin: boolean; is_active: boolean }[]
+  >(
     `SELECT id, organisation_id, is_admin, is_active FROM users
-      WHERE (organisation_id = $1 AND is_admin AND is_active) OR id = $2`, organisationId, targetId);
+      WHERE (organisation_id = $1 AND is_admin AND is_active) OR id = $2`,
+    organisationId,
+    targetId,
+  );
   const target = rows.find((r) => r.id === targetId);
-  if (!target || (target.organisation_id !== organisationId && targetId !== caller.userId)) throw new NotFoundError('User not found.');
+  if (!target || (target.organisation_id !== organisationId && targetId !== caller.userId))
+    throw new NotFoundError('User not found.');
   const admins = rows.filter((r) => r.organisation_id === organisationId && r.is_admin && r.is_active).map((r) => r.id);
   if (admins.includes(targetId) && admins.length === 1) throw new LastAdminError(say('last_admin', ctx.client));
-  if (needsAdmin && !admins.includes(caller.userId)) throw new ForbiddenError('Only an administrator of the organisation can do this.');
+  if (needsAdmin && !admins.includes(caller.userId))
+    throw new ForbiddenError('Only an administrator of the organisation can do this.');
 }
 
-export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>, caller: Caller, id: number, input: UpdateUserInput) {
-  const target = await ctx.prisma.user.findUnique({ where: { id }, select: { id: true, organisation_id: true, is_active: true, is_admin: true } });
+export async function updateUser(
+  ctx: Pick<ServiceContext, 'prisma' | 'client'>,
+  caller: Caller,
+  id: number,
+  input: UpdateUserInput,
+) {
+  const target = await ctx.prisma.user.findUnique({
+    where: { id },
+    select: { id: true, organisation_id: true, is_active: true, is_admin: true },
+  });
   const self = target?.id === caller.userId;
   const sameOrganisation = target?.organisation_id != null && target.organisation_id === caller.organisation?.id;
   // Another tenant's user answers exactly like a missing one.
   if (!target || (!self && !sameOrganisation)) throw new NotFoundError('User not found.');
-  if (!self && !caller.isAdmin) throw new ForbiddenError('Only an administrator of the organisation can edit other users.');
+  if (!self && !caller.isAdmin)
+    throw new ForbiddenError('Only an administrator of the organisation can edit other users.');
   if (self && !caller.isAdmin && input.is_admin === true) throw new ForbiddenError('You cannot raise your own rights.');
   if (self && input.is_active === false) throw new ForbiddenError('You cannot deactivate yourself.');
 
@@ -78,7 +101,11 @@ export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>,
   }
   if (input.organisation_id !== undefined) {
     if (input.organisation_id === null) data.organisation = { disconnect: true };
-    else if (input.organisation_id !== target.organisation_id) throw ValidationError.of('organisation_id', 'A user cannot be moved to another organisation; it can only be cleared.');
+    else if (input.organisation_id !== target.organisation_id)
+      throw ValidationError.of(
+        'organisation_id',
+        'A user cannot be moved to another organisation; it can only be cleared.',
+      );
   }
   if (input.is_admin !== undefined && input.is_admin !== null && input.is_admin !== target.is_admin) {
     if (!caller.isAdmin) throw new ForbiddenError('Only an administrator can change administrator rights.');
@@ -89,8 +116,9 @@ export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>,
   const staysInOrganisation = input.organisation_id !== null && target.organisation_id !== null;
 
   // Demoting, deactivating or removing a user can take away the organisation's last active administrator.
-  const removesAdminStanding = target.organisation_id !== null
-    && ((data.is_admin === false) || input.is_active === false || input.organisation_id === null);
+  const removesAdminStanding =
+    target.organisation_id !== null &&
+    (data.is_admin === false || input.is_active === false || input.organisation_id === null);
   // Editing someone else or anyone's admin rights rests on the caller being an active admin; rechecked under the lock.
   const needsAdmin = !self || data.is_admin !== undefined;
 
@@ -104,7 +132,10 @@ export async function updateUser(ctx: Pick<ServiceContext, 'prisma' | 'client'>,
         await lockOrganisation(tx, target.organisation_id!);
         const seats = await seatsOf(tx, target.organisation_id!);
         if (seats.limit !== null && seats.used >= seats.limit) {
-          throw new SeatLimitReachedError(say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }), seats);
+          throw new SeatLimitReachedError(
+            say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }),
+            seats,
+          );
         }
       }
       data.is_active = true;

@@ -9,7 +9,9 @@ const UpdateUserInput = builder.inputType('UpdateUserInput', {
   fields: (t) => ({
     first_name: t.string(),
     last_name: t.string(),
-    organisation_id: t.int({ description: 'null removes the user from the organisation; moving to another is refused' }),
+    organisation_id: t.int({
+      description: 'null removes the user from the organisation; moving to another is refused',
+    }),
     is_admin: t.boolean(),
     is_active: t.boolean({ description: 'true on a deactivated user takes a seat back' }),
   }),
@@ -20,7 +22,10 @@ builder.mutationField('updateUser', (t) =>
     type: UserRef,
     authScopes: { write: true },
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInput, required: true }) },
-    errors: { types: [NotFoundError, ForbiddenError, ValidationError, SeatLimitReachedError, LastAdminError], directResult: true },
+    errors: {
+      types: [NotFoundError, ForbiddenError, ValidationError, SeatLimitReachedError, LastAdminError],
+      directResult: true,
+    },
     resolve: (_query, _root, args, ctx) => updateUser(ctx, callerOf(ctx), args.id, args.input),
   }),
 );

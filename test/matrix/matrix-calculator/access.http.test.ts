@@ -5,9 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../testkit/app.ts';
-import {
-  clock, t, pro, free, DEAL, SALES_TALK, useMatrixCalculatorApp, run,
-} from './fixtures.ts';
+import { clock, t, pro, free, DEAL, SALES_TALK, useMatrixCalculatorApp, run } from './fixtures.ts';
 
 useMatrixCalculatorApp();
 
@@ -15,7 +13,12 @@ describe('Errors: POST /matrix-calculator/ 403 entitlement_required (Matrix not 
   it('web: {error, detail, message, entitlement}; the web message may name the upgrade', async () => {
     const res = await run(free, DEAL);
     expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: 'entitlement_required', detail: expect.any(String), message: expect.any(String), entitlement: 'matrix.enabled' });
+    expect(res.body).toEqual({
+      error: 'entitlement_required',
+      detail: expect.any(String),
+      message: expect.any(String),
+      entitlement: 'matrix.enabled',
+    });
     expect(res.body.detail.length).toBeGreaterThan(0);
   });
 
@@ -25,7 +28,12 @@ describe('Errors: POST /matrix-calculator/ 403 entitlement_required (Matrix not 
     const odd = await run(free, DEAL, { 'X-Service-Client': 'blackberry' });
     const ios = await run(free, DEAL, { 'X-Service-Client': 'ios' });
     expect(android.status).toBe(403);
-    expect(android.body).toEqual({ error: 'entitlement_required', detail: expect.any(String), message: expect.any(String), entitlement: 'matrix.enabled' });
+    expect(android.body).toEqual({
+      error: 'entitlement_required',
+      detail: expect.any(String),
+      message: expect.any(String),
+      entitlement: 'matrix.enabled',
+    });
     expect(android.body.message).toBe(android.body.detail);
     expect(android.body.message).not.toMatch(SALES_TALK);
     expect(odd.body).toEqual(android.body);
@@ -36,15 +44,27 @@ describe('Errors: POST /matrix-calculator/ 403 entitlement_required (Matrix not 
 
 describe('Errors: POST /matrix-calculator/ 403 feature_disabled (surfaces.matrix_calculator switched off)', () => {
   let off: TestApp;
-  beforeAll(async () => { off = await startTestApp({ clock, shareDatabaseWith: t, config: { disabledSurfaces: ['matrix_calculator'] } }); });
-  afterAll(async () => { await off?.close(); });
+  beforeAll(async () => {
+    off = await startTestApp({ clock, shareDatabaseWith: t, config: { disabledSurfaces: ['matrix_calculator'] } });
+  });
+  afterAll(async () => {
+    await off?.close();
+  });
 
   it('{error: feature_disabled, detail} with no message or entitlement, client-worded', async () => {
     const web = await off.rest('POST', '/api/v1/matrix-calculator/', { token: pro, body: DEAL });
     expect(web.status).toBe(403);
     expect(web.body).toEqual({ error: 'feature_disabled', detail: expect.any(String) });
-    const android = await off.rest('POST', '/api/v1/matrix-calculator/', { token: pro, body: DEAL, headers: { 'X-Service-Client': 'android' } });
-    const odd = await off.rest('POST', '/api/v1/matrix-calculator/', { token: pro, body: DEAL, headers: { 'X-Service-Client': 'blackberry' } });
+    const android = await off.rest('POST', '/api/v1/matrix-calculator/', {
+      token: pro,
+      body: DEAL,
+      headers: { 'X-Service-Client': 'android' },
+    });
+    const odd = await off.rest('POST', '/api/v1/matrix-calculator/', {
+      token: pro,
+      body: DEAL,
+      headers: { 'X-Service-Client': 'blackberry' },
+    });
     expect(android.body).toEqual({ error: 'feature_disabled', detail: expect.any(String) });
     expect(android.body.detail).not.toMatch(SALES_TALK);
     expect(odd.body).toEqual(android.body);
@@ -68,7 +88,7 @@ describe('Authentication 5: a read API token may run the Matrix Calculator', () 
 });
 
 describe('Both Matrix surfaces: a financier caller sees only its own organisation', () => {
-  it('financier.admin@demo.test (org 1): every row, priced card and count is org 1\'s, whatever preferred_financier says', async () => {
+  it("financier.admin@demo.test (org 1): every row, priced card and count is org 1's, whatever preferred_financier says", async () => {
     const lender = (await t.login('financier.admin@demo.test')).access;
     const own = await run(lender, DEAL);
     expect(own.status).toBe(200);

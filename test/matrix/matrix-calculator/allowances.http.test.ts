@@ -3,9 +3,7 @@
  * names which) and Rule 6 (a run decrements both the calculator and the Matrix allowance), shared with the other surfaces.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  t, UNLIMITED, DEAL, SALES_TALK, useMatrixCalculatorApp, run, prisma, usageOf,
-} from './fixtures.ts';
+import { t, UNLIMITED, DEAL, SALES_TALK, useMatrixCalculatorApp, run, prisma, usageOf } from './fixtures.ts';
 
 useMatrixCalculatorApp();
 
@@ -21,7 +19,10 @@ describe('Errors: POST /matrix-calculator/ 429 cap_hit (either daily allowance i
     await prisma().dailyUsage.deleteMany({ where: { user_id: userId } });
   });
   const allow = async (calculator_allowance: number, matrix_allowance: number) => {
-    await prisma().organisation.update({ where: { id: 8 }, data: { plan_overrides: { calculator_allowance, matrix_allowance } } });
+    await prisma().organisation.update({
+      where: { id: 8 },
+      data: { plan_overrides: { calculator_allowance, matrix_allowance } },
+    });
     await prisma().dailyUsage.deleteMany({ where: { user_id: userId } });
   };
 
@@ -38,7 +39,14 @@ describe('Errors: POST /matrix-calculator/ 429 cap_hit (either daily allowance i
     expect((await run(session, DEAL)).status).toBe(200);
     const res = await run(session, DEAL);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ error: 'cap_hit', detail: expect.any(String), message: expect.any(String), limit: 1, used: 1, metric: 'calculator' });
+    expect(res.body).toEqual({
+      error: 'cap_hit',
+      detail: expect.any(String),
+      message: expect.any(String),
+      limit: 1,
+      used: 1,
+      metric: 'calculator',
+    });
     expect(await usageOf(userId)).toEqual({ calculator: 1, matrix: 1 });
   });
 
@@ -48,14 +56,27 @@ describe('Errors: POST /matrix-calculator/ 429 cap_hit (either daily allowance i
     expect((await run(session, DEAL)).status).toBe(200);
     const res = await run(session, DEAL);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({ error: 'cap_hit', detail: expect.any(String), message: expect.any(String), limit: 2, used: 2, metric: 'matrix' });
+    expect(res.body).toEqual({
+      error: 'cap_hit',
+      detail: expect.any(String),
+      message: expect.any(String),
+      limit: 2,
+      used: 2,
+      metric: 'matrix',
+    });
     expect(await usageOf(userId)).toEqual({ calculator: 2, matrix: 2 });
   });
 
   it('the allowances are shared with the other surfaces: Calculator runs spend the calculator one, Matrix runs the Matrix one', async () => {
     await allow(2, 100);
-    for (let i = 0; i < 2; i++) expect((await t.rest('POST', '/api/v1/calculator', { token: session, body: DEAL })).status).toBe(200);
-    expect((await run(session, DEAL)).body).toMatchObject({ error: 'cap_hit', metric: 'calculator', limit: 2, used: 2 });
+    for (let i = 0; i < 2; i++)
+      expect((await t.rest('POST', '/api/v1/calculator', { token: session, body: DEAL })).status).toBe(200);
+    expect((await run(session, DEAL)).body).toMatchObject({
+      error: 'cap_hit',
+      metric: 'calculator',
+      limit: 2,
+      used: 2,
+    });
     await allow(100, 1);
     expect((await t.rest('POST', '/api/v1/matrix/', { token: session, body: DEAL })).status).toBe(200);
     expect((await run(session, DEAL)).body).toMatchObject({ error: 'cap_hit', metric: 'matrix', limit: 1, used: 1 });
@@ -68,7 +89,14 @@ describe('Errors: POST /matrix-calculator/ 429 cap_hit (either daily allowance i
     const web = await run(session, DEAL);
     const android = await run(session, DEAL, { 'X-Service-Client': 'android' });
     const odd = await run(session, DEAL, { 'X-Service-Client': 'blackberry' });
-    expect(android.body).toEqual({ error: 'cap_hit', detail: expect.any(String), message: expect.any(String), limit: 1, used: 1, metric: 'matrix' });
+    expect(android.body).toEqual({
+      error: 'cap_hit',
+      detail: expect.any(String),
+      message: expect.any(String),
+      limit: 1,
+      used: 1,
+      metric: 'matrix',
+    });
     for (const text of [android.body.detail, android.body.message]) expect(text).not.toMatch(SALES_TALK);
     expect(odd.body).toEqual(android.body);
     expect(web.body.message).not.toBe(android.body.message);

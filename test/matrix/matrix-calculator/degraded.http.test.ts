@@ -4,7 +4,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  t, pro, trial, DEAL, FIGURES, useMatrixCalculatorApp, run, financierOrg, productOf, bracketOf, approvalOf,
+  t,
+  pro,
+  trial,
+  DEAL,
+  FIGURES,
+  useMatrixCalculatorApp,
+  run,
+  financierOrg,
+  productOf,
+  bracketOf,
+  approvalOf,
 } from './fixtures.ts';
 
 useMatrixCalculatorApp();
@@ -13,11 +23,17 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
   const engines = () => t.app.deps.services.engines;
   async function withFailing<T>(half: 'priceDeal' | 'evaluateApprovals', fn: () => Promise<T>): Promise<T> {
     const original = engines()[half];
-    (engines() as any)[half] = () => { throw new Error('boom'); };
-    try { return await fn(); } finally { (engines() as any)[half] = original; }
+    (engines() as any)[half] = () => {
+      throw new Error('boom');
+    };
+    try {
+      return await fn();
+    } finally {
+      (engines() as any)[half] = original;
+    }
   }
 
-  it('rate engine throws: 200, degraded rates, financiers present (the Matrix\'s groups), no priced key, results empty', async () => {
+  it("rate engine throws: 200, degraded rates, financiers present (the Matrix's groups), no priced key, results empty", async () => {
     const res = await withFailing('priceDeal', () => run(pro, DEAL));
     expect(res.status).toBe(200);
     expect(res.body.degraded).toBe('rates');
@@ -41,7 +57,9 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
     expect(res.body.priced.length).toBeGreaterThan(0);
     expect(res.body.priced_count).toBe(res.body.priced.length);
     const calculator = await t.rest('POST', '/api/v1/calculator', { token: pro, body: DEAL });
-    expect(res.body.priced.map((p: any) => p.rate_bracket_id)).toEqual(calculator.body.results.map((r: any) => r.rate_bracket_id));
+    expect(res.body.priced.map((p: any) => p.rate_bracket_id)).toEqual(
+      calculator.body.results.map((r: any) => r.rate_bracket_id),
+    );
     for (const p of res.body.priced) {
       expect(p.masked).toBe(false);
       expect(p.e_min).toMatch(/^\d+\.\d{4}$/);
@@ -49,7 +67,9 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
   });
 
   it('the paywall holds on a degraded run: beyond the cheapest three, priced cards are masked with figures null', async () => {
-    const res = await withFailing('evaluateApprovals', () => t.rest('POST', '/api/v1/matrix-calculator/', { token: trial, body: DEAL }));
+    const res = await withFailing('evaluateApprovals', () =>
+      t.rest('POST', '/api/v1/matrix-calculator/', { token: trial, body: DEAL }),
+    );
     expect(res.body.degraded).toBe('approvals');
     expect(res.body.priced.length).toBeGreaterThan(3);
     expect(res.body.priced.map((p: any) => p.masked)).toEqual(res.body.priced.map((_: unknown, i: number) => i >= 3));

@@ -8,7 +8,15 @@
 import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../../../testkit/app.ts';
-import { seedKit, type ApprovalInput, type BracketInput, type FinancierSeed, type ProductInput, type ProductSeed, type SeedKit } from '../../../testkit/seed.ts';
+import {
+  seedKit,
+  type ApprovalInput,
+  type BracketInput,
+  type FinancierSeed,
+  type ProductInput,
+  type ProductSeed,
+  type SeedKit,
+} from '../../../testkit/seed.ts';
 
 export const clock = new ManualClock(new Date('2026-11-21T02:00:00Z')); // 13:00 in Sydney: one calendar day throughout
 export let t: TestApp;
@@ -19,12 +27,51 @@ export let trial: string; // a user of org 10: Free with a Matrix trial (plan_ov
 
 /** Org 8 (Pro) runs dozens of times in a file: unlimited unless a test sets its own allowances, then restored. */
 export const UNLIMITED = { calculator_allowance: null, matrix_allowance: null };
-export const DEAL = { cost: '50000', asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' } as const;
+export const DEAL = {
+  cost: '50000',
+  asset_value: 11,
+  term: 60,
+  advance_arrears: 'arrears',
+  repayment_frequency: 'monthly',
+} as const;
 
-export const ROW_KEYS = ['approval_id', 'approval_name', 'balloon', 'base_max', 'base_min', 'commission', 'deposit_amount', 'deposit_percentage',
-  'deposit_required', 'doc_level', 'e_max', 'e_min', 'masked', 'max_term', 'missing_fields', 'organisation_id', 'organisation_name',
-  'priced_bracket_count', 'product_id', 'product_name', 'rate_bracket_id', 'rate_bracket_name', 'repayment_max', 'repayment_min', 'status'];
-export const FIGURES = ['base_min', 'base_max', 'e_min', 'e_max', 'repayment_min', 'repayment_max', 'balloon', 'commission'] as const;
+export const ROW_KEYS = [
+  'approval_id',
+  'approval_name',
+  'balloon',
+  'base_max',
+  'base_min',
+  'commission',
+  'deposit_amount',
+  'deposit_percentage',
+  'deposit_required',
+  'doc_level',
+  'e_max',
+  'e_min',
+  'masked',
+  'max_term',
+  'missing_fields',
+  'organisation_id',
+  'organisation_name',
+  'priced_bracket_count',
+  'product_id',
+  'product_name',
+  'rate_bracket_id',
+  'rate_bracket_name',
+  'repayment_max',
+  'repayment_min',
+  'status',
+];
+export const FIGURES = [
+  'base_min',
+  'base_max',
+  'e_min',
+  'e_max',
+  'repayment_min',
+  'repayment_max',
+  'balloon',
+  'commission',
+] as const;
 const DOC_RANK: Record<string, number> = { low_doc: 0, lite_doc: 1, full_doc: 2 };
 const STATUS_RANK: Record<string, number> = { confirmed: 0, possible: 1 };
 /** Mobile wording (ios, android, unrecognised): a fact only, no plan, no price, no link. */
@@ -40,11 +87,17 @@ export function useMatrixCalculatorApp(): void {
     await kit.user({ email: 'trial.broker@demo.test', password: 'trial-password-1', organisation: 10 });
     trial = (await t.login('trial.broker@demo.test', 'trial-password-1')).access;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 }
 
-export const run = (token: string | null, body: unknown, headers?: Record<string, string>, path = '/api/v1/matrix-calculator/') =>
-  t.rest('POST', path, { token, body, headers });
+export const run = (
+  token: string | null,
+  body: unknown,
+  headers?: Record<string, string>,
+  path = '/api/v1/matrix-calculator/',
+) => t.rest('POST', path, { token, body, headers });
 
 export const prisma = () => t.database.prisma;
 
@@ -75,9 +128,15 @@ export async function productOf(organisationId: number, data: ProductInput = {})
   return product.id;
 }
 /** A commercial bracket at `base` (base_max = base + 2) mapped to asset 11. No fees: e_min equals base exactly. */
-export async function bracketOf(organisationId: number, productId: number, base: number, data: BracketInput = {}): Promise<number> {
+export async function bracketOf(
+  organisationId: number,
+  productId: number,
+  base: number,
+  data: BracketInput = {},
+): Promise<number> {
   const product = products.get(productId)!;
-  if (product.organisation_id !== organisationId) throw new Error(`product ${productId} is not organisation ${organisationId}'s`);
+  if (product.organisation_id !== organisationId)
+    throw new Error(`product ${productId} is not organisation ${organisationId}'s`);
   return (await product.bracket({ base_min: base, ...data, assets: [ASSET] })).id;
 }
 export async function approvalOf(organisationId: number, data: ApprovalInput, bracketIds: number[]): Promise<number> {
@@ -93,7 +152,11 @@ export async function orderingCatalogue(prefix: string) {
   const zeta95 = await approvalOf(zeta, { name: 'Zeta 9.5' }, [await bracketOf(zeta, zp, 9.5)]);
   const alpha95 = await approvalOf(alpha, { name: 'Alpha 9.5' }, [await bracketOf(alpha, ap, 9.5)]);
   const alpha1025 = await approvalOf(alpha, { name: 'Alpha 10.25' }, [await bracketOf(alpha, ap, 10.25)]);
-  const fullDoc7 = await approvalOf(alpha, { name: 'Alpha full doc 7', doc_level: 'full_doc' }, [await bracketOf(alpha, ap, 7)]);
-  const possible6 = await approvalOf(alpha, { name: 'Alpha possible 6', min_credit_score: 600 }, [await bracketOf(alpha, ap, 6)]);
+  const fullDoc7 = await approvalOf(alpha, { name: 'Alpha full doc 7', doc_level: 'full_doc' }, [
+    await bracketOf(alpha, ap, 7),
+  ]);
+  const possible6 = await approvalOf(alpha, { name: 'Alpha possible 6', min_credit_score: 600 }, [
+    await bracketOf(alpha, ap, 6),
+  ]);
   return { zeta, alpha, zeta95, alpha95, alpha1025, fullDoc7, possible6 };
 }

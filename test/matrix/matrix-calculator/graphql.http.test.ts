@@ -5,9 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { gql } from 'graphql-request';
 import { startTestApp } from '../../../testkit/app.ts';
-import {
-  clock, t, pro, free, UNLIMITED, DEAL, SALES_TALK, useMatrixCalculatorApp, run, prisma,
-} from './fixtures.ts';
+import { clock, t, pro, free, UNLIMITED, DEAL, SALES_TALK, useMatrixCalculatorApp, run, prisma } from './fixtures.ts';
 
 useMatrixCalculatorApp();
 
@@ -37,10 +35,15 @@ describe('GraphQL matrixCalculator(input): the same rows as REST, and typed erro
   });
 
   it('a dashboard asking for only some fields gets just those, in the same order', async () => {
-    const data: any = await t.graphql(pro).request(gql`
-      query Few($input: DealInput!) { matrixCalculator(input: $input) { ... on MatrixCalculatorResult { results { approval_name e_min masked } } } }`, { input: DEAL });
+    const data: any = await t.graphql(pro).request(
+      gql`
+      query Few($input: DealInput!) { matrixCalculator(input: $input) { ... on MatrixCalculatorResult { results { approval_name e_min masked } } } }`,
+      { input: DEAL },
+    );
     const rest = await run(pro, DEAL);
-    expect(data.matrixCalculator.results).toEqual(rest.body.results.map((r: any) => ({ approval_name: r.approval_name, e_min: r.e_min, masked: r.masked })));
+    expect(data.matrixCalculator.results).toEqual(
+      rest.body.results.map((r: any) => ({ approval_name: r.approval_name, e_min: r.e_min, masked: r.masked })),
+    );
   });
 
   it('ValidationError names the fields (missing term, consumer type)', async () => {
@@ -52,8 +55,16 @@ describe('GraphQL matrixCalculator(input): the same rows as REST, and typed erro
 
   it('EntitlementRequiredError for the Free broker, worded for the client header', async () => {
     const web: any = await t.graphql(free).request(MATRIX_CALCULATOR, { input: DEAL });
-    expect(web.matrixCalculator).toEqual({ __typename: 'EntitlementRequiredError', code: 'entitlement_required', message: expect.any(String), detail: expect.any(String), entitlement: 'matrix.enabled' });
-    const android: any = await t.graphql(free, { 'X-Service-Client': 'android' }).request(MATRIX_CALCULATOR, { input: DEAL });
+    expect(web.matrixCalculator).toEqual({
+      __typename: 'EntitlementRequiredError',
+      code: 'entitlement_required',
+      message: expect.any(String),
+      detail: expect.any(String),
+      entitlement: 'matrix.enabled',
+    });
+    const android: any = await t
+      .graphql(free, { 'X-Service-Client': 'android' })
+      .request(MATRIX_CALCULATOR, { input: DEAL });
     expect(android.matrixCalculator.message).toBe(android.matrixCalculator.detail);
     expect(android.matrixCalculator.message).not.toMatch(SALES_TALK);
   });
@@ -67,7 +78,15 @@ describe('GraphQL matrixCalculator(input): the same rows as REST, and typed erro
       const first: any = await t.graphql(session).request(MATRIX_CALCULATOR, { input: DEAL });
       expect(first.matrixCalculator.__typename).toBe('MatrixCalculatorResult');
       const second: any = await t.graphql(session).request(MATRIX_CALCULATOR, { input: DEAL });
-      expect(second.matrixCalculator).toEqual({ __typename: 'CapHitError', code: 'cap_hit', message: expect.any(String), detail: expect.any(String), limit: 1, used: 1, metric: 'calculator' });
+      expect(second.matrixCalculator).toEqual({
+        __typename: 'CapHitError',
+        code: 'cap_hit',
+        message: expect.any(String),
+        detail: expect.any(String),
+        limit: 1,
+        used: 1,
+        metric: 'calculator',
+      });
     } finally {
       await prisma().organisation.update({ where: { id: 8 }, data: { plan_overrides: UNLIMITED } });
       await prisma().dailyUsage.deleteMany({ where: { user_id: userId } });
@@ -75,10 +94,21 @@ describe('GraphQL matrixCalculator(input): the same rows as REST, and typed erro
   });
 
   it('FeatureDisabledError when the surface is switched off', async () => {
-    const off = await startTestApp({ clock, shareDatabaseWith: t, config: { disabledSurfaces: ['matrix_calculator'] } });
+    const off = await startTestApp({
+      clock,
+      shareDatabaseWith: t,
+      config: { disabledSurfaces: ['matrix_calculator'] },
+    });
     try {
       const data: any = await off.graphql(pro).request(MATRIX_CALCULATOR, { input: DEAL });
-      expect(data.matrixCalculator).toEqual({ __typename: 'FeatureDisabledError', code: 'feature_disabled', message: expect.any(String), detail: expect.any(String) });
-    } finally { await off.close(); }
+      expect(data.matrixCalculator).toEqual({
+        __typename: 'FeatureDisabledError',
+        code: 'feature_disabled',
+        message: expect.any(String),
+        detail: expect.any(String),
+      });
+    } finally {
+      await off.close();
+    }
   });
 });

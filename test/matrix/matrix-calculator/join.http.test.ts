@@ -5,7 +5,16 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  t, pro, DEAL, useMatrixCalculatorApp, run, prisma, financierOrg, productOf, bracketOf, approvalOf,
+  t,
+  pro,
+  DEAL,
+  useMatrixCalculatorApp,
+  run,
+  prisma,
+  financierOrg,
+  productOf,
+  bracketOf,
+  approvalOf,
 } from './fixtures.ts';
 
 useMatrixCalculatorApp();
@@ -35,7 +44,7 @@ describe('POST /matrix-calculator/ Rule 4: the rate bracket is the join key (Rul
   const deal = () => ({ ...DEAL, preferred_financier: [org] });
   const rowOf = (body: any, approvalId: number) => body.results.find((r: any) => r.approval_id === approvalId);
 
-  it('each row carries its approval\'s cheapest priced bracket by e_min (not by base rate), with priced_bracket_count counting survivors only', async () => {
+  it("each row carries its approval's cheapest priced bracket by e_min (not by base rate), with priced_bracket_count counting survivors only", async () => {
     const res = await run(pro, deal());
     expect(res.status).toBe(200);
     const row = rowOf(res.body, a.cheapest);
@@ -49,13 +58,22 @@ describe('POST /matrix-calculator/ Rule 4: the rate bracket is the join key (Rul
 
   it('Rule 13: equal e_min falls to the lower repayment_min, then to the lower id', async () => {
     const res = await run(pro, deal());
-    expect(rowOf(res.body, a.repaymentTie)).toMatchObject({ rate_bracket_id: b.at6, e_min: '6.0000', priced_bracket_count: 2 });
-    expect(rowOf(res.body, a.idTie)).toMatchObject({ rate_bracket_id: Math.min(b.twinA, b.twinB), priced_bracket_count: 2 });
+    expect(rowOf(res.body, a.repaymentTie)).toMatchObject({
+      rate_bracket_id: b.at6,
+      e_min: '6.0000',
+      priced_bracket_count: 2,
+    });
+    expect(rowOf(res.body, a.idTie)).toMatchObject({
+      rate_bracket_id: Math.min(b.twinA, b.twinB),
+      priced_bracket_count: 2,
+    });
   });
 
   it('an approval whose brackets were all filtered out by pricing is omitted from results but counted in destination_count', async () => {
     const res = await run(pro, deal());
-    expect(res.body.results.map((r: any) => r.approval_id).sort((x: number, y: number) => x - y)).toEqual([a.cheapest, a.repaymentTie, a.idTie].sort((x, y) => x - y));
+    expect(res.body.results.map((r: any) => r.approval_id).sort((x: number, y: number) => x - y)).toEqual(
+      [a.cheapest, a.repaymentTie, a.idTie].sort((x, y) => x - y),
+    );
     expect(res.body.destination_count).toBe(4);
     expect(res.body.destination_count).toBeGreaterThan(res.body.results.length);
   });
@@ -76,12 +94,20 @@ describe('POST /matrix-calculator/ Rule 4: the rate bracket is the join key (Rul
     expect(rowOf(shortTerm.body, a.allFiltered)).toMatchObject({ rate_bracket_id: b.short5, priced_bracket_count: 1 });
   });
 
-  it('a row carries the approval\'s figures and the bracket\'s product', async () => {
+  it("a row carries the approval's figures and the bracket's product", async () => {
     const res = await run(pro, deal());
     const product = await prisma().rateBracket.findUniqueOrThrow({ where: { id: b.at6 }, include: { product: true } });
     expect(rowOf(res.body, a.cheapest)).toMatchObject({
-      organisation_id: org, organisation_name: 'Join Rule Finance', approval_name: 'Four brackets', doc_level: 'low_doc', status: 'confirmed',
-      missing_fields: [], product_id: product.product_id, product_name: product.product.product_name, rate_bracket_name: product.name, masked: false,
+      organisation_id: org,
+      organisation_name: 'Join Rule Finance',
+      approval_name: 'Four brackets',
+      doc_level: 'low_doc',
+      status: 'confirmed',
+      missing_fields: [],
+      product_id: product.product_id,
+      product_name: product.product.product_name,
+      rate_bracket_name: product.name,
+      masked: false,
     });
   });
 });

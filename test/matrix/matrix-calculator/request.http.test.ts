@@ -5,7 +5,17 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  t, pro, DEAL, useMatrixCalculatorApp, run, prisma, usageOf, financierOrg, productOf, bracketOf, approvalOf,
+  t,
+  pro,
+  DEAL,
+  useMatrixCalculatorApp,
+  run,
+  prisma,
+  usageOf,
+  financierOrg,
+  productOf,
+  bracketOf,
+  approvalOf,
 } from './fixtures.ts';
 
 useMatrixCalculatorApp();
@@ -24,7 +34,11 @@ describe('POST /matrix-calculator/ request table: types, required fields and bou
 
   it('the required fields: an empty body names cost, asset_value, term, advance_arrears and repayment_frequency', async () => {
     expectFields(await run(pro, {}), ['cost', 'asset_value']);
-    expectFields(await run(pro, { cost: '50000', asset_value: 11 }), ['term', 'advance_arrears', 'repayment_frequency']);
+    expectFields(await run(pro, { cost: '50000', asset_value: 11 }), [
+      'term',
+      'advance_arrears',
+      'repayment_frequency',
+    ]);
   });
 
   it('wrong types name the field: term as text, asset_value as a fraction, cost as text, an unknown enum value', async () => {
@@ -39,8 +53,14 @@ describe('POST /matrix-calculator/ request table: types, required fields and bou
     expectFields(await run(pro, { ...DEAL, asset_value: 0 }), ['asset_value']);
     expectFields(await run(pro, { ...DEAL, term: 0 }), ['term']);
     expectFields(await run(pro, { ...DEAL, cost: '-0.01' }), ['cost']);
-    expectFields(await run(pro, { ...DEAL, abn_age: -1, borrower_age: -1, asset_age_plus_term: -1 }), ['abn_age', 'borrower_age', 'asset_age_plus_term']);
-    expect((await run(pro, { ...DEAL, abn_age: 0, borrower_age: 0, asset_age_plus_term: 0, cost: '0' })).status).toBe(200);
+    expectFields(await run(pro, { ...DEAL, abn_age: -1, borrower_age: -1, asset_age_plus_term: -1 }), [
+      'abn_age',
+      'borrower_age',
+      'asset_age_plus_term',
+    ]);
+    expect((await run(pro, { ...DEAL, abn_age: 0, borrower_age: 0, asset_age_plus_term: 0, cost: '0' })).status).toBe(
+      200,
+    );
   });
 
   it('an unknown asset answers 400 naming asset_value', async () => {
@@ -59,8 +79,20 @@ describe('POST /matrix-calculator/ request table: types, required fields and bou
   it('defaults: omitting the optional fields answers exactly as sending their documented defaults', async () => {
     const implicit = await run(pro, DEAL);
     const explicit = await run(pro, {
-      ...DEAL, cost_gst: false, type: 'commercial', deposit: 0, deposit_gst: false, deposit_percentage: false, brokerage: 0, brokerage_gst: false,
-      brokerage_percentage: false, origination_fee: 0, origination_fee_gst: false, balloon: 0, balloon_gst: false, balloon_percentage: false,
+      ...DEAL,
+      cost_gst: false,
+      type: 'commercial',
+      deposit: 0,
+      deposit_gst: false,
+      deposit_percentage: false,
+      brokerage: 0,
+      brokerage_gst: false,
+      brokerage_percentage: false,
+      origination_fee: 0,
+      origination_fee_gst: false,
+      balloon: 0,
+      balloon_gst: false,
+      balloon_percentage: false,
     });
     expect(explicit.status).toBe(200);
     expect(explicit.body).toEqual(implicit.body);
@@ -72,10 +104,24 @@ describe('POST /matrix-calculator/ request table: types, required fields and bou
     const approval = await approvalOf(org, { min_deposit_amount: '1000' }, [bracket]);
     const omitted = await run(pro, { ...DEAL, preferred_financier: [org] });
     expect(omitted.body).toMatchObject({ results: [], destination_count: 0, priced_count: 1, degraded: null });
-    const matrix = await t.rest('POST', '/api/v1/matrix/', { token: pro, body: { ...DEAL, preferred_financier: [org] } });
-    expect(matrix.body.results[0].approvals[0]).toMatchObject({ approval_id: approval, status: 'possible', missing_fields: ['deposit'] });
+    const matrix = await t.rest('POST', '/api/v1/matrix/', {
+      token: pro,
+      body: { ...DEAL, preferred_financier: [org] },
+    });
+    expect(matrix.body.results[0].approvals[0]).toMatchObject({
+      approval_id: approval,
+      status: 'possible',
+      missing_fields: ['deposit'],
+    });
     const paid = await run(pro, { ...DEAL, deposit: 1000, preferred_financier: [org] });
-    expect(paid.body.results).toEqual([expect.objectContaining({ approval_id: approval, status: 'confirmed', deposit_required: 1000, rate_bracket_id: bracket })]);
+    expect(paid.body.results).toEqual([
+      expect.objectContaining({
+        approval_id: approval,
+        status: 'confirmed',
+        deposit_required: 1000,
+        rate_bracket_id: bracket,
+      }),
+    ]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { body, defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'post', path: '/api-tokens',
+  method: 'post',
+  path: '/api-tokens',
   document: `mutation RestCreateApiToken($name: String!, $scope: ApiTokenScope!, $expires_at: DateTime) {
     createApiToken(name: $name, scope: $scope, expires_at: $expires_at) {
       __typename ... on CreatedApiToken { secret token { ...ApiTokenFields } } ...ErrorFields } }`,

@@ -4,7 +4,8 @@ const ASSET_SEARCH_FIELDS = 'id name alias parent_id path label';
 
 /** GET /assets/search?q=&limit=: any signed-in caller (read API tokens too). 200: a JSON array, best match first. */
 export default defineRoute({
-  method: 'get', path: '/assets/search',
+  method: 'get',
+  path: '/assets/search',
   document: `query RestAssetSearch($q: String!, $limit: Int) {
     assetSearch(q: $q, limit: $limit) { __typename ... on QueryAssetSearchSuccess { data { ${ASSET_SEARCH_FIELDS} } } ...ErrorFields } }`,
   variables: (req) => ({

@@ -1,7 +1,9 @@
 import { body, defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'post', path: '/auth/forgot-password', public: true,
+  method: 'post',
+  path: '/auth/forgot-password',
+  public: true,
   document: `mutation RestForgotPassword($email: String!) {
     forgotPassword(email: $email) { __typename ... on Message { message } ...ErrorFields } }`,
   variables: (req) => ({ email: body(req).email }),

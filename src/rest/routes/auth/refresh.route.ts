@@ -1,7 +1,9 @@
 import { body, defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'post', path: '/auth/refresh', public: true,
+  method: 'post',
+  path: '/auth/refresh',
+  public: true,
   document: `mutation RestRefresh($refresh: String) {
     refresh(refresh: $refresh) { __typename ... on TokenPair { access refresh } ...ErrorFields } }`,
   variables: (req) => ({ refresh: typeof body(req).refresh === 'string' ? body(req).refresh : null }),

@@ -1,7 +1,8 @@
 import { defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'get', path: '/calculator/financiers',
+  method: 'get',
+  path: '/calculator/financiers',
   document: `query RestFinanciers($surface: String) {
     financiers(surface: $surface) { __typename ... on QueryFinanciersSuccess { data { id name } } ...ErrorFields } }`,
   variables: (req) => ({ surface: typeof req.query.surface === 'string' ? req.query.surface : null }),

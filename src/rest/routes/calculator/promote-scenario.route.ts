@@ -9,7 +9,8 @@ import { body, defineRoute } from '../../define-route.ts';
 const scenarioId = (value: unknown): number => (/^\d{1,9}$/.test(String(value)) ? Number(value) : -1);
 
 export default defineRoute({
-  method: 'post', path: '/calculator/scenarios/:id/promote',
+  method: 'post',
+  path: '/calculator/scenarios/:id/promote',
   document: `mutation RestPromoteScenario($id: Int!, $name: String) {
     promoteScenario(id: $id, name: $name) {
       __typename ... on Scenario { id }
@@ -18,11 +19,16 @@ export default defineRoute({
   variables: (req) => ({ id: scenarioId(req.params.id), name: body(req).name ?? null }),
   respond: (r) => {
     switch (r.__typename) {
-      case 'Scenario': return [200, {}];
-      case 'NameRequiredError': return [400, { error: 'name_required' }];
-      case 'ScenarioNotFoundError': return [404, { error: 'not_found' }];
-      case 'OverLimitError': return [409, { error: 'over_limit', message: r.message, limit: r.limit }];
-      default: return undefined; // 401, 403 and a too-long name's 400: the bridge's shared bodies
+      case 'Scenario':
+        return [200, {}];
+      case 'NameRequiredError':
+        return [400, { error: 'name_required' }];
+      case 'ScenarioNotFoundError':
+        return [404, { error: 'not_found' }];
+      case 'OverLimitError':
+        return [409, { error: 'over_limit', message: r.message, limit: r.limit }];
+      default:
+        return undefined; // 401, 403 and a too-long name's 400: the bridge's shared bodies
     }
   },
 });

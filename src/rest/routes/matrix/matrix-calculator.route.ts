@@ -1,7 +1,8 @@
 import { body, defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'post', path: '/matrix-calculator/',
+  method: 'post',
+  path: '/matrix-calculator/',
   document: `query RestMatrixCalculator($input: DealInput!) {
     matrixCalculator(input: $input) {
       __typename

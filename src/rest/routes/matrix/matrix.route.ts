@@ -1,7 +1,8 @@
 import { body, defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
-  method: 'post', path: '/matrix/',
+  method: 'post',
+  path: '/matrix/',
   document: `query RestMatrix($input: DealInput!) {
     matrix(input: $input) {
       __typename ... on MatrixResult { destination_count results { ...MatrixFinancierGroupFields } }
