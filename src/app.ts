@@ -36,7 +36,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
   app.use(cors(options.config.corsAllowedOrigins));
-  app.use('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
+  // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
+  app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });

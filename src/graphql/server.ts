@@ -10,6 +10,7 @@ import type { Request, Response } from 'express';
 import { buildContext, type AppDeps, type Context } from './context.ts';
 import { graphqlLimits } from './limits.ts';
 import { storableTextOnly } from './input-text.ts';
+import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import {
   DATABASE_RETRY_AFTER_SECONDS,
@@ -64,6 +65,7 @@ export function createGraphQLServer(deps: AppDeps) {
     graphiql: explorer ? { title: 'Asset-finance pricing and approvals' } : false,
     landingPage: false,
     batching: false,
+    multipart: false,
     cors: false,
     logging: false,
     maskedErrors: {
@@ -99,6 +101,11 @@ export function createGraphQLServer(deps: AppDeps) {
         serviceClient: request.headers.get('x-service-client'),
         clientAddress: req?.ip,
       }),
-    plugins: [graphqlLimits(), storableTextOnly(), ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()])],
+    plugins: [
+      graphqlRequestParsing(),
+      graphqlLimits(),
+      storableTextOnly(),
+      ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
+    ],
   });
 }

@@ -19,6 +19,16 @@ function send(res: Response, [status, body, headers]: RestReply): void {
   else res.status(status).json(body);
 }
 
+/** A route path (`/users/:id`) as Express matches it: any one segment per parameter, case-insensitive, one optional trailing slash. */
+function pathPattern(path: string): RegExp {
+  const source = path
+    .replace(/\/$/, '')
+    .split('/')
+    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/');
+  return new RegExp(`^${source}/?$`, 'i');
+}
+
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
@@ -74,7 +84,37 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
 
   router.use((_req: Request, res: Response) => send(res, [404, { error: 'Not found.' }]));
   // Body-parser failures (malformed JSON, too large) and anything unexpected end here, as JSON.
-  router.use((err: any, _req: Request, res: Response, _next: NextFunction) => {
+  /**
+   * Express decodes path parameters while matching, before any handler: a broken escape (`/users/%C0%80`) is a 400,
+   * after credentials on a protected route, as everywhere else.
+   */
+  const malformedPath = async (req: Request, res: Response): Promise<void> => {
+    const route = compiled.find((r) => r.method === req.method.toLowerCase() && pathPattern(r.path).test(req.path));
+    if (route && !route.public) {
+      const ctx = await buildContext(deps, {
+        authorization: req.get('authorization'),
+        serviceClient: req.get('x-service-client'),
+        clientAddress: req.ip,
+      });
+      if (ctx.auth.kind !== 'caller') return send(res, [401, { error: new UnauthenticatedError().message }]);
+    }
+    send(res, [
+      400,
+      {
+        error: 'Malformed path: a path parameter is not valid percent-encoded UTF-8.',
+        errors: { path: ['Not valid percent-encoded UTF-8.'] },
+      },
+    ]);
+  };
+  // Body-parser failures (malformed JSON, too large) and anything unexpected end here, as JSON.
+  router.use(async (err: any, req: Request, res: Response, _next: NextFunction) => {
+    if (err instanceof URIError) {
+      try {
+        return await malformedPath(req, res);
+      } catch (e) {
+        err = e;
+      } // buildContext failed: judged below
+    }
     if (err?.type === 'entity.parse.failed')
       return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
     if (err?.type === 'entity.too.large') return send(res, [413 as never, { error: 'Request body is too large.' }]);

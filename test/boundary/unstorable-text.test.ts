@@ -217,3 +217,76 @@ describe('GraphQL: variables and string literals answer 400 with a validation er
     expect(res.body.data.updateUser.__typename).toBe('User');
   });
 });
+
+describe('The text fields a fuzz run reached with a NUL: each refused on both surfaces, nothing written', () => {
+  const REST_CASES: [string, string, Record<string, unknown>, string][] = [
+    ['POST', '/api/v1/api-tokens', { name: 'a\u0000b', scope: 'read' }, 'name'],
+    ['POST', '/api/v1/calculator/scenarios/1/promote', { name: 'a\u0000b' }, 'name'],
+    ['PUT', '/api/v1/users/:user', { first_name: 'a\u0000b' }, 'first_name'],
+    ['PUT', '/api/v1/users/:user', { last_name: 'a\u0000b' }, 'last_name'],
+  ];
+  it.each(REST_CASES)('REST %s %s: %j', async (method, url, body, field) => {
+    const res = await t.rest(method, url.replace(':user', String(userId)), { token, body });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual({ [field]: [expect.stringMatching(/NUL character/)] });
+  });
+
+  const GRAPHQL_CASES: [string, string, Record<string, unknown>, string][] = [
+    [
+      'createApiToken(name:)',
+      'mutation($v: String!) { createApiToken(name: $v, scope: read) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
+    ['scenarios(tool:)', 'query($v: String) { scenarios(tool: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
+    [
+      'renameScenario(name:)',
+      'mutation($v: String) { renameScenario(id: 1, name: $v) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
+    [
+      'promoteScenario(name:)',
+      'mutation($v: String) { promoteScenario(id: 1, name: $v) { __typename } }',
+      { v: 'a\u0000b' },
+      'v',
+    ],
+    [
+      'updateUser(input: {last_name})',
+      'mutation($id: Int!, $v: UpdateUserInput!) { updateUser(id: $id, input: $v) { __typename } }',
+      { v: { last_name: 'a\u0000b' } },
+      'v.last_name',
+    ],
+  ];
+  it.each(GRAPHQL_CASES)('GraphQL %s, as a variable', async (_label, query, variables, field) => {
+    const res = await graphqlRaw(query, { id: userId, ...variables });
+    expect(res.status).toBe(400);
+    expect(res.body.errors).toEqual([
+      expect.objectContaining({ extensions: expect.objectContaining({ code: 'BAD_USER_INPUT', field }) }),
+    ]);
+  });
+  it.each(GRAPHQL_CASES)('GraphQL %s, as a string literal', async (_label, query) => {
+    // The same field with the value written into the document (`"a\u0000b"`), no variable.
+    const literal = query
+      .replace(/^(query|mutation)\([^)]*\)/, '$1')
+      .replace(/\$id/, String(userId))
+      .replace(/\$v\b(?=[,)])/, query.includes('UpdateUserInput') ? '{ last_name: "a\\u0000b" }' : '"a\\u0000b"');
+    const res = await graphqlRaw(literal);
+    expect(res.status, literal).toBe(400);
+    expect(res.body.errors[0].message).toMatch(/NUL character/);
+  });
+
+  it('nothing was written: no token, scenario or user name holds a NUL', async () => {
+    const prisma = t.database.prisma;
+    expect((await prisma.apiToken.findMany({ select: { name: true } })).filter((x) => !isStorableText(x.name))).toEqual(
+      [],
+    );
+    expect(
+      (await prisma.scenario.findMany({ select: { name: true } })).filter(
+        (x) => x.name !== null && !isStorableText(x.name),
+      ),
+    ).toEqual([]);
+    const user = await prisma.user.findUniqueOrThrow({ where: { id: userId } });
+    expect(isStorableText(user.last_name ?? '')).toBe(true);
+  });
+});

@@ -205,6 +205,8 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
       await prisma.apiToken.updateMany({ where: { id: { in: tokenIds } }, data: { revoked_at: null } });
       await prisma.dailyUsage.deleteMany({});
       await prisma.rateCounter.deleteMany({});
+      // Failed sign-ins from this one address would lock every later target's logins out (429).
+      await prisma.signInThrottle.deleteMany({});
     };
     const generatorsFor = async (): Promise<Generators> => {
       // A refresh token of its own per target, for refresh and logout to spend.

@@ -35,9 +35,18 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isInt = (v: unknown): v is number => Number.isInteger(v);
 
-/** The route a URL reaches (Express matches case-insensitively and forgives one trailing slash). */
+/**
+ * The route a URL reaches (Express matches case-insensitively and forgives one trailing slash); dot segments are
+ * resolved as the HTTP client does before sending (`/healthz/../graphql` is `/graphql`).
+ */
 export function routePath(url: string): string {
-  const path = url.split('?')[0].toLowerCase();
+  let path = url.split('?')[0];
+  try {
+    path = new URL(path, 'http://fuzz').pathname;
+  } catch {
+    /* judged as written */
+  }
+  path = path.toLowerCase();
   return path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
 }
 
@@ -50,6 +59,12 @@ function only(body: Record<string, unknown>, allowed: string[]): string | null {
 export function errorShapeProblem(status: number, body: unknown): string | null {
   if (!isObject(body)) return 'error body is not a JSON object';
   const code = body.error;
+  if (body.reason === 'last_admin') {
+    // PUT /users/{id} demoting or deactivating the organisation's only active administrator.
+    if (status !== 409) return 'last_admin with a status other than 409';
+    if (!isString(code)) return 'last_admin body needs error (string)';
+    return only(body, ['error', 'reason']);
+  }
   if (body.reason !== undefined) {
     if (body.reason !== 'seat_limit_reached') return `unknown reason ${JSON.stringify(body.reason)}`;
     if (status !== 409) return 'seat_limit_reached with a status other than 409';
@@ -227,6 +242,8 @@ export type Verdict = { violations: Violation[]; documented500: boolean; notes?:
 /** REST, /healthz and unknown paths: the app's own JSON error bodies. */
 export function checkRest(req: FuzzRequest, res: FuzzResponse, ctx: OracleContext): Verdict {
   const path = routePath(req.url);
+  // An odd spelling of the GraphQL endpoint (`/GraphQL/`, `/healthz/../graphql`) reaches it: GraphQL's rules apply.
+  if (path === '/graphql') return checkGraphql(req, res, ctx);
   const violations: Violation[] = [];
   let documented500 = false;
   const allow = {
@@ -262,6 +279,18 @@ export function checkRest(req: FuzzRequest, res: FuzzResponse, ctx: OracleContex
       violations.push({ rule: `status ${res.status}`, detail: res.text.slice(0, 300) });
     }
   }
+  // Sign-in throttling: a 429 says when to try again (spec: Retry-After), like every other 429 but cap_hit's body.
+  if (
+    res.status === 429 &&
+    !(isObject(res.json) && res.json.error === 'cap_hit') &&
+    !/^\d+$/.test(res.headers['retry-after'] ?? '')
+  ) {
+    violations.push({ rule: '429 without Retry-After', detail: res.text.slice(0, 200) });
+  }
+  // A database outage is 503 {error} with Retry-After (its shape is the general one); the fuzzed database is up, so
+  // a 503 here is still reported by the 5xx rule above.
+  if (res.status === 503 && !/^\d+$/.test(res.headers['retry-after'] ?? ''))
+    violations.push({ rule: '503 without Retry-After', detail: res.text.slice(0, 200) });
   // Authentication: credentials are judged before the body, so a caller without them learns nothing about its fields.
   if (
     req.route &&
@@ -310,6 +339,7 @@ export function checkGraphql(req: FuzzRequest, res: FuzzResponse, ctx: OracleCon
   violations.push(
     ...secretProblems(headerText(res), req, ctx, { serviceToken: false, refreshToken: false }, 'headers'),
   );
+  if (req.method === 'HEAD') return { violations, documented500: false }; // no body, by definition
   if (res.json === undefined) {
     violations.push({
       rule: 'GraphQL answer is not JSON',
@@ -358,10 +388,12 @@ export function checkGraphql(req: FuzzRequest, res: FuzzResponse, ctx: OracleCon
         const internal = internalMatch(e.message);
         if (internal)
           violations.push({ rule: 'internal text in GraphQL error', detail: internal.detail, cause: internal.name });
+        // An exception's own text (Yoga puts JSON.parse's there) is internal, whatever it says.
         if (isObject(e.extensions) && 'originalError' in e.extensions)
-          notes.push(
-            `GraphQL error extensions carry originalError (${res.status}): ${JSON.stringify(e.extensions.originalError).slice(0, 120)}`,
-          );
+          violations.push({
+            rule: 'GraphQL error extensions carry originalError',
+            detail: JSON.stringify(e.extensions.originalError).slice(0, 120),
+          });
         if (e.extensions !== undefined) {
           const text = JSON.stringify(e.extensions);
           if (/"stack"|"exception"/.test(text) || internalText(text))

@@ -21,6 +21,8 @@ builder.queryField('seats', (t) =>
     nullable: true,
     description: "Seats of the caller's organisation (null without one)",
     authScopes: { signedIn: true },
+    // A refusal is a typed result (UnauthenticatedError ...), as on every other root field, never a masked crash.
+    errors: { directResult: true },
     resolve: (_root, _args, ctx) => {
       const organisationId = callerOf(ctx).organisation?.id;
       return organisationId ? seatsOf(ctx.prisma, organisationId) : null;
