@@ -5,17 +5,14 @@
 import './env.ts';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
-import { demoDataDecision, startupBanner } from './lib/startup.ts';
+import { DEMO_CATALOGUE_PATH, demoDataDecision, startupBanner } from './lib/startup.ts';
 import { createApp } from './app.ts';
 import { parseCatalogueFile } from './modules/catalogue/catalogue-file.ts';
 import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalogue.ts';
-
-export const DEMO_CATALOGUE = path.resolve(import.meta.dirname, '../prisma/seed/demo-catalogue.json');
 
 /** A start refused for a reason the operator can act on: printed as its message alone. */
 class StartError extends Error {}
@@ -40,7 +37,7 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
   const databaseEmpty = await isDatabaseEmpty(database.prisma);
   const decision = demoDataDecision(config.environment, databaseEmpty);
   if (decision === 'load') {
-    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE, 'utf8')));
+    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
     if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
     await loadCatalogue(database.prisma, parsed.value, { reset: false });
   }

@@ -3,6 +3,7 @@
  * says. The demo accounts (admins included) share a published password, so `prod` never gets them, and the password
  * is printed only by the start that just created those accounts, never by later starts.
  */
+import path from 'node:path';
 import type { ServiceEnvironment } from './vocabulary.ts';
 
 export const DEMO_LOGINS = [
@@ -12,6 +13,8 @@ export const DEMO_LOGINS = [
   'financier.admin@demo.test',
 ];
 export const DEMO_PASSWORD = 'demo-password-1';
+/** The demo catalogue `npm start` loads on an empty database outside prod (tests and the benchmark start from it too). */
+export const DEMO_CATALOGUE_PATH = path.resolve(import.meta.dirname, '../../prisma/seed/demo-catalogue.json');
 
 export type DemoDataDecision = 'load' | 'keep-existing' | 'never-in-prod';
 
