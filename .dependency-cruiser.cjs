@@ -32,6 +32,13 @@ module.exports = {
       to: { path: '^src/modules/[^/]+/service\\.ts$', pathNot: '^src/modules/$1/' },
     },
     {
+      name: 'layers-use-public-entries',
+      severity: 'error',
+      comment: "The GraphQL and HTTP layers reach a module's use cases through its public entry (index.ts), as modules do.",
+      from: { path: '^src/(graphql|http)/' },
+      to: { path: '^src/modules/[^/]+/service\\.ts$' },
+    },
+    {
       name: 'services-carry-no-graphql',
       severity: 'error',
       comment: 'Services, engines and error classes are plain TypeScript: GraphQL types live in *.types.ts and graphql.ts.',

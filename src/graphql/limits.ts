@@ -23,7 +23,7 @@ import {
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.ts';
-import { snapshotFor } from '../modules/catalogue/service.ts';
+import { snapshotFor } from '../modules/catalogue/index.ts';
 import { DECLARED_SIZES, MAX_ALIASES, MAX_COST, MAX_DEPTH, analyseOperation, sizesOf } from './cost.ts';
 
 export { MAX_ALIASES, MAX_COST, MAX_DEPTH, METERED_ROOT_FIELDS } from './cost.ts';
