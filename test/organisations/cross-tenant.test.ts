@@ -13,6 +13,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
 interface DemoCatalogue {
   organisations: { id: number; name: string }[];
@@ -198,19 +199,6 @@ const rest = async (token: string, method: string, url: string, body?: unknown):
 /** Ids no object has: far past every id made here, within what a path segment accepts (9 digits). */
 const missingId = fc.integer({ min: 100_000, max: 999_999_999 });
 
-const RECALC = {
-  base_min: 9.5,
-  base_max: 11.5,
-  compounding_freq_value: 12,
-  pv: 50000,
-  balloon: 0,
-  cost: 50000,
-  deposit: 0,
-  noi_min: 60,
-  noi_max: 60,
-  billing_type: null,
-  repayment_frequency: 'monthly',
-};
 const userEdit = fc.record(
   {
     first_name: fc.string({ maxLength: 12 }),
@@ -296,7 +284,7 @@ const ENTRIES: Entry[] = [
   {
     name: 'POST /calculator/recalculate',
     foreign: bracketsOutsideBook,
-    call: (c, id) => rest(c.token, 'POST', '/api/v1/calculator/recalculate', { ...RECALC, rate_bracket_id: id }),
+    call: (c, id) => rest(c.token, 'POST', '/api/v1/calculator/recalculate', recalculationBody(id)),
   },
   {
     name: 'recalculate(input)',
@@ -305,7 +293,7 @@ const ENTRIES: Entry[] = [
       graphql(
         c.token,
         `query($input: RecalculateInput!) { recalculate(input: $input) { ${errorFields} ... on RecalculateResult { repayment_min } } }`,
-        { input: { ...RECALC, rate_bracket_id: id } },
+        { input: recalculationBody(id) },
       ),
   },
   {

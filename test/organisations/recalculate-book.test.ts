@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
 const demo = JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')) as {
   rate_brackets: { id: number; organisation_id: number; type?: string }[];
@@ -31,20 +32,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const body = (rate_bracket_id: number) => ({
-  rate_bracket_id,
-  base_min: 9.5,
-  base_max: 11.5,
-  compounding_freq_value: 12,
-  pv: 50000,
-  balloon: 0,
-  cost: 50000,
-  deposit: 0,
-  noi_min: 60,
-  noi_max: 60,
-  billing_type: null,
-  repayment_frequency: 'monthly',
-});
+const body = (rate_bracket_id: number) => recalculationBody(rate_bracket_id);
 const recalc = (token: string, id: number) =>
   t.rest('POST', '/api/v1/calculator/recalculate', { token, body: body(id) });
 const gqlRecalc = async (token: string, id: number): Promise<string> => {

@@ -7,6 +7,7 @@ import { PMT as excelPmt } from '@formulajs/formulajs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit } from '../../testkit/seed.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
 /** Excel PMT (formulajs, the test oracle); its error values fail the test. */
 function PMT(rate: number, nper: number, pv: number, fv: number, type: 0 | 1): number {
@@ -49,21 +50,7 @@ const FIELDS = [
 ];
 
 /** The conventions' plain case: P 50,000, 9.5% (band to 11.5%), c 12, monthly, 60, arrears, nothing financed beyond the asset. */
-const plain = (extra: Record<string, unknown> = {}) => ({
-  rate_bracket_id: noFeeBracket,
-  base_min: 9.5,
-  base_max: 11.5,
-  compounding_freq_value: 12,
-  pv: 50000,
-  balloon: 0,
-  cost: 50000,
-  deposit: 0,
-  noi_min: 60,
-  noi_max: 60,
-  billing_type: null,
-  repayment_frequency: 'monthly',
-  ...extra,
-});
+const plain = (extra: Record<string, unknown> = {}) => ({ ...recalculationBody(noFeeBracket), ...extra });
 const recalc = (body: unknown, bearer: string | null = token) =>
   t.rest('POST', '/api/v1/calculator/recalculate', { token: bearer, body });
 const cents = (x: number) => Math.round(x * 100) / 100;

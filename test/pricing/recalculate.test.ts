@@ -5,21 +5,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { recalculate, recalculationInputErrors, type RecalculateInput } from '../../src/modules/pricing/recalculate.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
-const PLAIN: RecalculateInput = {
-  rate_bracket_id: 1,
-  base_min: 9.5,
-  base_max: 11.5,
-  compounding_freq_value: 12,
-  pv: 50000,
-  balloon: 0,
-  cost: 50000,
-  deposit: 0,
-  noi_min: 60,
-  noi_max: 60,
-  billing_type: null,
-  repayment_frequency: 'monthly',
-};
+const PLAIN: RecalculateInput = recalculationBody(1);
 
 describe('Recalculation input checks: each mistake names its field', () => {
   it.each([
