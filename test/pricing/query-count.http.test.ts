@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit } from '../../testkit/seed.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
 let t: TestApp;
 let token: string;
@@ -65,20 +66,7 @@ describe('Performance design: a warm calculator run sends a constant, small numb
     const recalc = () =>
       t.rest('POST', '/api/v1/calculator/recalculate', {
         token,
-        body: {
-          rate_bracket_id: 7,
-          base_min: 9.5,
-          base_max: 9.5,
-          compounding_freq_value: 12,
-          pv: 50000,
-          balloon: 0,
-          cost: 50000,
-          deposit: 0,
-          noi_min: 60,
-          noi_max: 60,
-          billing_type: null,
-          repayment_frequency: 'monthly',
-        },
+        body: recalculationBody(7, { base_max: 9.5 }),
       });
     const financiers = () => t.rest('GET', '/api/v1/calculator/financiers?surface=matrix', { token });
     await recalc();
