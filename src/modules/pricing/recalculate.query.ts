@@ -4,7 +4,6 @@ import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { RepaymentFrequencyEnum } from '../../graphql/enums.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { RecalculateResultRef } from './pricing.types.ts';
-import { recalculationInputErrors } from './recalculate.ts';
 import { recalculate } from './service.ts';
 
 const RecalculateInput = builder.inputType('RecalculateInput', {
@@ -40,11 +39,7 @@ builder.queryField('recalculate', (t) =>
       // leaving it out is not (GraphQL keeps an absent input field absent, unlike an explicit null).
       if (!Object.hasOwn(args.input, 'billing_type'))
         throw ValidationError.of('billing_type', 'This field is required.');
-      const input = { ...args.input, billing_type: args.input.billing_type ?? null };
-      // Input mistakes are a 400 naming the field; only a row that cannot be re-priced is the documented 500.
-      const mistakes = recalculationInputErrors(input);
-      if (mistakes.length) throw new ValidationError(mistakes);
-      return recalculate(ctx, callerOf(ctx), input);
+      return recalculate(ctx, callerOf(ctx), { ...args.input, billing_type: args.input.billing_type ?? null });
     },
   }),
 );

@@ -2,7 +2,7 @@
  * The Calculator's use cases: load the catalogue snapshot (one warm query), meter the run, price, save a recent.
  * No GraphQL here; the engines are pure and called with plain records.
  */
-import { NotFoundError } from '../../lib/errors.ts';
+import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { Surface } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
 import { bookOf } from '../auth/policy.ts';
@@ -10,7 +10,12 @@ import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import type { ServiceContext } from '../service-context.ts';
-import { recalculate as recalculateRow, type RecalculateInput, type RecalculateResult } from './recalculate.ts';
+import {
+  recalculate as recalculateRow,
+  recalculationInputErrors,
+  type RecalculateInput,
+  type RecalculateResult,
+} from './recalculate.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
 
@@ -46,6 +51,10 @@ export async function recalculate(
   caller: Caller,
   input: RecalculateInput,
 ): Promise<RecalculateResult> {
+  // Input mistakes are a 400 naming the field, whichever surface asks; only a row that cannot be re-priced is the
+  // documented 500.
+  const mistakes = recalculationInputErrors(input);
+  if (mistakes.length) throw new ValidationError(mistakes);
   const snapshot = await snapshotFor(ctx);
   const bracket = snapshot.bracketsById.get(input.rate_bracket_id);
   const book = bookOf(caller);
