@@ -7,6 +7,7 @@ import ErrorsPlugin from '@pothos/plugin-errors';
 import ScopeAuthPlugin, { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import DataloaderPlugin from '@pothos/plugin-dataloader';
+import RelayPlugin from '@pothos/plugin-relay';
 import type PrismaTypes from '../generated/pothos-types.ts';
 import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
@@ -42,6 +43,10 @@ function failedAccess(failure: AuthFailure): Access[] {
   return [];
 }
 
+/** Connection page sizes: `first`/`last` default to DEFAULT_PAGE_SIZE and never exceed MAX_PAGE_SIZE. */
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
 export const builder = new SchemaBuilder<{
   Context: Context;
   PrismaTypes: PrismaTypes;
@@ -54,8 +59,17 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ErrorsPlugin, ScopeAuthPlugin, PrismaPlugin, DataloaderPlugin],
-  prisma: { client: (ctx) => ctx.prisma, dmmf: getDatamodel(), exposeDescriptions: true },
+  plugins: [ErrorsPlugin, ScopeAuthPlugin, RelayPlugin, PrismaPlugin, DataloaderPlugin],
+  // Lists that grow are cursor connections. Ids stay the spec's integers (no global ids, no node/nodes fields), and
+  // every connection is capped: a caller asking for more than MAX_PAGE_SIZE gets that many.
+  relay: { clientMutationId: 'omit', cursorType: 'String', nodeQueryOptions: false, nodesQueryOptions: false },
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    exposeDescriptions: true,
+    defaultConnectionSize: DEFAULT_PAGE_SIZE,
+    maxConnectionSize: MAX_PAGE_SIZE,
+  },
   errors: { defaultTypes: [UnauthenticatedError, ForbiddenError] },
   scopeAuth: {
     // Credentials come first: an anonymous caller is 401 whatever the field asks for; otherwise 403.

@@ -88,6 +88,10 @@ export type DegradedHalf = (typeof DEGRADED_HALVES)[number];
 export const RATE_BANDS = ['min', 'max'] as const;
 export type RateBand = (typeof RATE_BANDS)[number];
 
+/** Push notification categories: a closed set (never billing, plan, trial or marketing). */
+export const NOTIFICATION_CATEGORIES = ['issue_reports', 'rate_card', 'account'] as const;
+export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
+
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

@@ -21,6 +21,7 @@ const STORED: Record<string, readonly string[]> = {
   AssetState: V.ASSET_STATES,
   TransactionType: V.TRANSACTION_TYPES,
   ScenarioKind: V.SCENARIO_KINDS,
+  NotificationCategory: V.NOTIFICATION_CATEGORIES,
 };
 
 /** Enums only the database uses (no request, response or rule reads them). */
