@@ -4,6 +4,7 @@
  * environment (no message, no stack: `isDev` is pinned off whatever NODE_ENV says) and logged like REST's.
  * In prod, introspection is refused and graphql-js's "Did you mean ...?" suggestions are cut from every message.
  */
+import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import type { Request, Response } from 'express';
@@ -57,12 +58,39 @@ function noIntrospection(): Plugin {
   return { onValidate: ({ addValidationRule }) => addValidationRule(NoSchemaIntrospectionCustomRule) };
 }
 
+/** What GraphiQL opens with: how to sign in, then a first question to ask. */
+const EXPLORER_EXAMPLE = `# Asset-finance pricing and approvals: GraphQL explorer
+#
+# 1. Sign in: run the \`SignIn\` operation below (the demo users and password are in the README).
+# 2. Copy \`access\` from the answer into the Headers tab:  {"Authorization": "Bearer <access>"}
+# 3. Run \`Me\`, then explore: the Docs panel (top left) describes every type and field.
+
+mutation SignIn {
+  login(email: "broker.admin@demo.test", password: "demo-password-1") {
+    __typename
+    ... on TokenPair { access refresh }
+    ... on Error { message }
+  }
+}
+
+query Me {
+  me { __typename ... on User { email first_name organisation_id } }
+}
+`;
+
+const EXPLORER_HEADERS = JSON.stringify({ Authorization: 'Bearer <paste access token here>' }, null, 2);
+
 export function createGraphQLServer(deps: AppDeps) {
   const explorer = deps.config.graphqlExplorer;
   return createYoga<{ req: Request; res: Response }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    graphiql: explorer ? { title: 'Asset-finance pricing and approvals' } : false,
+    // GraphiQL is served from this package's own bundle (scripts, styles and editor workers inline), so it works with
+    // no internet; Yoga's default loads them from a CDN.
+    renderGraphiQL,
+    graphiql: explorer
+      ? { title: 'Asset-finance pricing and approvals', defaultQuery: EXPLORER_EXAMPLE, headers: EXPLORER_HEADERS }
+      : false,
     landingPage: false,
     batching: false,
     multipart: false,

@@ -1,0 +1,59 @@
+/**
+ * GraphiQL works with no internet: the page carries its own scripts and styles, opens with an example that runs
+ * against this schema, and is not served in prod.
+ */
+import { parse, validate } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schema } from '../../src/schema.ts';
+import { startTestApp, type TestApp } from '../../testkit/app.ts';
+
+let app: TestApp;
+let prod: TestApp;
+beforeAll(async () => {
+  app = await startTestApp();
+  prod = await startTestApp({ shareDatabaseWith: app, config: { graphqlExplorer: false } });
+});
+afterAll(async () => {
+  await prod?.close();
+  await app?.close();
+});
+
+function openExplorer(t: TestApp): Promise<Response> {
+  return fetch(`${t.baseUrl}/graphql`, { headers: { accept: 'text/html' } });
+}
+
+/** The options object GraphiQL is rendered with (the last JSON argument of renderYogaGraphiQL). */
+function explorerOptions(html: string): { defaultQuery: string; headers: string } {
+  const call = html.lastIndexOf('renderYogaGraphiQL(');
+  const start = html.indexOf('{', call);
+  const end = html.lastIndexOf('}', html.indexOf('</script>', call));
+  return JSON.parse(html.slice(start, end + 1));
+}
+
+describe('GraphiQL loads every script and style from the service itself', () => {
+  it('references no script, stylesheet or worker on another host', async () => {
+    const res = await openExplorer(app);
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toContain('YogaGraphiQL');
+    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<link[^>]+rel="?stylesheet/i);
+    expect(html).not.toMatch(/unpkg\.com|jsdelivr|cdnjs/i);
+  });
+});
+
+describe('GraphiQL opens with an example operation and a note on the Authorization header', () => {
+  it('the example validates against the schema and the headers name Authorization', async () => {
+    const options = explorerOptions(await (await openExplorer(app)).text());
+    expect(validate(schema, parse(options.defaultQuery))).toEqual([]);
+    expect(options.defaultQuery).toContain('Authorization');
+    expect(JSON.parse(options.headers)).toHaveProperty('Authorization');
+  });
+});
+
+describe('GraphiQL stays off when the explorer is off (prod)', () => {
+  it('answers no explorer page', async () => {
+    const res = await openExplorer(prod);
+    expect(await res.text()).not.toContain('YogaGraphiQL');
+  });
+});
