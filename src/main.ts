@@ -5,6 +5,7 @@
 import './env.ts';
 import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
@@ -17,9 +18,15 @@ import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalog
 /** A start refused for a reason the operator can act on: printed as its message alone. */
 class StartError extends Error {}
 
+/** Start-up steps, printed as they begin: a first start migrates and loads demo data, which takes a few seconds. */
+function progress(step: string): void {
+  console.log(`Starting: ${step} ...`);
+}
+
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({
+    onProgress: progress,
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     timeouts: config,
@@ -37,6 +44,7 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
   const databaseEmpty = await isDatabaseEmpty(database.prisma);
   const decision = demoDataDecision(config.environment, databaseEmpty);
   if (decision === 'load') {
+    progress(`loading the demo catalogue (${path.basename(DEMO_CATALOGUE_PATH)}) into the empty database`);
     const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
     if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
     await loadCatalogue(database.prisma, parsed.value, { reset: false });

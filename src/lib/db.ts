@@ -33,6 +33,8 @@ export interface DatabaseOptions {
   timeouts?: Partial<DatabaseTimeouts>;
   /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
   lockOwner?: string;
+  /** Told each step of opening (connecting, each migration applied), so a start can say what it is doing. */
+  onProgress?: (step: string) => void;
 }
 
 /**
@@ -65,9 +67,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const timeouts = pgTimeouts(options.timeouts);
   if (options.databaseUrl) {
     if (options.migrate !== false) {
+      options.onProgress?.('connecting to PostgreSQL and checking migrations');
       const runner = pgRunner(options.databaseUrl, timeouts);
       try {
-        await applyMigrations(runner);
+        await applyMigrations(runner, undefined, (name) => options.onProgress?.(`applying migration ${name}`));
       } finally {
         await runner.close();
       }
@@ -98,6 +101,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
       restrictToOwner(options.dataDir);
       const dir = path.join(options.dataDir, 'pglite');
+      options.onProgress?.(`opening embedded PostgreSQL (PGlite) in ${options.dataDir}`);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       pglite = new PGlite(dir);
     } catch (e) {
@@ -153,7 +157,7 @@ async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<voi
           }),
         ),
     };
-    await applyMigrations(runner);
+    await applyMigrations(runner, undefined, (name) => options.onProgress?.(`applying migration ${name}`));
   }
 }
 

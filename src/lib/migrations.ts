@@ -27,7 +27,11 @@ export function listMigrations(dir = MIGRATIONS_DIR): { name: string; sql: strin
     });
 }
 
-export async function applyMigrations(db: SqlRunner, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function applyMigrations(
+  db: SqlRunner,
+  dir = MIGRATIONS_DIR,
+  onApply?: (name: string) => void,
+): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
     "checksum" VARCHAR(64) NOT NULL,
@@ -53,6 +57,7 @@ export async function applyMigrations(db: SqlRunner, dir = MIGRATIONS_DIR): Prom
         if (previous !== m.checksum) throw new Error(`migration ${m.name} was edited after it was applied`);
         continue;
       }
+      onApply?.(m.name);
       await db.transaction(async (tx) => {
         await tx.exec(m.sql);
         await tx.query(

@@ -136,6 +136,11 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     await first.waitForStdout(/serving on/);
     expect(first.stdout()).not.toContain('demo-password-1');
     expect(first.stdout()).not.toContain('@demo.test');
+    // A first start says what it is doing before it serves: opening, each migration; prod loads no demo catalogue.
+    const out = first.stdout();
+    expect(out).toMatch(/^Starting: opening embedded PostgreSQL/);
+    expect(out.indexOf('Starting: applying migration')).toBeLessThan(out.indexOf('serving on'));
+    expect(out).not.toContain('demo catalogue');
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
