@@ -39,6 +39,19 @@ export function createApp(options: { config: Config; database: Database; clock?:
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
+  // Where a newcomer starts: what this is and where to go next.
+  app.get('/', (_req, res) => {
+    res.json({
+      service: 'Asset-finance pricing and approval service',
+      links: {
+        graphql: '/graphql',
+        ...(options.config.graphqlExplorer ? { graphiql: '/graphql (open in a browser)' } : {}),
+        rest: '/api/v1',
+        health: '/healthz',
+        readiness: '/readyz',
+      },
+    });
+  });
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

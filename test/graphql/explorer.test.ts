@@ -57,3 +57,13 @@ describe('GraphiQL stays off when the explorer is off (prod)', () => {
     expect(await res.text()).not.toContain('YogaGraphiQL');
   });
 });
+
+describe('GET / links a newcomer to GraphQL, GraphiQL and the REST contract', () => {
+  it('answers the links, without GraphiQL when the explorer is off', async () => {
+    const body = await (await fetch(`${app.baseUrl}/`)).json();
+    expect(body.links).toMatchObject({ graphql: '/graphql', rest: '/api/v1', readiness: '/readyz' });
+    expect(body.links.graphiql).toBeDefined();
+    const prodBody = await (await fetch(`${prod.baseUrl}/`)).json();
+    expect(prodBody.links.graphiql).toBeUndefined();
+  });
+});
