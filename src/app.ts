@@ -14,6 +14,8 @@ import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
+import { metricsHandler } from './http/metrics.ts';
+import { requestObservability } from './http/request-log.ts';
 
 export interface App {
   express: express.Express;
@@ -35,6 +37,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
   // req.ip (the sign-in throttle's address) honours X-Forwarded-For only from the proxies TRUST_PROXY names.
   app.set('trust proxy', options.config.trustProxy);
   app.set('etag', false);
+  app.use(requestObservability({ log: options.config.requestLog }));
   app.use(cors(options.config.corsAllowedOrigins));
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
@@ -48,6 +51,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
         ...(options.config.graphqlExplorer ? { graphiql: '/graphql (open in a browser)' } : {}),
         rest: '/api/v1',
         health: '/healthz',
+        metrics: '/metrics',
         readiness: '/readyz',
       },
     });
@@ -56,6 +60,14 @@ export function createApp(options: { config: Config; database: Database; clock?:
     res.json({ ok: true });
   });
   app.get('/readyz', readinessHandler(deps.prisma, options.config.readinessTimeoutMs));
+  app.get(
+    '/metrics',
+    metricsHandler({
+      token: options.config.metricsToken,
+      production: options.config.environment === 'prod',
+      poolState: () => options.database.poolState(),
+    }),
+  );
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: 'Not found.' });
   });

@@ -62,6 +62,10 @@ export interface Config extends DatabaseTimeouts {
   maxBodyBytes: number;
   /** Browser origins allowed to call either surface (CORS); empty = none. */
   corsAllowedOrigins: string[];
+  /** One JSON log line per request (LOG_REQUESTS=false turns it off). */
+  requestLog: boolean;
+  /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <it>`; in prod /metrics is off without it. */
+  metricsToken: string | null;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -168,6 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),
     corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
+    requestLog: env.LOG_REQUESTS !== 'false',
+    metricsToken: env.METRICS_TOKEN || null,
   };
   return { ...config, ...overrides };
 }

@@ -79,6 +79,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     {
       dataDir: ':memory:',
       jwtSecret: options.shareDatabaseWith?.config.jwtSecret ?? randomBytes(32).toString('hex'),
+      // Thousands of requests per file: their log lines would bury the test output (test/operations reads them).
+      requestLog: false,
       ...options.config,
     },
   );

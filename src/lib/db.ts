@@ -21,6 +21,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Statements sent to the database since start (for query-count tests and the benchmark). */
   queryCount(): number;
+  /** The connection pool now (GET /metrics); PGlite is one connection that never queues. */
+  poolState(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 
@@ -75,16 +77,24 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         await runner.close();
       }
     }
-    const adapter = new PrismaPg(
-      { connectionString: options.databaseUrl, max: 10, ...timeouts },
-      { statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string },
-    );
+    // Our own pool (not one the adapter makes) so its state can be read; the adapter ends it on disconnect.
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, ...timeouts });
+    const adapter = new PrismaPg(pool, {
+      statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string,
+      disposeExternalPool: true,
+    });
     const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
     prisma.$on('query' as never, () => {
       queries += 1;
     });
     await prisma.$connect();
-    return { prisma, kind: 'postgres', queryCount: () => queries, close: () => prisma.$disconnect() };
+    return {
+      prisma,
+      kind: 'postgres',
+      queryCount: () => queries,
+      poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
+      close: () => prisma.$disconnect(),
+    };
   }
   let pglite: PGlite;
   let lock: { release(): void } | undefined;
@@ -124,6 +134,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     prisma,
     kind: 'pglite',
     queryCount: () => queries,
+    poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
     close: async () => {
       try {
         await prisma.$disconnect();

@@ -216,3 +216,46 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
   });
 });
+
+describe('one JSON log line per request, with its request id, never a token or password', SLOW, () => {
+  it('logs method, route template, path, status and duration, and echoes the request id', async () => {
+    const port = await freePort();
+    const p = server({ PORT: String(port), DATA_DIR: tempDataDir() });
+    await p.waitForStdout(/serving on/);
+    const secretPassword = 'correct-horse-battery-staple';
+    const secretToken = 'service_sk_live_0123456789abcdefSECRET';
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login?x=1`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'trace-42' },
+      body: JSON.stringify({ email: 'nobody@example.com', password: secretPassword }),
+    });
+    expect(login.headers.get('x-request-id')).toBe('trace-42');
+    const put = await fetch(`http://127.0.0.1:${port}/api/v1/users/7`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${secretToken}`, 'x-request-id': 'not a sane id!' },
+    });
+    const generated = put.headers.get('x-request-id');
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/);
+    p.child.kill('SIGTERM');
+    await p.exit;
+
+    const lines = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
+    const requests = lines.filter((l) => l.event === 'http.request');
+    expect(requests.find((l) => l.request_id === 'trace-42')).toMatchObject({
+      req: { method: 'POST', path: '/api/v1/auth/login' },
+      route: '/api/v1/auth/login',
+      res: { status: 401 },
+      duration_ms: expect.any(Number),
+    });
+    expect(requests.find((l) => l.request_id === generated)).toMatchObject({
+      route: '/api/v1/users/:id',
+      res: { status: 401 },
+    });
+    expect(p.stderr()).not.toContain(secretPassword);
+    expect(p.stderr()).not.toContain(secretToken);
+  });
+});

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { RateLimitedError } from '../../lib/errors.ts';
+import { signInThrottled } from '../../lib/metrics.ts';
 
 export const SIGN_IN_POLICY = {
   /** Failures in a row on one email before it is locked out (the last of them starts the lockout). */
@@ -82,7 +83,10 @@ export async function beginSignIn(
     SIGN_IN_POLICY.forgetAfterMs,
   );
   const row = rows[0];
-  if (!row.allowed) throw new RateLimitedError(row.retry_after, 'Too many failed sign-in attempts. Try again later.');
+  if (!row.allowed) {
+    signInThrottled.inc();
+    throw new RateLimitedError(row.retry_after, 'Too many failed sign-in attempts. Try again later.');
+  }
   return { accountKey: account, addressKey: addr, addressCount: addr ? Number(row.counted![1]) : null };
 }
 

@@ -9,6 +9,7 @@ import { calendarDay } from '../../lib/clock.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
+import { allowanceRefusals } from '../../lib/metrics.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
@@ -84,6 +85,7 @@ export async function meterRun(
   });
   if (outcome.ok) return outcome.scenarioId;
   const params = { limit: outcome.limit, used: outcome.used, metric: outcome.metric };
+  allowanceRefusals.labels(outcome.metric).inc();
   throw new CapHitError(
     say('cap_hit_detail', ctx.client, params),
     say('cap_hit_message', ctx.client, params),
