@@ -14,6 +14,7 @@ import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
+import { createMcpHandlers } from './modules/mcp/server.ts';
 
 export interface App {
   express: express.Express;
@@ -39,6 +40,10 @@ export function createApp(options: { config: Config; database: Database; clock?:
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(schema, deps));
+  // AI assistants (Model Context Protocol, docs/mcp.md): `mcp` API tokens only; the same body limit.
+  const mcp = createMcpHandlers(schema, deps);
+  app.post('/mcp', mcp.post);
+  app.all('/mcp', mcp.notAllowed);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });
