@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { say } from '../../src/lib/wording.ts';
 import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
-import { NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
+import { MAX_TOOL_CALLS_PER_REQUEST, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const clock = new ManualClock(new Date());
@@ -442,5 +442,56 @@ describe('DELETE /api/v1/mcp-connections/{id}: revokes the connection token, ide
     expect(again.revokeMcpConnection.revoked_at).toBe(first.revokeMcpConnection.revoked_at);
     const foreign = await t.graphql(otherSession).request<any>(mutation, { id: c.connectionId });
     expect(foreign.revokeMcpConnection.__typename).toBe('NotFoundError');
+  });
+});
+
+describe('POST /mcp: whatever a token holder sends, a 4xx or a tool error, never a 5xx', () => {
+  const toolCall = (id: number, name: string, args: unknown) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+  it('malformed JSON is a 400 JSON-RPC parse error; bodies that are not messages are 4xx JSON', async () => {
+    const { token } = await mint('read');
+    const malformed = await t.rest('POST', '/mcp', {
+      token,
+      raw: '{"jsonrpc":',
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe(-32700);
+    for (const body of [null, 'x', 42, [], {}, { jsonrpc: '2.0', id: 1, method: 'no/such/method' }, [null]]) {
+      const res = await post(token, body);
+      expect(res.status).toBeLessThan(500);
+      expect(res.status === 202 || typeof res.body === 'object').toBe(true);
+    }
+  });
+
+  it('an unknown tool, and arguments of the wrong shape, are answered without running anything', async () => {
+    const { token } = await mint('read');
+    const before = await usage(adminId);
+    for (const body of [
+      toolCall(1, 'no_such_tool', {}),
+      toolCall(2, 'run_matrix_calculator', 'not an object'),
+      toolCall(3, 'run_matrix_calculator', { ...DEAL, asset_value: 'eleven', extra: { deep: [1, 2, 3] } }),
+      toolCall(4, 'search_assets', { q: 'x'.repeat(10_000) }),
+    ]) {
+      const res = await post(token, body);
+      expect(res.status).toBe(200);
+      expect(res.body.error ?? res.body.result.isError).toBeTruthy();
+    }
+    expect(await usage(adminId)).toEqual(before);
+  });
+
+  it(`a batch carries at most ${MAX_TOOL_CALLS_PER_REQUEST} tool call (as GraphQL allows one metered field per request)`, async () => {
+    const { token } = await mint('read');
+    const before = await usage(adminId);
+    const batch = Array.from({ length: 5 }, (_, i) => toolCall(i + 1, 'run_matrix_calculator', DEAL));
+    const res = await post(token, batch);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+    expect(await usage(adminId)).toEqual(before);
   });
 });

@@ -49,15 +49,24 @@ function handshakeName(messages: unknown[]): string | null {
   return null;
 }
 
-/** The tools this request calls by name (a `read` token sees a write tool only when it calls one: to be refused). */
-function calledTools(messages: unknown[]): Set<string> {
+/**
+ * The tools this request calls by name (a `read` token sees a write tool only when it calls one: to be refused).
+ * Counted loosely (any message whose method is tools/call), so a malformed call cannot slip past the one-call rule.
+ */
+function calledTools(messages: unknown[]): { names: Set<string>; count: number } {
   const names = new Set<string>();
+  let count = 0;
   for (const message of messages) {
+    if ((message as { method?: unknown } | null)?.method !== 'tools/call') continue;
+    count += 1;
     const parsed = CallToolRequestSchema.safeParse(message);
     if (parsed.success) names.add(parsed.data.params.name);
   }
-  return names;
+  return { names, count };
 }
+
+/** Tool calls one POST may carry (a JSON-RPC batch): one, as GraphQL allows one metered field per request. */
+export const MAX_TOOL_CALLS_PER_REQUEST = 1;
 
 function serverFor(schema: GraphQLSchema, compiled: CompiledTool[], ctx: Context, called: Set<string>): McpServer {
   const server = new McpServer(
@@ -138,12 +147,17 @@ export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHand
         return;
       }
       const messages = messagesOf(req.body);
+      const called = calledTools(messages);
+      if (called.count > MAX_TOOL_CALLS_PER_REQUEST) {
+        res.status(400).json(jsonRpcError(-32600, `At most ${MAX_TOOL_CALLS_PER_REQUEST} tool call per request.`));
+        return;
+      }
       const connection = await recordConnection(ctx, caller, handshakeName(messages));
       if (connection.revoked_at) {
         res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: new UnauthenticatedError().message });
         return;
       }
-      const server = serverFor(schema, compiled, assistantContext(ctx, caller, connection), calledTools(messages));
+      const server = serverFor(schema, compiled, assistantContext(ctx, caller, connection), called.names);
       const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
       res.on('close', () => {
         void transport.close();
