@@ -222,6 +222,38 @@ describe('AI-assistant connection: the handshake records it, one per token', () 
   });
 });
 
+describe('Stateless: any process answers any call of a connection', () => {
+  it('a handshake on one app instance, then a tool call on another sharing the database', async () => {
+    const other = await startTestApp({ clock, shareDatabaseWith: t });
+    try {
+      const { id, token } = await mint('read');
+      expect((await post(token, initialize('Roaming Assistant'))).status).toBe(200);
+      const res = await fetch(`${other.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'search_assets', arguments: { q: 'car' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.result.isError).toBeFalsy();
+      expect(body.result.structuredContent.assets.length).toBeGreaterThan(0);
+      const rows = await t.database.prisma.mcpConnection.findMany({ where: { token_id: id } });
+      expect(rows.map((r) => r.client_name)).toEqual(['Roaming Assistant']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('Tools: listed with a JSON schema and a description an assistant can act on', () => {
   it('a read_write token lists the read tools and the write tools, each with an input schema', async () => {
     const { token } = await mint('read_write');
