@@ -31,9 +31,10 @@ export interface Caller {
   apiTokenId: number | null;
   /**
    * Set only by the AI-assistant endpoint (POST /mcp) for an `mcp` token: the connection the call came through.
-   * Policy accepts an `mcp` token only when this is set; a change records it (version origin and connection).
+   * Policy accepts an `mcp` token only when this is set; a change may record it (version origin and connection).
+   * Optional so callers built by hand (tests) need not name it.
    */
-  assistant: { connectionId: number; clientName: string } | null;
+  assistant?: { connectionId: number; clientName: string } | null;
 }
 
 /** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */

@@ -30,7 +30,7 @@ export function accessFailure(
     return new ForbiddenError(say('forbidden_read_scope', client));
   }
   // An MCP token is accepted only at POST /mcp (which sets `assistant` on the caller it builds).
-  if (caller.via === 'api_token' && caller.origin === 'mcp' && caller.assistant === null)
+  if (caller.via === 'api_token' && caller.origin === 'mcp' && !caller.assistant)
     return new ForbiddenError(say('forbidden_mcp_token', client));
   return null;
 }
