@@ -16,6 +16,7 @@ import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
 import { metricsHandler } from './http/metrics.ts';
 import { requestObservability } from './http/request-log.ts';
+import { createMcpHandlers } from './modules/mcp/server.ts';
 
 export interface App {
   express: express.Express;
@@ -51,11 +52,16 @@ export function createApp(options: { config: Config; database: Database; clock?:
         ...(options.config.graphqlExplorer ? { graphiql: '/graphql (open in a browser)' } : {}),
         rest: '/api/v1',
         health: '/healthz',
+        mcp: '/mcp (AI assistants, Model Context Protocol)',
         metrics: '/metrics',
         readiness: '/readyz',
       },
     });
   });
+  // AI assistants (Model Context Protocol, docs/mcp.md): `mcp` API tokens only; the same body limit.
+  const mcp = createMcpHandlers(schema, deps);
+  app.post('/mcp', mcp.post);
+  app.all('/mcp', mcp.notAllowed);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

@@ -29,6 +29,12 @@ export interface Caller {
   origin: ApiTokenOrigin | null;
   sessionId: string | null;
   apiTokenId: number | null;
+  /**
+   * Set only by the AI-assistant endpoint (POST /mcp) for an `mcp` token: the connection the call came through.
+   * Policy accepts an `mcp` token only when this is set; a change may record it (version origin and connection).
+   * Optional so callers built by hand (tests) need not name it.
+   */
+  assistant?: { connectionId: number; clientName: string } | null;
 }
 
 /** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */
@@ -104,6 +110,7 @@ function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null):
     origin: via === 'api_token' ? row.token_origin : null,
     sessionId,
     apiTokenId: via === 'api_token' ? row.token_pk : null,
+    assistant: null,
   };
 }
 

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import { ApiTokenScopeEnum } from '../../graphql/enums.ts';
+import { ApiTokenOriginEnum, ApiTokenScopeEnum } from '../../graphql/enums.ts';
 import { CreatedApiTokenRef } from './auth.types.ts';
 import { createApiToken } from './service.ts';
 
@@ -14,9 +14,18 @@ builder.mutationField('createApiToken', (t) =>
       name: t.arg.string({ required: true }),
       scope: t.arg({ type: ApiTokenScopeEnum, required: true }),
       expires_at: t.arg({ type: 'DateTime' }),
+      origin: t.arg({
+        type: ApiTokenOriginEnum,
+        description: 'ui (default): the app and integrations; mcp: an AI assistant, accepted only at POST /mcp',
+      }),
     },
     errors: { types: [ValidationError], directResult: true },
     resolve: (_root, args, ctx) =>
-      createApiToken(ctx, callerOf(ctx), { name: args.name, scope: args.scope, expires_at: args.expires_at }),
+      createApiToken(ctx, callerOf(ctx), {
+        name: args.name,
+        scope: args.scope,
+        expires_at: args.expires_at,
+        origin: args.origin,
+      }),
   }),
 );

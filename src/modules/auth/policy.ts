@@ -29,8 +29,8 @@ export function accessFailure(
   if (access === 'write' && caller.via === 'api_token' && caller.scope !== 'read_write') {
     return new ForbiddenError(say('forbidden_read_scope', client));
   }
-  // An MCP token is accepted only at POST /mcp.
-  if (caller.via === 'api_token' && caller.origin === 'mcp')
+  // An MCP token is accepted only at POST /mcp (which sets `assistant` on the caller it builds).
+  if (caller.via === 'api_token' && caller.origin === 'mcp' && !caller.assistant)
     return new ForbiddenError(say('forbidden_mcp_token', client));
   return null;
 }

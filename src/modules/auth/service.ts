@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Config } from '../../config.ts';
-import type { ApiTokenScope } from '../../lib/vocabulary.ts';
+import type { ApiTokenOrigin, ApiTokenScope } from '../../lib/vocabulary.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
@@ -227,6 +227,8 @@ export interface CreateApiTokenInput {
   name: string;
   scope: ApiTokenScope;
   expires_at?: Date | null;
+  /** `mcp` mints a token for an AI assistant: accepted only at POST /mcp, and nowhere else (docs/mcp.md). */
+  origin?: ApiTokenOrigin | null;
 }
 
 const API_TOKEN_METADATA = {
@@ -262,7 +264,7 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
       last_four: secret.token.slice(-4),
       scope: input.scope,
       environment: deps.config.environment,
-      origin: 'ui',
+      origin: input.origin ?? 'ui',
       created_at: now,
       expires_at: input.expires_at ?? null,
     },

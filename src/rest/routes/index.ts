@@ -20,6 +20,7 @@ import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
+import revokeMcpConnection from './mcp-connections/revoke.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -42,4 +43,5 @@ export const routes: RouteDefinition[] = [
   matrix,
   matrixCalculator,
   promoteScenario,
+  revokeMcpConnection,
 ];

@@ -3,9 +3,14 @@ import { body, defineRoute } from '../../define-route.ts';
 export default defineRoute({
   method: 'post',
   path: '/api-tokens',
-  document: `mutation RestCreateApiToken($name: String!, $scope: ApiTokenScope!, $expires_at: DateTime) {
-    createApiToken(name: $name, scope: $scope, expires_at: $expires_at) {
+  document: `mutation RestCreateApiToken($name: String!, $scope: ApiTokenScope!, $expires_at: DateTime, $origin: ApiTokenOrigin) {
+    createApiToken(name: $name, scope: $scope, expires_at: $expires_at, origin: $origin) {
       __typename ... on CreatedApiToken { secret token { ...ApiTokenFields } } ...ErrorFields } }`,
-  variables: (req) => ({ name: body(req).name, scope: body(req).scope, expires_at: body(req).expires_at }),
+  variables: (req) => ({
+    name: body(req).name,
+    scope: body(req).scope,
+    expires_at: body(req).expires_at,
+    origin: body(req).origin,
+  }),
   respond: (r) => (r.__typename === 'CreatedApiToken' ? [201, { ...r.token, token: r.secret }] : undefined),
 });

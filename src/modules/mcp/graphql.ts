@@ -1,0 +1,3 @@
+import './mcp.types.ts';
+import './mcp-connections.query.ts';
+import './revoke-mcp-connection.mutation.ts';

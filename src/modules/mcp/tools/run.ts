@@ -1,0 +1,98 @@
+/**
+ * Compiles the tool table against the schema once, at start, with the REST bridge's compiler, and runs a tool's
+ * operation with the bridge's executor: the same coercion (failures name the field), the same in-process execution
+ * with the caller's context, so a tool is refused, metered and answered exactly as the REST endpoint would be.
+ */
+import { type GraphQLSchema, isObjectType } from 'graphql';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from '../../../graphql/context.ts';
+import { unstorableTextErrors } from '../../../graphql/input-text.ts';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../../lib/database-errors.ts';
+import type { FieldError } from '../../../lib/errors.ts';
+import { logger } from '../../../lib/logger.ts';
+import { type CompiledRoute, coerceVariables, compileRoute, run } from '../../../rest/bridge.ts';
+import { plain, type ToolDefinition, type ToolResult } from './define-tool.ts';
+import { type ToolArguments, toolArguments } from './schema.ts';
+
+export interface CompiledTool {
+  tool: ToolDefinition;
+  operation: CompiledRoute;
+  arguments: ToolArguments;
+}
+
+/**
+ * Every tool whose document validates. A drifted document stops the boot, as a REST route's does, except a
+ * `provisional` tool's (written against fields another module is adding), which is left out with a log line.
+ */
+export function compileTools(schema: GraphQLSchema, tools: readonly ToolDefinition[]): CompiledTool[] {
+  const compiled: CompiledTool[] = [];
+  for (const tool of tools) {
+    try {
+      const operation = compileRoute(schema, {
+        method: 'post',
+        path: `/mcp tool ${tool.name}`,
+        document: tool.document,
+        respond: () => undefined,
+      });
+      compiled.push({ tool, operation, arguments: toolArguments(schema, operation.operation, tool.arguments) });
+    } catch (error) {
+      if (!tool.provisional) throw error;
+      logger.warn('mcp.tool_unavailable', { tool: tool.name, reason: (error as Error).message });
+    }
+  }
+  return compiled;
+}
+
+const text = (value: string, isError = false): CallToolResult => ({
+  content: [{ type: 'text', text: value }],
+  ...(isError ? { isError: true } : {}),
+});
+
+function fieldErrorsText(message: string, errors: readonly FieldError[]): string {
+  return [message, ...errors.map((e) => `${e.field}: ${e.messages.join(' ')}`)].join('\n');
+}
+
+/** A result type implementing the GraphQL `Error` interface is a refusal: the assistant gets its sentence. */
+function isErrorResult(schema: GraphQLSchema, result: ToolResult): boolean {
+  const type = schema.getType(result.__typename);
+  return isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Error');
+}
+
+export async function runTool(
+  schema: GraphQLSchema,
+  compiled: CompiledTool,
+  ctx: Context,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  // Text PostgreSQL cannot store is refused before any field sees it, as on the other surfaces.
+  const unstorable = unstorableTextErrors(args, 'arguments');
+  if (unstorable.length) return text(fieldErrorsText('Invalid arguments.', unstorable), true);
+  const coerced = coerceVariables(compiled.operation, compiled.arguments.variables(args));
+  if ('errors' in coerced) return text(fieldErrorsText('Invalid arguments.', coerced.errors), true);
+  const outcome = await run(schema, compiled.operation, ctx, coerced.values);
+  if ('bug' in outcome) {
+    if (outcome.bug.some((e) => isDatabaseUnavailable(e))) return text(DATABASE_UNAVAILABLE_MESSAGE, true);
+    logger.error('mcp.graphql_errors', {
+      tool: compiled.tool.name,
+      errors: outcome.bug.map((e) => ({ message: e.message, path: e.path })),
+    });
+    return text('Internal error: the tool could not run.', true);
+  }
+  const result = outcome.result;
+  if (isErrorResult(schema, result)) {
+    // cap_hit, entitlement_required, forbidden ...: the service's own sentence (cap_hit's `message` is the one to show).
+    const body =
+      result.__typename === 'ValidationError' ? fieldErrorsText(result.message, result.errors) : result.message;
+    return {
+      ...text(body, true),
+      structuredContent: { error: result.code, ...plain(result) },
+    };
+  }
+  const answer = compiled.tool.answer ? compiled.tool.answer(result) : plain(result);
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer) }],
+    ...(answer !== null && typeof answer === 'object' && !Array.isArray(answer)
+      ? { structuredContent: answer as Record<string, unknown> }
+      : {}),
+  };
+}

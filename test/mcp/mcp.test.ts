@@ -1,0 +1,529 @@
+/**
+ * Spec: ApiToken `origin`; Authentication 5, 7, 8; States "AI-assistant connection"; DELETE /mcp-connections/{id} and
+ * its Errors rows; POST /mcp (docs/mcp.md). Driven with the MCP SDK's own client over real HTTP.
+ */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
+import { say } from '../../src/lib/wording.ts';
+import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
+import { MAX_TOOL_CALLS_PER_REQUEST, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
+import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
+
+const clock = new ManualClock(new Date());
+let t: TestApp;
+let session: string; // broker.admin@demo.test (Pro: the Matrix is on the plan)
+let otherSession: string; // broker.user@demo.test
+let adminId: number;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp({ clock });
+  session = (await t.login('broker.admin@demo.test')).access;
+  otherSession = (await t.login('broker.user@demo.test')).access;
+  adminId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
+});
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close().catch(() => {})));
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const DEAL = {
+  cost: '55000',
+  cost_gst: true,
+  asset_value: 11,
+  term: 60,
+  advance_arrears: 'arrears',
+  repayment_frequency: 'monthly',
+  abn_age: 36,
+  gst_age: 30,
+  credit_score: 720,
+};
+
+async function mint(
+  scope: 'read' | 'read_write',
+  origin: 'ui' | 'mcp' = 'mcp',
+  token = session,
+): Promise<{ id: number; token: string }> {
+  const res = await t.rest('POST', '/api/v1/api-tokens', { token, body: { name: `mcp test ${scope}`, scope, origin } });
+  if (res.status !== 201) throw new Error(JSON.stringify(res.body));
+  return { id: res.body.id, token: res.body.token };
+}
+
+async function connect(token: string, name = 'Test Assistant'): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+  });
+  const client = new Client({ name, version: '1.0.0' });
+  clients.push(client);
+  await client.connect(transport);
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as CallToolResult;
+const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+const connectionOf = (tokenId: number) => t.database.prisma.mcpConnection.findUnique({ where: { token_id: tokenId } });
+
+/** A raw JSON-RPC POST, for what the SDK client never sends. */
+function post(token: string | null, body: unknown) {
+  return t.rest('POST', '/mcp', {
+    token,
+    body,
+    headers: { accept: 'application/json, text/event-stream' },
+  });
+}
+const initialize = (name: unknown, id = 1) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name, version: '1' } },
+});
+
+async function usage(userId: number): Promise<Record<string, number>> {
+  const rows = await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId } });
+  const out: Record<string, number> = { calculator: 0, matrix: 0 };
+  for (const r of rows) out[r.metric] += r.count;
+  return out;
+}
+
+describe('Authentication 8: only tokens with origin mcp are accepted at POST /mcp', () => {
+  it('no token, a malformed one and an unknown one answer 401 with a JSON body', async () => {
+    for (const token of [null, 'not-a-token', `service_sk_tok_AAAAAAAAAAAA_${'A'.repeat(43)}`]) {
+      const res = await post(token, initialize('x'));
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+  });
+
+  it('a JWT session answers 403, and the SDK client cannot connect with one', async () => {
+    const res = await post(session, initialize('x'));
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: NOT_AN_ASSISTANT_TOKEN });
+    await expect(connect(session)).rejects.toMatchObject({ code: 403 });
+  });
+
+  it('a ui API token, read or read_write, answers 403', async () => {
+    for (const scope of ['read', 'read_write'] as const) {
+      const ui = await mint(scope, 'ui');
+      const res = await post(ui.token, initialize('x'));
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: NOT_AN_ASSISTANT_TOKEN });
+      expect(await connectionOf(ui.id)).toBeNull();
+    }
+  });
+
+  it('an mcp token issued by another environment answers 401 (tokens are environment-bound)', async () => {
+    const secret = newApiTokenSecret();
+    await t.database.prisma.apiToken.create({
+      data: {
+        user_id: adminId,
+        name: 'prod assistant',
+        token_id: secret.tokenId,
+        secret_hash: sha256(secret.secret),
+        last_four: secret.token.slice(-4),
+        scope: 'read',
+        environment: 'prod',
+        origin: 'mcp',
+      },
+    });
+    expect((await post(secret.token, initialize('x'))).status).toBe(401);
+  });
+
+  it('an mcp token is refused everywhere else (/api/v1 and /graphql answer 403)', async () => {
+    const { token } = await mint('read_write');
+    expect((await t.rest('GET', '/api/v1/api-tokens', { token })).status).toBe(403);
+    const res = await t.graphql(token).request<{ me: { __typename: string } }>('{ me { __typename } }');
+    expect(res.me.__typename).toBe('ForbiddenError');
+  });
+
+  it('POST /api-tokens mints one with origin mcp; the origin is read-only metadata', async () => {
+    const res = await t.rest('POST', '/api/v1/api-tokens', {
+      token: session,
+      body: { name: 'assistant', scope: 'read', origin: 'mcp' },
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.origin).toBe('mcp');
+    const bad = await t.rest('POST', '/api/v1/api-tokens', {
+      token: session,
+      body: { name: 'assistant', scope: 'read', origin: 'robot' },
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors.origin).toBeDefined();
+  });
+
+  it('GET and DELETE /mcp answer 405 (a stateless server keeps no stream and no session)', async () => {
+    const { token } = await mint('read');
+    for (const method of ['GET', 'DELETE']) {
+      const res = await t.rest(method, '/mcp', { token });
+      expect(res.status).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
+    }
+  });
+
+  it('a body over MAX_BODY_BYTES answers 413 after the credentials are judged', async () => {
+    const { token } = await mint('read');
+    const big = { ...initialize('x'), padding: 'x'.repeat(t.config.maxBodyBytes) };
+    expect((await post(null, big)).status).toBe(401);
+    expect((await post(token, big)).status).toBe(413);
+  });
+});
+
+describe('AI-assistant connection: the handshake records it, one per token', () => {
+  it('the first handshake creates the connection with the client name; the user lists it in GraphQL', async () => {
+    const { id, token } = await mint('read');
+    await connect(token, 'Claude Desktop');
+    const row = await connectionOf(id);
+    expect(row).toMatchObject({ client_name: 'Claude Desktop', user_id: adminId, revoked_at: null });
+    const res = await t.graphql(session).request<any>(`{ mcpConnections(first: 100) { __typename
+      ... on QueryMcpConnectionsSuccess { data { edges { node { id client_name created_at revoked_at scope } } } } } }`);
+    const nodes = res.mcpConnections.data.edges.map((e: any) => e.node);
+    expect(nodes).toContainEqual(
+      expect.objectContaining({ id: row!.id, client_name: 'Claude Desktop', revoked_at: null, scope: 'read' }),
+    );
+    // Another user's list never shows it.
+    const theirs = await t.graphql(otherSession).request<any>(`{ mcpConnections { __typename
+      ... on QueryMcpConnectionsSuccess { data { edges { node { id } } } } } }`);
+    expect(theirs.mcpConnections.data.edges.map((e: any) => e.node.id)).not.toContain(row!.id);
+  });
+
+  it('a later handshake renames the same connection (still one row)', async () => {
+    const { id, token } = await mint('read');
+    await connect(token, 'Cursor');
+    const first = await connectionOf(id);
+    await connect(token, 'Cursor Nightly');
+    const rows = await t.database.prisma.mcpConnection.findMany({ where: { token_id: id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ id: first!.id, client_name: 'Cursor Nightly' });
+  });
+
+  it('the name is cleaned: control and invisible characters removed, length bounded, empty is "unknown"', async () => {
+    const { id, token } = await mint('read');
+    expect((await post(token, initialize('Evil\u0000\u001b[31m\u202eName\n\t Bot'))).status).toBe(200);
+    expect((await connectionOf(id))!.client_name).toBe('Evil [31m Name Bot');
+    expect((await post(token, initialize('é'.repeat(5000)))).status).toBe(200);
+    expect((await connectionOf(id))!.client_name).toBe('é'.repeat(CLIENT_NAME_MAX_LENGTH));
+    expect((await post(token, initialize('\ud800 \u0007'))).status).toBe(200);
+    expect((await connectionOf(id))!.client_name).toBe('unknown');
+  });
+
+  it('concurrent handshakes on one token leave exactly one connection', async () => {
+    const { id, token } = await mint('read');
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => post(token, initialize(`Racer ${i}`, i))));
+    for (const r of replies) expect(r.status).toBe(200);
+    const rows = await t.database.prisma.mcpConnection.findMany({ where: { token_id: id } });
+    expect(rows).toHaveLength(1);
+    expect(rows[0].client_name).toMatch(/^Racer [0-5]$/);
+  });
+});
+
+describe('Stateless: any process answers any call of a connection', () => {
+  it('a handshake on one app instance, then a tool call on another sharing the database', async () => {
+    const other = await startTestApp({ clock, shareDatabaseWith: t });
+    try {
+      const { id, token } = await mint('read');
+      expect((await post(token, initialize('Roaming Assistant'))).status).toBe(200);
+      const res = await fetch(`${other.baseUrl}/mcp`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 7,
+          method: 'tools/call',
+          params: { name: 'search_assets', arguments: { q: 'car' } },
+        }),
+      });
+      expect(res.status).toBe(200);
+      const body = await res.json();
+      expect(body.result.isError).toBeFalsy();
+      expect(body.result.structuredContent.assets.length).toBeGreaterThan(0);
+      const rows = await t.database.prisma.mcpConnection.findMany({ where: { token_id: id } });
+      expect(rows.map((r) => r.client_name)).toEqual(['Roaming Assistant']);
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+describe('Tools: listed with a JSON schema and a description an assistant can act on', () => {
+  it('a read_write token lists the read tools and the write tools, each with an input schema', async () => {
+    const { token } = await mint('read_write');
+    const client = await connect(token);
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'search_assets',
+        'run_calculator',
+        'run_matrix',
+        'run_matrix_calculator',
+        'save_scenario',
+      ]),
+    );
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe('object');
+    }
+    const mc = tools.find((tool) => tool.name === 'run_matrix_calculator')!;
+    expect(Object.keys(mc.inputSchema.properties!)).toEqual(
+      expect.arrayContaining(['cost', 'asset_value', 'term', 'advance_arrears', 'repayment_frequency', 'credit_score']),
+    );
+    expect(mc.inputSchema.required).toEqual(expect.arrayContaining(['cost', 'asset_value']));
+    expect(JSON.stringify((mc.inputSchema.properties as any).repayment_frequency)).toContain('"monthly"');
+    expect(mc.annotations?.readOnlyHint).toBe(true);
+    expect(tools.find((tool) => tool.name === 'save_scenario')!.annotations?.readOnlyHint).toBe(false);
+  });
+
+  it('a read token is not offered the write tools', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('run_matrix_calculator');
+    expect(names).not.toContain('save_scenario');
+  });
+});
+
+describe('A tool run is a run like any other: same operation, same caller, same metering and errors', () => {
+  it('search_assets finds the asset id a deal needs (not metered)', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const before = await usage(adminId);
+    const result = await call(client, 'search_assets', { q: 'car' });
+    expect(result.isError).toBeFalsy();
+    expect((result.structuredContent as any).assets.length).toBeGreaterThan(0);
+    expect(await usage(adminId)).toEqual(before);
+  });
+
+  it('run_matrix_calculator answers the rows and uses one run of each daily allowance', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const before = await usage(adminId);
+    const result = await call(client, 'run_matrix_calculator', DEAL);
+    expect(result.isError).toBeFalsy();
+    const answer = JSON.parse(textOf(result));
+    expect(answer).toEqual(result.structuredContent);
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(answer.results[0]).toHaveProperty('organisation_name');
+    expect(await usage(adminId)).toEqual({ calculator: before.calculator + 1, matrix: before.matrix + 1 });
+  });
+
+  it('a bad argument is a tool error naming the field, and nothing is metered', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const before = await usage(adminId);
+    const result = await call(client, 'run_matrix_calculator', { ...DEAL, cost: 'lots' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('cost: A valid number is required.');
+    const unstorable = await call(client, 'search_assets', { q: 'car\u0000' });
+    expect(unstorable.isError).toBe(true);
+    expect(textOf(unstorable)).toContain('q:');
+    expect(await usage(adminId)).toEqual(before);
+  });
+
+  it('a spent allowance is a tool error carrying the cap_hit sentence', async () => {
+    const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } });
+    const used = (await usage(user.id)).matrix;
+    await t.database.prisma.organisation.update({
+      where: { id: user.organisation_id! },
+      data: { plan_overrides: { matrix_allowance: used } },
+    });
+    try {
+      const { token } = await mint('read', 'mcp', otherSession);
+      const client = await connect(token);
+      const result = await call(client, 'run_matrix_calculator', DEAL);
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(say('cap_hit_message', 'web', { limit: used, used, metric: 'matrix' }));
+      expect(result.structuredContent).toMatchObject({ error: 'cap_hit', metric: 'matrix', limit: used, used });
+    } finally {
+      await t.database.prisma.organisation.update({
+        where: { id: user.organisation_id! },
+        data: { plan_overrides: {} },
+      });
+    }
+  });
+});
+
+describe('Authentication 5: write tools need a read_write token', () => {
+  it('a read token calling save_scenario gets a tool error with the read-scope sentence; nothing is saved', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const run = await call(client, 'run_calculator', DEAL);
+    const scenarioId = (run.structuredContent as any).scenario_id as number;
+    const result = await call(client, 'save_scenario', { scenario_id: scenarioId, name: 'Kept' });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(say('forbidden_read_scope', 'web'));
+    const scenario = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+    expect(scenario.kind).toBe('recent');
+  });
+
+  it('a read_write token saves it', async () => {
+    const { token } = await mint('read_write');
+    const client = await connect(token);
+    const run = await call(client, 'run_calculator', DEAL);
+    const scenarioId = (run.structuredContent as any).scenario_id as number;
+    const result = await call(client, 'save_scenario', { scenario_id: scenarioId, name: 'Kept' });
+    expect(result.isError).toBeFalsy();
+    const scenario = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+    expect(scenario).toMatchObject({ kind: 'saved', name: 'Kept' });
+  });
+});
+
+describe('DELETE /api/v1/mcp-connections/{id}: revokes the connection token, idempotently', () => {
+  async function connected(token = session) {
+    const minted = await mint('read', 'mcp', token);
+    const client = await connect(minted.token, 'Revocable');
+    const row = (await connectionOf(minted.id))!;
+    return { ...minted, client, connectionId: row.id };
+  }
+  const del = (id: number | string, token: string | null) =>
+    t.rest('DELETE', `/api/v1/mcp-connections/${id}`, { token });
+
+  it('204 with no body; the token and the connection are revoked; the assistant is refused on its next call', async () => {
+    const c = await connected();
+    expect((await c.client.listTools()).tools.length).toBeGreaterThan(0);
+    const res = await del(c.connectionId, session);
+    expect(res.status).toBe(204);
+    expect(res.body).toBeNull();
+    const token = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } });
+    const row = (await connectionOf(c.id))!;
+    expect(token.revoked_at).toEqual(clock.now());
+    expect(row.revoked_at).toEqual(clock.now());
+    await expect(c.client.listTools()).rejects.toMatchObject({ code: 401 });
+    expect((await post(c.token, initialize('again'))).status).toBe(401);
+  });
+
+  it('a second call also answers 204 and never overwrites the first revocation time', async () => {
+    const c = await connected();
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    const first = clock.now();
+    clock.advance(60_000);
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    expect((await connectionOf(c.id))!.revoked_at).toEqual(first);
+    expect((await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } })).revoked_at).toEqual(first);
+  });
+
+  it('concurrent calls all answer 204 and leave one revocation time', async () => {
+    const c = await connected();
+    const replies = await Promise.all(Array.from({ length: 5 }, () => del(c.connectionId, session)));
+    expect(replies.map((r) => r.status)).toEqual([204, 204, 204, 204, 204]);
+    const row = (await connectionOf(c.id))!;
+    const token = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } });
+    expect(row.revoked_at).toEqual(token.revoked_at);
+  });
+
+  it('a token revoked earlier (DELETE /api-tokens/{id}) keeps its time; the connection takes it', async () => {
+    const c = await connected();
+    expect((await t.rest('DELETE', `/api/v1/api-tokens/${c.id}`, { token: session })).status).toBe(204);
+    const revokedAt = clock.now();
+    clock.advance(60_000);
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    expect((await connectionOf(c.id))!.revoked_at).toEqual(revokedAt);
+  });
+
+  it("404 for a missing connection and for another user's, with the same body", async () => {
+    const theirs = await connected(otherSession);
+    const missing = await del(999_999_999, session);
+    const foreign = await del(theirs.connectionId, session);
+    expect(missing.status).toBe(404);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body).toEqual(missing.body);
+    expect((await connectionOf(theirs.id))!.revoked_at).toBeNull();
+    expect((await theirs.client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+
+  it('403 for API-token auth (session only), the connection own token included; nothing is revoked', async () => {
+    const c = await connected();
+    const ui = await mint('read_write', 'ui');
+    for (const token of [ui.token, c.token]) {
+      const res = await del(c.connectionId, token);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: say('forbidden_session_only', 'web') });
+    }
+    expect((await connectionOf(c.id))!.revoked_at).toBeNull();
+  });
+
+  it('401 without credentials; 400 naming the id when it is not an integer', async () => {
+    const c = await connected();
+    expect((await del(c.connectionId, null)).status).toBe(401);
+    const bad = await del('abc', session);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors).toHaveProperty('id');
+  });
+
+  it('GraphQL revokeMcpConnection runs the same service: revoked_at set, then kept', async () => {
+    const c = await connected();
+    const mutation = `mutation($id: Int!) { revokeMcpConnection(id: $id) { __typename
+      ... on McpConnection { id revoked_at } ... on Error { message } } }`;
+    const first = await t.graphql(session).request<any>(mutation, { id: c.connectionId });
+    expect(first.revokeMcpConnection).toEqual({
+      __typename: 'McpConnection',
+      id: c.connectionId,
+      revoked_at: expect.any(String),
+    });
+    clock.advance(1000);
+    const again = await t.graphql(session).request<any>(mutation, { id: c.connectionId });
+    expect(again.revokeMcpConnection.revoked_at).toBe(first.revokeMcpConnection.revoked_at);
+    const foreign = await t.graphql(otherSession).request<any>(mutation, { id: c.connectionId });
+    expect(foreign.revokeMcpConnection.__typename).toBe('NotFoundError');
+  });
+});
+
+describe('POST /mcp: whatever a token holder sends, a 4xx or a tool error, never a 5xx', () => {
+  const toolCall = (id: number, name: string, args: unknown) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: { name, arguments: args },
+  });
+
+  it('malformed JSON is a 400 JSON-RPC parse error; bodies that are not messages are 4xx JSON', async () => {
+    const { token } = await mint('read');
+    const malformed = await t.rest('POST', '/mcp', {
+      token,
+      raw: '{"jsonrpc":',
+      headers: { accept: 'application/json, text/event-stream' },
+    });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.error.code).toBe(-32700);
+    for (const body of [null, 'x', 42, [], {}, { jsonrpc: '2.0', id: 1, method: 'no/such/method' }, [null]]) {
+      const res = await post(token, body);
+      expect(res.status).toBeLessThan(500);
+      expect(res.status === 202 || typeof res.body === 'object').toBe(true);
+    }
+  });
+
+  it('an unknown tool, and arguments of the wrong shape, are answered without running anything', async () => {
+    const { token } = await mint('read');
+    const before = await usage(adminId);
+    for (const body of [
+      toolCall(1, 'no_such_tool', {}),
+      toolCall(2, 'run_matrix_calculator', 'not an object'),
+      toolCall(3, 'run_matrix_calculator', { ...DEAL, asset_value: 'eleven', extra: { deep: [1, 2, 3] } }),
+      toolCall(4, 'search_assets', { q: 'x'.repeat(10_000) }),
+    ]) {
+      const res = await post(token, body);
+      expect(res.status).toBe(200);
+      expect(res.body.error ?? res.body.result.isError).toBeTruthy();
+    }
+    expect(await usage(adminId)).toEqual(before);
+  });
+
+  it(`a batch carries at most ${MAX_TOOL_CALLS_PER_REQUEST} tool call (as GraphQL allows one metered field per request)`, async () => {
+    const { token } = await mint('read');
+    const before = await usage(adminId);
+    const batch = Array.from({ length: 5 }, (_, i) => toolCall(i + 1, 'run_matrix_calculator', DEAL));
+    const res = await post(token, batch);
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe(-32600);
+    expect(await usage(adminId)).toEqual(before);
+  });
+});
