@@ -154,6 +154,12 @@ describe('PATCH /assets/{id}: 400 naming the field; nothing is written', () => {
     await refused(leaf.id, { name: 'n', alias: ['a'] }, 'alias');
   });
 
+  it('a path id that is not an integer is named `id`', async () => {
+    const res = await patch('abc', { name: 'x' });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['id']);
+  });
+
   it('every bad field at once', async () => {
     const leaf = await kit.asset();
     const body = await refused(leaf.id, { name: '', alias: 'a'.repeat(1001) }, 'name');
