@@ -30,6 +30,8 @@ import {
 } from 'graphql';
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
+import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
 export const MAX_COST = 200_000;
@@ -112,9 +114,15 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
   'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
+  'Asset.ancestors': () => MAX_ASSET_DEPTH,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
 };
+
+/** A connection's page: `first` or `last`, capped as the builder caps it (DEFAULT_PAGE_SIZE when neither is given). */
+export function connectionPage(first: number | undefined, last: number | undefined): number {
+  return Math.min(Math.max(first ?? last ?? DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
+}
 
 /** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
 export function schedulePage(first: number | undefined): number {
@@ -165,8 +173,15 @@ export function analyseOperation(
   const queryType = schema.getQueryType();
   const fragmentShapes = new Map<string, OperationShape>();
 
-  function listSize(parent: GraphQLCompositeType, field: FieldNode): number {
-    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+  const argsOf =
+    (field: FieldNode): Args =>
+    (name) =>
+      intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+
+  /** `page`: the enclosing connection field's page, which sizes its `edges`. */
+  function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
+    if (page !== undefined && field.name.value === 'edges') return page;
+    const arg = argsOf(field);
     const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
     return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
   }
@@ -182,7 +197,7 @@ export function analyseOperation(
     if (offset !== undefined && offset < 0) shape.problems.push(`schedule(offset:) must be 0 or more, got ${offset}.`);
   }
 
-  function walk(set: SelectionSetNode, parent: GraphQLCompositeType): OperationShape {
+  function walk(set: SelectionSetNode, parent: GraphQLCompositeType, page?: number): OperationShape {
     const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -207,15 +222,22 @@ export function analyseOperation(
         const type: GraphQLOutputType = isNonNullType(def.type) ? def.type.ofType : def.type;
         // The meta-schema (introspection, off in prod) is bounded by the schema itself: its lists count once, so only
         // its depth and aliases are limited.
-        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection) : 1;
+        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection, page) : 1;
         const named = getNamedType(def.type);
-        const child = selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named) : EMPTY;
+        // A relay connection field (first/after arguments): its edges hold one page, as `first`/`last` ask, also
+        // when the connection sits in a result union (`... on QueryAssetsConnection { edges }`).
+        const connection =
+          def.args.some((a) => a.name === 'first') && def.args.some((a) => a.name === 'after')
+            ? connectionPage(argsOf(selection)('first'), argsOf(selection)('last'))
+            : undefined;
+        const child =
+          selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named, connection) : EMPTY;
         shape.cost += items * (1 + child.cost);
         add(shape, { ...child, cost: 0 }, 1, 1);
         shape.depth = Math.max(shape.depth, 1 + child.depth);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (condition && isCompositeType(condition)) add(shape, walk(selection.selectionSet, condition));
+        if (condition && isCompositeType(condition)) add(shape, walk(selection.selectionSet, condition, page));
       } else {
         const name = selection.name.value;
         let fragmentShape = fragmentShapes.get(name);

@@ -16,9 +16,12 @@ export function snapshotFor(ctx: Pick<ServiceContext, 'services' | 'cache' | 'au
   return pending;
 }
 
-/** A deal names its asset by id; one the catalogue does not hold is a 400 on `asset_value`, before anything is metered. */
+/**
+ * A deal names its asset by id; one the catalogue does not hold, or holds as deleted (itself or a category above it),
+ * is a 400 on `asset_value`, before anything is metered: search no longer offers it, and pricing would drop it.
+ */
 export function requireKnownAsset(snapshot: CatalogueSnapshot, assetId: number): void {
   const errors = new FieldErrors();
-  if (!snapshot.assetsById.has(assetId)) errors.add('asset_value', 'Unknown asset.');
+  if (!snapshot.liveAssetIds.has(assetId)) errors.add('asset_value', 'Unknown asset.');
   errors.throwIfAny();
 }

@@ -7,6 +7,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { buildAssetAncestry, type AssetAncestry } from '../matrix/criteria.ts';
 import { buildPricingIndex, type PricingIndex } from '../pricing/engine.ts';
+import { liveAssetIds } from './asset-tree.ts';
 import type { Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket } from './model.ts';
 
 export interface CatalogueSnapshot {
@@ -15,6 +16,8 @@ export interface CatalogueSnapshot {
   organisationNames: Map<number, string>;
   assets: AssetNode[];
   assetsById: Map<number, AssetNode>;
+  /** Assets a deal may name: not deleted and beneath no deleted category (asset-tree.ts). */
+  liveAssetIds: ReadonlySet<number>;
   products: Product[];
   brackets: RateBracket[];
   bracketsById: Map<number, RateBracket>;
@@ -172,6 +175,7 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
     organisationNames: new Map(organisations.map((o) => [o.id, o.name])),
     assets,
     assetsById: new Map(assets.map((a) => [a.id, a])),
+    liveAssetIds: liveAssetIds(assets),
     products: productRecords,
     brackets: bracketRecords,
     bracketsById: new Map(bracketRecords.map((b) => [b.id, b])),

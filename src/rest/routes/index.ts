@@ -19,11 +19,13 @@ import promoteScenario from './calculator/promote-scenario.route.ts';
 import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
+import updateAsset from './assets/update.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
 import revokeMcpConnection from './mcp-connections/revoke.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
+  updateAsset,
   abnLookup,
   login,
   refresh,
