@@ -14,6 +14,7 @@ import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
+import { billingHttp } from './modules/billing/http.ts';
 
 export interface App {
   express: express.Express;
@@ -21,11 +22,12 @@ export interface App {
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
+  const clock = options.clock ?? systemClock;
   const deps: AppDeps = {
     prisma: options.database.prisma,
     config: options.config,
-    clock: options.clock ?? systemClock,
-    services: createServices(options.database.prisma),
+    clock,
+    services: createServices(options.database.prisma, options.config, clock),
   };
 
   const yoga = createGraphQLServer(deps);
@@ -38,6 +40,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.use(cors(options.config.corsAllowedOrigins));
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
+  // Processor webhooks read the raw body (signatures are over its bytes), so they come before any JSON parsing.
+  app.use(billingHttp(deps));
   app.use('/api/v1', createRestRouter(schema, deps));
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });

@@ -1,4 +1,8 @@
+import type { Config } from '../config.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import type { PaymentProcessor } from './billing/payment-processor.ts';
+import { createPaymentProcessor } from './billing/processors.ts';
 import { CatalogueCache } from './catalogue/snapshot.ts';
 import { evaluateApprovals } from './matrix/criteria.ts';
 import { priceDeal } from './pricing/engine.ts';
@@ -10,8 +14,14 @@ import { priceDeal } from './pricing/engine.ts';
 export interface Services {
   catalogue: Pick<CatalogueCache, 'get'>;
   engines: { priceDeal: typeof priceDeal; evaluateApprovals: typeof evaluateApprovals };
+  /** Billing's payment processor: Stripe or the built-in one, chosen by the configuration (docs/billing.md). */
+  paymentProcessor: PaymentProcessor;
 }
 
-export function createServices(prisma: PrismaClient): Services {
-  return { catalogue: new CatalogueCache(prisma), engines: { priceDeal, evaluateApprovals } };
+export function createServices(prisma: PrismaClient, config: Config, clock: Clock = systemClock): Services {
+  return {
+    catalogue: new CatalogueCache(prisma),
+    engines: { priceDeal, evaluateApprovals },
+    paymentProcessor: createPaymentProcessor(config, prisma, clock),
+  };
 }
