@@ -28,6 +28,8 @@ const SIGNATURE_TOLERANCE_SECONDS = 300;
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+/** Stripe ids and event types are short ASCII words: anything else is not stored (it could not be Stripe's). */
+const ident = (v: unknown): string | null => (typeof v === 'string' && /^[A-Za-z0-9_.-]{1,255}$/.test(v) ? v : null);
 const seconds = (v: unknown): Date | null =>
   typeof v === 'number' && Number.isFinite(v) && v > 0 ? new Date(v * 1000) : null;
 
@@ -152,8 +154,8 @@ export class StripeProcessor implements PaymentProcessor {
 
   /** Reads a verified event; a shape we cannot use is acknowledged as ignored (Stripe would otherwise retry it). */
   private eventOf(event: Json): ProcessorEvent {
-    const id = str(event.id);
-    const type = str(event.type);
+    const id = ident(event.id);
+    const type = ident(event.type);
     const created = seconds(event.created);
     if (!id || !type || !created) throw new InvalidWebhookError('The body is not a Stripe event.');
     const object = isObject(event.data) && isObject(event.data.object) ? event.data.object : null;
@@ -161,7 +163,7 @@ export class StripeProcessor implements PaymentProcessor {
     if (!object) return ignored;
     if (type.startsWith('customer.subscription.') && object.object === 'subscription') {
       const state = stateOf(object);
-      const processorId = str(object.id);
+      const processorId = ident(object.id);
       if (!state || !processorId) return ignored;
       const metadata = isObject(object.metadata) ? object.metadata : {};
       const organisationId = Number(metadata.organisation_id);
@@ -175,7 +177,7 @@ export class StripeProcessor implements PaymentProcessor {
         subscription: {
           ...state,
           processor_id: processorId,
-          customer_id: str(object.customer) ?? (isObject(object.customer) ? str(object.customer.id) : null),
+          customer_id: ident(object.customer) ?? (isObject(object.customer) ? ident(object.customer.id) : null),
           organisation_id: Number.isSafeInteger(organisationId) && organisationId > 0 ? organisationId : null,
           plan: this.planOf(metadata.plan, item),
           seats: typeof quantity === 'number' && Number.isSafeInteger(quantity) && quantity >= 0 ? quantity : null,
@@ -189,7 +191,7 @@ export class StripeProcessor implements PaymentProcessor {
         type === 'payment_method.automatically_updated') &&
       object.object === 'payment_method'
     ) {
-      const customer = str(object.customer);
+      const customer = ident(object.customer);
       const card = cardOf(object);
       if (!customer || !card) return ignored;
       return { kind: 'card', id, type, created, customer_id: customer, card };
@@ -232,6 +234,6 @@ function cardOf(paymentMethod: Json): Card | null {
   const brand = card ? str(card.brand) : null;
   const last4 = card ? str(card.last4) : null;
   // Stored as given, within what a card brand and four digits can be: nothing longer reaches our rows.
-  if (!brand || !last4 || brand.length > 32 || !/^\d{4}$/.test(last4)) return null;
+  if (!brand || !last4 || !/^[A-Za-z0-9_ -]{1,32}$/.test(brand) || !/^\d{4}$/.test(last4)) return null;
   return { brand, last4 };
 }
