@@ -61,7 +61,8 @@ async function subscription(fields: Record<string, unknown> = {}) {
   });
 }
 const stored = () => t.database.prisma.subscription.findUniqueOrThrow({ where: { organisation_id: BROKER_ORG } });
-const reactivate = (app: TestApp, token: string | null = admin) => app.rest('POST', '/api/v1/billing/reactivate', { token });
+const reactivate = (app: TestApp, token: string | null = admin) =>
+  app.rest('POST', '/api/v1/billing/reactivate', { token });
 
 beforeEach(async () => {
   standIn.mode = 'ok';

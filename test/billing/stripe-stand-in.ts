@@ -89,7 +89,11 @@ export async function startStripeStandIn(): Promise<StripeStandIn> {
             message: `No such subscription: '${id}'`,
           },
         });
-      return json(res, 200, stripeSubscription(id, { cancel_at_period_end: form.get('cancel_at_period_end') === 'true' }));
+      return json(
+        res,
+        200,
+        stripeSubscription(id, { cancel_at_period_end: form.get('cancel_at_period_end') === 'true' }),
+      );
     }
     if (req.method === 'POST' && path === '/v1/checkout/sessions') {
       return json(res, 200, {
