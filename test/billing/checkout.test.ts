@@ -63,6 +63,17 @@ describe('201 {url, id}: the built-in processor answers a URL on this service th
     expect((await t.rest('GET', path)).status).toBe(404);
   });
 
+  it('two sessions of one organisation completed at once: one subscription (200), the other 409', async () => {
+    const paths = await Promise.all(
+      ['pro', 'max'].map(async (plan) => new URL((await checkout(t, { plan })).body.url).pathname),
+    );
+    const done = await Promise.all(
+      paths.map((path) => t.rest('POST', path, { headers: { accept: 'application/json' } })),
+    );
+    expect(done.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await t.database.prisma.subscription.count({ where: { organisation_id: FREE_ORG } })).toBe(1);
+  });
+
   it('a browser form post is sent back to the app (303)', async () => {
     const res = await checkout(t, { plan: 'max' });
     const done = await fetch(`${t.baseUrl}${new URL(res.body.url).pathname}`, {

@@ -207,11 +207,17 @@ export async function completeBuiltinCheckout(ctx: Pick<ServiceContext, 'prisma'
     const session = await tx.builtinCheckoutSession.findUnique({ where: { id } });
     if (!session || (claimed.count === 0 && !session.completed_at)) return 'not_found';
     if (claimed.count === 0) throw new CheckoutCompletedError();
+    // Under the organisation's lock, so two of its sessions completed at once make one subscription, not two.
+    const organisation = await tx.$queryRawUnsafe<{ id: number }[]>(
+      'SELECT id FROM organisations WHERE id = $1 FOR UPDATE',
+      session.organisation_id,
+    );
+    if (!organisation.length) return 'not_found';
     const existing = await tx.subscription.findUnique({ where: { organisation_id: session.organisation_id } });
     if (existing && !ENDED.includes(existing.status)) throw new AlreadySubscribedError();
     const event = builtinSubscriptionCreated(session, now);
-    const outcome = await applyEvent(tx, event);
-    if (outcome !== 'applied') return 'not_found'; // the organisation is gone
+    // Thrown, not returned: the claim rolls back with it.
+    if ((await applyEvent(tx, event)) !== 'applied') throw new AlreadySubscribedError();
     return {
       subscription: await tx.subscription.findUniqueOrThrow({ where: { organisation_id: session.organisation_id } }),
     };
