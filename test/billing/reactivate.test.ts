@@ -226,9 +226,10 @@ describe('502: the payment processor could not be reached (within a bounded time
 });
 
 describe('Concurrent reactivations change the processor at most once', () => {
-  it('two at once: one 200, one 409, one call to the processor', async () => {
+  it('two at once, through two app instances (two processes on PostgreSQL): one 200, one 409, one processor call', async () => {
     standIn.delayMs = 150; // the first call is still at the processor when the second arrives
-    const results = await Promise.all([reactivate(stripe), reactivate(stripe)]);
+    const other = await startTestApp({ shareDatabaseWith: t, config: standIn.config() });
+    const results = await Promise.all([reactivate(stripe), reactivate(other)]).finally(() => other.close());
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     expect(standIn.requests).toHaveLength(1);
     expect((await stored()).cancel_at_period_end).toBe(false);
