@@ -17,6 +17,7 @@ import { graphqlBody } from './http/body-limit.ts';
 import { metricsHandler } from './http/metrics.ts';
 import { requestObservability } from './http/request-log.ts';
 import { createMcpHandlers } from './modules/mcp/server.ts';
+import { billingHttp } from './modules/billing/http.ts';
 
 export interface App {
   express: express.Express;
@@ -24,11 +25,12 @@ export interface App {
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
+  const clock = options.clock ?? systemClock;
   const deps: AppDeps = {
     prisma: options.database.prisma,
     config: options.config,
-    clock: options.clock ?? systemClock,
-    services: createServices(options.database.prisma),
+    clock,
+    services: createServices(options.database.prisma, options.config, clock),
   };
 
   const yoga = createGraphQLServer(deps);
@@ -42,6 +44,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.use(cors(options.config.corsAllowedOrigins));
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
+  // Processor webhooks read the raw body (signatures are over its bytes), so they come before any JSON parsing.
+  app.use(billingHttp(deps));
   app.use('/api/v1', createRestRouter(schema, deps));
   // Where a newcomer starts: what this is and where to go next.
   app.get('/', (_req, res) => {

@@ -2,7 +2,14 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { SERVICE_ENVIRONMENTS, SURFACES, isOneOf, type ServiceEnvironment, type Surface } from './lib/vocabulary.ts';
+import {
+  SERVICE_ENVIRONMENTS,
+  SURFACES,
+  isOneOf,
+  type PlanName,
+  type ServiceEnvironment,
+  type Surface,
+} from './lib/vocabulary.ts';
 import { parseAllowedOrigins } from './http/cors.ts';
 
 /** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
@@ -66,7 +73,93 @@ export interface Config extends DatabaseTimeouts {
   requestLog: boolean;
   /** METRICS_TOKEN: when set, GET /metrics needs `Authorization: Bearer <it>`; in prod /metrics is off without it. */
   metricsToken: string | null;
+  /** Billing (docs/billing.md): which payment processor reactivation, checkout and webhooks use. */
+  paymentProcessor: PaymentProcessorChoice;
+  stripeSecretKey: string | null;
+  /** Where the Stripe SDK sends requests (STRIPE_API_BASE); null = Stripe's own API. */
+  stripeApiBase: { host: string; port: number; protocol: 'http' | 'https' } | null;
+  stripeWebhookSecret: string | null;
+  /** Stripe price id per purchasable plan (STRIPE_PRICES=pro=price_...,max=price_...,team=price_...). */
+  stripePrices: Partial<Record<PlanName, string>>;
+  /** Bound on one call to the payment processor (connect, send, answer); beyond it the caller gets 502. */
+  paymentProcessorTimeoutMs: number;
+  /** This service's public address (PUBLIC_BASE_URL): the built-in processor's checkout URLs point here. */
+  publicBaseUrl: string;
+  /** Where the processor's checkout page sends the buyer back to (CHECKOUT_RETURN_URL). */
+  checkoutReturnUrl: string;
 }
+
+export const PAYMENT_PROCESSORS = ['stripe', 'builtin', 'none'] as const;
+export type PaymentProcessorChoice = (typeof PAYMENT_PROCESSORS)[number];
+
+/**
+ * PAYMENT_PROCESSOR, or by default Stripe when STRIPE_SECRET_KEY is set, else the built-in processor (no network).
+ * prod never runs the built-in processor (it grants plans without payment) nor a Stripe test key: without a live key
+ * prod has no processor (`none`: reactivation and checkout answer 503).
+ */
+function billingConfig(env: NodeJS.ProcessEnv, environment: ServiceEnvironment, port: number) {
+  const stripeSecretKey = env.STRIPE_SECRET_KEY?.trim() || null;
+  const choice =
+    env.PAYMENT_PROCESSOR?.trim() || (stripeSecretKey ? 'stripe' : environment === 'prod' ? 'none' : 'builtin');
+  if (!isOneOf(PAYMENT_PROCESSORS, choice))
+    throw new ConfigError(`PAYMENT_PROCESSOR must be one of ${PAYMENT_PROCESSORS.join(', ')}`);
+  if (choice === 'stripe' && !stripeSecretKey)
+    throw new ConfigError('PAYMENT_PROCESSOR=stripe needs STRIPE_SECRET_KEY');
+  if (stripeSecretKey && !/^(sk|rk)_(test|live)_\w+$/.test(stripeSecretKey))
+    throw new ConfigError(
+      'STRIPE_SECRET_KEY must be a Stripe secret or restricted key (sk_live_..., rk_live_..., sk_test_...)',
+    );
+  if (environment === 'prod') {
+    if (choice === 'builtin')
+      throw new ConfigError('PAYMENT_PROCESSOR=builtin is refused in prod: it takes no payment');
+    if (stripeSecretKey && !/^(sk|rk)_live_/.test(stripeSecretKey))
+      throw new ConfigError('STRIPE_SECRET_KEY: prod takes a live key only (sk_live_... or rk_live_...)');
+  }
+  let stripeApiBase: Config['stripeApiBase'] = null;
+  if (env.STRIPE_API_BASE) {
+    let url: URL;
+    try {
+      url = new URL(env.STRIPE_API_BASE);
+    } catch {
+      throw new ConfigError('STRIPE_API_BASE must be a URL such as https://api.stripe.com');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new ConfigError('STRIPE_API_BASE must be an http:// or https:// URL');
+    if (environment === 'prod' && url.protocol !== 'https:')
+      throw new ConfigError('STRIPE_API_BASE must be https in prod');
+    stripeApiBase = {
+      host: url.hostname,
+      port: url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+      protocol: url.protocol === 'https:' ? 'https' : 'http',
+    };
+  }
+  const stripePrices: Partial<Record<PlanName, string>> = {};
+  for (const entry of (env.STRIPE_PRICES || '')
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean)) {
+    const [plan, price] = entry.split('=').map((x) => x.trim());
+    if (!isOneOf(PURCHASABLE_PLANS, plan) || !price)
+      throw new ConfigError(
+        `STRIPE_PRICES: "${entry}" must be plan=price_id with plan one of ${PURCHASABLE_PLANS.join(', ')}`,
+      );
+    stripePrices[plan] = price;
+  }
+  const publicBaseUrl = (env.PUBLIC_BASE_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  return {
+    paymentProcessor: choice,
+    stripeSecretKey,
+    stripeApiBase,
+    stripeWebhookSecret: env.STRIPE_WEBHOOK_SECRET?.trim() || null,
+    stripePrices,
+    paymentProcessorTimeoutMs: int(env, 'PAYMENT_PROCESSOR_TIMEOUT_MS', 10_000),
+    publicBaseUrl,
+    checkoutReturnUrl: env.CHECKOUT_RETURN_URL || publicBaseUrl,
+  };
+}
+
+/** Plans an organisation can buy through checkout (Free needs none; Enterprise is arranged with us). */
+export const PURCHASABLE_PLANS = ['pro', 'max', 'team'] as const satisfies readonly PlanName[];
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];
@@ -135,8 +228,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
   } catch {
     throw new ConfigError(`SERVICE_TIME_ZONE: unknown time zone "${timeZone}"`);
   }
+  const port = int(env, 'PORT', 4000, 0);
   const config: Config = {
-    port: int(env, 'PORT', 4000, 0),
+    port,
     dataDir,
     databaseUrl,
     environment,
@@ -174,6 +268,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
     requestLog: env.LOG_REQUESTS !== 'false',
     metricsToken: env.METRICS_TOKEN || null,
+    ...billingConfig(env, environment, port),
   };
   return { ...config, ...overrides };
 }

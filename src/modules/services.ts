@@ -1,8 +1,12 @@
+import type { Config } from '../config.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { systemClock, type Clock } from '../lib/clock.ts';
+import { timedEngine } from '../lib/metrics.ts';
+import type { PaymentProcessor } from './billing/payment-processor.ts';
+import { createPaymentProcessor } from './billing/processors.ts';
 import { CatalogueCache } from './catalogue/snapshot.ts';
 import { evaluateApprovals } from './matrix/criteria.ts';
 import { priceDeal } from './pricing/engine.ts';
-import { timedEngine } from '../lib/metrics.ts';
 
 /**
  * Process-wide services that keep state between requests. The engines are here (not imported by the services
@@ -11,9 +15,11 @@ import { timedEngine } from '../lib/metrics.ts';
 export interface Services {
   catalogue: Pick<CatalogueCache, 'get'>;
   engines: { priceDeal: typeof priceDeal; evaluateApprovals: typeof evaluateApprovals };
+  /** Billing's payment processor: Stripe or the built-in one, chosen by the configuration (docs/billing.md). */
+  paymentProcessor: PaymentProcessor;
 }
 
-export function createServices(prisma: PrismaClient): Services {
+export function createServices(prisma: PrismaClient, config: Config, clock: Clock = systemClock): Services {
   return {
     catalogue: new CatalogueCache(prisma),
     // Timed into engine_duration_seconds (GET /metrics): what the engines cost, apart from the request around them.
@@ -21,5 +27,6 @@ export function createServices(prisma: PrismaClient): Services {
       priceDeal: timedEngine('pricing', priceDeal),
       evaluateApprovals: timedEngine('approvals', evaluateApprovals),
     },
+    paymentProcessor: createPaymentProcessor(config, prisma, clock),
   };
 }

@@ -1,6 +1,12 @@
 import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
-import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
+import {
+  AlreadySubscribedError,
+  CapHitError,
+  EntitlementRequiredError,
+  FeatureDisabledError,
+  NotScheduledToCancelError,
+} from './errors.ts';
 import { SURFACES, type Surface } from '../../lib/vocabulary.ts';
 
 export const SubscriptionRef = builder.prismaObject('Subscription', {
@@ -66,4 +72,19 @@ builder.objectType(FeatureDisabledError, {
   name: 'FeatureDisabledError',
   interfaces: [ErrorInterface],
   fields: (t) => ({ detail: t.exposeString('detail') }),
+});
+
+export const CheckoutSessionRef = builder.objectRef<{ id: string; url: string }>('CheckoutSession').implement({
+  description: "A payment processor's checkout: open `url` to subscribe (docs/billing.md)",
+  fields: (t) => ({ id: t.exposeString('id'), url: t.exposeString('url') }),
+});
+
+builder.objectType(NotScheduledToCancelError, {
+  name: 'NotScheduledToCancelError',
+  interfaces: [ErrorInterface],
+});
+
+builder.objectType(AlreadySubscribedError, {
+  name: 'AlreadySubscribedError',
+  interfaces: [ErrorInterface],
 });

@@ -35,3 +35,21 @@ export class FeatureDisabledError extends errorOf('feature_disabled') {
 
 /** What a metered run can answer instead of a result: a bad deal, a spent allowance, a surface it cannot use. */
 export const RUN_ERRORS = [ValidationError, CapHitError, EntitlementRequiredError, FeatureDisabledError];
+
+/** 409 on reactivate: the subscription is not scheduled to cancel, so there is nothing to undo. */
+export class NotScheduledToCancelError extends errorOf(
+  'not_scheduled_to_cancel',
+  'The subscription is not scheduled to cancel.',
+) {}
+
+/** 409 on checkout: the organisation already has a live subscription (checkout is the way back after one ended). */
+export class AlreadySubscribedError extends errorOf(
+  'already_subscribed',
+  'The organisation already has a subscription.',
+) {}
+
+/** 409 on completing a built-in checkout a second time. */
+export class CheckoutCompletedError extends errorOf(
+  'checkout_completed',
+  'This checkout has already been completed.',
+) {}

@@ -11,6 +11,8 @@ import revokeApiToken from './api-tokens/revoke.route.ts';
 import getOrganisation from './organisations/get.route.ts';
 import updateUser from './users/update.route.ts';
 import getSubscription from './billing/subscription.route.ts';
+import reactivateSubscription from './billing/reactivate.route.ts';
+import createCheckoutSession from './billing/checkout-session.route.ts';
 import getFeatureFlags from './feature-flags/get.route.ts';
 import calculate from './calculator/calculate.route.ts';
 import recalculate from './calculator/recalculate.route.ts';
@@ -38,6 +40,8 @@ export const routes: RouteDefinition[] = [
   getOrganisation,
   updateUser,
   getSubscription,
+  reactivateSubscription,
+  createCheckoutSession,
   getFeatureFlags,
   calculate,
   recalculate,

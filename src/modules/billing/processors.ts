@@ -1,0 +1,42 @@
+/** Chooses the payment processor from the configuration (docs/billing.md). */
+import type { Config } from '../../config.ts';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { NotConfiguredError } from '../../lib/errors.ts';
+import { BuiltinProcessor } from './built-in-processor.ts';
+import { StripeProcessor } from './stripe-processor.ts';
+import {
+  InvalidWebhookError,
+  type CheckoutSession,
+  type PaymentProcessor,
+  type ProcessorEvent,
+  type ProcessorSubscriptionState,
+} from './payment-processor.ts';
+
+/** prod without a live Stripe key: billing changes are refused as not configured (503), never faked. */
+class NoProcessor implements PaymentProcessor {
+  readonly name = 'none' as const;
+  private refuse(): never {
+    throw new NotConfiguredError('Billing is not available: no payment processor is configured.');
+  }
+  async reactivate(): Promise<ProcessorSubscriptionState> {
+    this.refuse();
+  }
+  async createCheckoutSession(): Promise<CheckoutSession> {
+    this.refuse();
+  }
+  parseWebhook(): ProcessorEvent {
+    throw new InvalidWebhookError('No payment processor is configured.');
+  }
+}
+
+export function createPaymentProcessor(config: Config, prisma: PrismaClient, clock: Clock): PaymentProcessor {
+  switch (config.paymentProcessor) {
+    case 'stripe':
+      return new StripeProcessor(config);
+    case 'builtin':
+      return new BuiltinProcessor(config, prisma, clock);
+    case 'none':
+      return new NoProcessor();
+  }
+}
