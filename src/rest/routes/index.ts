@@ -20,6 +20,10 @@ import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
+import createProduct from './products/create.route.ts';
+import updateProduct from './products/update.route.ts';
+import rateCardVersionDiff from './rate-card-versions/diff.route.ts';
+import restoreRateCardVersion from './rate-card-versions/restore.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -42,4 +46,8 @@ export const routes: RouteDefinition[] = [
   matrix,
   matrixCalculator,
   promoteScenario,
+  createProduct,
+  updateProduct,
+  rateCardVersionDiff,
+  restoreRateCardVersion,
 ];
