@@ -38,7 +38,9 @@ describe('Two writers with the same expected version: exactly one wins, the othe
       const lost = answers.find((a) => a.status === 409)!;
       expect(lost.body).toEqual({ error: 'version_conflict', current_version: expected + 1 });
       expect(await cardVersion()).toBe(expected + 1);
-      expect(await t.database.prisma.product.count({ where: { product_name: { startsWith: `Race ${round} ` } } })).toBe(1);
+      expect(await t.database.prisma.product.count({ where: { product_name: { startsWith: `Race ${round} ` } } })).toBe(
+        1,
+      );
     }
   });
 });

@@ -83,10 +83,18 @@ describe('POST /products: 400 names every bad field, and nothing is written', ()
     ['product_name missing', { min_range: 1 }, ['product_name']],
     ['product_name blank', { product_name: '   ' }, ['product_name']],
     ['product_name oversized', { product_name: 'x'.repeat(201) }, ['product_name']],
-    ['a minimum above its maximum (both sent: both named)', { product_name: 'P', min_amount: 5000, max_amount: 100 }, ['min_amount', 'max_amount']],
+    [
+      'a minimum above its maximum (both sent: both named)',
+      { product_name: 'P', min_amount: 5000, max_amount: 100 },
+      ['min_amount', 'max_amount'],
+    ],
     ['unknown compounding_frequency', { product_name: 'P', compounding_frequency: 'd' }, ['compounding_frequency']],
     ['unknown tri-state', { product_name: 'P', home_owner: 'maybe' }, ['home_owner']],
-    ['negative money', { product_name: 'P', monthly_fee: -1, documentation_fee: -0.01 }, ['monthly_fee', 'documentation_fee']],
+    [
+      'negative money',
+      { product_name: 'P', monthly_fee: -1, documentation_fee: -0.01 },
+      ['monthly_fee', 'documentation_fee'],
+    ],
     ['brokerage_cap above 100 percent', { product_name: 'P', brokerage_cap: 101 }, ['brokerage_cap']],
     ['negative term', { product_name: 'P', min_range: -3 }, ['min_range']],
     ['a term that is not an integer', { product_name: 'P', max_range: 12.5 }, ['max_range']],
@@ -102,7 +110,10 @@ describe('POST /products: 400 names every bad field, and nothing is written', ()
   });
 
   it('a non-finite number (1e999 in the JSON) is a 400 on that field', async () => {
-    const res = await t.rest('POST', '/api/v1/products', { token: admin, raw: '{"product_name":"P","max_amount":1e999}' });
+    const res = await t.rest('POST', '/api/v1/products', {
+      token: admin,
+      raw: '{"product_name":"P","max_amount":1e999}',
+    });
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors)).toEqual(['max_amount']);
   });
@@ -149,7 +160,11 @@ describe('POST /products: 409 {error, current_version} when the expected card ve
 describe('PATCH /products/{id}: 200 {message, data: Product}', () => {
   it('changes only the fields sent, null clears one, and answers the whole product', async () => {
     const created = await post(admin, { product_name: 'Silver', monthly_fee: 9.5, compounding_frequency: 'q' });
-    const res = await patch(admin, created.body.id, { product_name: 'Silver Plus', monthly_fee: null, home_owner: 'both' });
+    const res = await patch(admin, created.body.id, {
+      product_name: 'Silver Plus',
+      monthly_fee: null,
+      home_owner: 'both',
+    });
     expect(res.status).toBe(200);
     expect(typeof res.body.message).toBe('string');
     expect(res.body.data).toMatchObject({

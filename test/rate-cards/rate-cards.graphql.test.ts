@@ -20,7 +20,11 @@ let brokerUserId: number;
 beforeAll(async () => {
   t = await startTestApp();
   const kit = seedKit(t.database.prisma);
-  await kit.user({ email: 'viewer@fin1.test', organisation: 1, groups: [{ name: 'rc-viewers', permissions: ['view_rate_card_version'] }] });
+  await kit.user({
+    email: 'viewer@fin1.test',
+    organisation: 1,
+    groups: [{ name: 'rc-viewers', permissions: ['view_rate_card_version'] }],
+  });
   admin = (await t.login('financier.admin@demo.test')).access;
   viewer = (await t.login('viewer@fin1.test')).access;
   broker = (await t.login('broker.admin@demo.test')).access;
@@ -42,13 +46,25 @@ describe('Rate brackets: created, changed and deleted as versioned changes of th
     const card: any = await gql(admin, '{ rateCard { __typename ... on RateCard { version products { id } } } }');
     const start = card.rateCard.version;
     const productId = card.rateCard.products[0].id;
-    const created = await gql(admin, `mutation($p: Int!) { createRateBracket(input: {name: "Tier A", product_id: $p, base_min: 7.5, base_max: 9.5, max_term: 60}) { ${CHANGE} } }`, { p: productId });
+    const created = await gql(
+      admin,
+      `mutation($p: Int!) { createRateBracket(input: {name: "Tier A", product_id: $p, base_min: 7.5, base_max: 9.5, max_term: 60}) { ${CHANGE} } }`,
+      { p: productId },
+    );
     expect(created.createRateBracket).toMatchObject({ __typename: 'RateCardChange', card_version: start + 1 });
     const id = created.createRateBracket.rate_bracket.id;
-    const bad = await gql(admin, `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: 12}) { ${CHANGE} } }`, { id });
+    const bad = await gql(
+      admin,
+      `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: 12}) { ${CHANGE} } }`,
+      { id },
+    );
     expect(bad.updateRateBracket.__typename).toBe('ValidationError');
     expect(bad.updateRateBracket.errors.map((e: any) => e.field)).toEqual(['base_min']);
-    const changed = await gql(admin, `mutation($id: Int!, $v: Int) { updateRateBracket(id: $id, input: {base_min: 8}, expectedVersion: $v) { ${CHANGE} } }`, { id, v: start + 1 });
+    const changed = await gql(
+      admin,
+      `mutation($id: Int!, $v: Int) { updateRateBracket(id: $id, input: {base_min: 8}, expectedVersion: $v) { ${CHANGE} } }`,
+      { id, v: start + 1 },
+    );
     expect(changed.updateRateBracket.rate_bracket.base_min).toBe(8);
     const deleted = await gql(admin, `mutation($id: Int!) { deleteRateBracket(id: $id) { ${CHANGE} } }`, { id });
     expect(deleted.deleteRateBracket).toMatchObject({ deleted_id: id, card_version: start + 3 });
@@ -56,7 +72,11 @@ describe('Rate brackets: created, changed and deleted as versioned changes of th
 
   it('a bracket of another organisation’s product is refused on product_id; missing fields are named', async () => {
     const foreign = await t.database.prisma.product.findFirstOrThrow({ where: { organisation_id: 2 } });
-    const res = await gql(admin, `mutation($p: Int!) { createRateBracket(input: {name: "X", product_id: $p, base_min: 1, base_max: 2}) { ${CHANGE} } }`, { p: foreign.id });
+    const res = await gql(
+      admin,
+      `mutation($p: Int!) { createRateBracket(input: {name: "X", product_id: $p, base_min: 1, base_max: 2}) { ${CHANGE} } }`,
+      { p: foreign.id },
+    );
     expect(res.createRateBracket.__typename).toBe('ValidationError');
     expect(res.createRateBracket.errors[0].field).toBe('product_id');
   });
@@ -71,14 +91,34 @@ describe('Asset mappings: their own series; deleting a mapped product records bo
   it('maps, refuses a duplicate and an unknown asset, and a product deletion takes its mappings (two restore points)', async () => {
     const p = await gql(admin, `mutation { createProduct(input: {product_name: "Mapped"}) { ${CHANGE} } }`);
     const productId = p.createProduct.product.id;
-    const b = await gql(admin, `mutation($p: Int!) { createRateBracket(input: {name: "M1", product_id: $p, base_min: 5, base_max: 6}) { ${CHANGE} } }`, { p: productId });
+    const b = await gql(
+      admin,
+      `mutation($p: Int!) { createRateBracket(input: {name: "M1", product_id: $p, base_min: 5, base_max: 6}) { ${CHANGE} } }`,
+      { p: productId },
+    );
     const bracketId = b.createRateBracket.rate_bracket.id;
-    const mapped = await gql(admin, `mutation($p: Int!, $b: Int) { createAssetMapping(input: {asset_id: 11, product_id: $p, rate_bracket_id: $b}) { ${CHANGE} } }`, { p: productId, b: bracketId });
+    const mapped = await gql(
+      admin,
+      `mutation($p: Int!, $b: Int) { createAssetMapping(input: {asset_id: 11, product_id: $p, rate_bracket_id: $b}) { ${CHANGE} } }`,
+      { p: productId, b: bracketId },
+    );
     expect(mapped.createAssetMapping.restore_point.resource).toBe('asset_mapping');
-    expect(mapped.createAssetMapping.asset_mapping).toMatchObject({ asset_id: 11, product_id: productId, rate_bracket_id: bracketId });
-    const twin = await gql(admin, `mutation($p: Int!, $b: Int) { createAssetMapping(input: {asset_id: 11, product_id: $p, rate_bracket_id: $b}) { ${CHANGE} } }`, { p: productId, b: bracketId });
+    expect(mapped.createAssetMapping.asset_mapping).toMatchObject({
+      asset_id: 11,
+      product_id: productId,
+      rate_bracket_id: bracketId,
+    });
+    const twin = await gql(
+      admin,
+      `mutation($p: Int!, $b: Int) { createAssetMapping(input: {asset_id: 11, product_id: $p, rate_bracket_id: $b}) { ${CHANGE} } }`,
+      { p: productId, b: bracketId },
+    );
     expect(twin.createAssetMapping.__typename).toBe('ValidationError');
-    const unknown = await gql(admin, `mutation($p: Int!) { createAssetMapping(input: {asset_id: 99999, product_id: $p}) { ${CHANGE} } }`, { p: productId });
+    const unknown = await gql(
+      admin,
+      `mutation($p: Int!) { createAssetMapping(input: {asset_id: 99999, product_id: $p}) { ${CHANGE} } }`,
+      { p: productId },
+    );
     expect(unknown.createAssetMapping.errors.map((e: any) => e.field)).toEqual(['asset_id']);
 
     const deleted = await gql(admin, `mutation($p: Int!) { deleteProduct(id: $p) { ${CHANGE} } }`, { p: productId });
@@ -90,56 +130,93 @@ describe('Asset mappings: their own series; deleting a mapped product records bo
 
   it('deleteAssetMapping: another organisation’s mapping is NotFoundError', async () => {
     const foreign = await t.database.prisma.assetRateBracket.findFirstOrThrow({ where: { organisation_id: 2 } });
-    const res = await gql(admin, `mutation($id: Int!) { deleteAssetMapping(id: $id) { ${CHANGE} } }`, { id: foreign.id });
+    const res = await gql(admin, `mutation($id: Int!) { deleteAssetMapping(id: $id) { ${CHANGE} } }`, {
+      id: foreign.id,
+    });
     expect(res.deleteAssetMapping.__typename).toBe('NotFoundError');
   });
 });
 
 describe('Reading the card: brokers read every financier’s, a financier only its own', () => {
   it('rateCard, products and rateBrackets connections', async () => {
-    const mine: any = await gql(admin, '{ rateCard { __typename ... on RateCard { organisation_id version products { id } rate_brackets { id } } } }');
+    const mine: any = await gql(
+      admin,
+      '{ rateCard { __typename ... on RateCard { organisation_id version products { id } rate_brackets { id } } } }',
+    );
     expect(mine.rateCard.organisation_id).toBe(1);
     const theirs: any = await gql(admin, '{ rateCard(organisationId: 2) { __typename } }');
     expect(theirs.rateCard.__typename).toBe('NotFoundError');
-    const asBroker: any = await gql(broker, '{ rateCard(organisationId: 2) { __typename ... on RateCard { products { id } } } }');
+    const asBroker: any = await gql(
+      broker,
+      '{ rateCard(organisationId: 2) { __typename ... on RateCard { products { id } } } }',
+    );
     expect(asBroker.rateCard.__typename).toBe('RateCard');
     const brokerOwn: any = await gql(broker, '{ rateCard { __typename } }');
     expect(brokerOwn.rateCard.__typename).toBe('NotFoundError'); // a broker keeps no card
-    const page: any = await gql(broker, '{ products(organisationId: 2, first: 1) { __typename ... on QueryProductsConnection { edges { node { id organisation_id } } pageInfo { hasNextPage endCursor } } } }');
+    const page: any = await gql(
+      broker,
+      '{ products(organisationId: 2, first: 1) { __typename ... on QueryProductsConnection { edges { node { id organisation_id } } pageInfo { hasNextPage endCursor } } } }',
+    );
     expect(page.products.edges).toHaveLength(1);
     expect(page.products.edges[0].node.organisation_id).toBe(2);
-    const brackets: any = await gql(admin, '{ rateBrackets(first: 100) { __typename ... on QueryRateBracketsConnection { edges { node { organisation_id } } } } }');
+    const brackets: any = await gql(
+      admin,
+      '{ rateBrackets(first: 100) { __typename ... on QueryRateBracketsConnection { edges { node { organisation_id } } } } }',
+    );
     expect(brackets.rateBrackets.edges.every((e: any) => e.node.organisation_id === 1)).toBe(true);
   });
 });
 
 describe('Version history: listed newest first, pinned and labelled; another organisation is NotFound', () => {
   it('lists the caller’s versions with view_rate_card_version only', async () => {
-    const list: any = await gql(viewer, '{ rateCardVersions(resource: rate_card, first: 3) { __typename ... on QueryRateCardVersionsConnection { edges { node { id resource organisation_id } } } } }');
+    const list: any = await gql(
+      viewer,
+      '{ rateCardVersions(resource: rate_card, first: 3) { __typename ... on QueryRateCardVersionsConnection { edges { node { id resource organisation_id } } } } }',
+    );
     const ids = list.rateCardVersions.edges.map((e: any) => e.node.id);
     expect(ids).toEqual([...ids].sort((a: number, b: number) => b - a));
     expect(list.rateCardVersions.edges.every((e: any) => e.node.resource === 'rate_card')).toBe(true);
     // (A selection of __typename alone is answered without running the resolver: select a field.)
-    const other: any = await gql(viewer, '{ rateCardVersions(organisationId: 2) { __typename ... on QueryRateCardVersionsConnection { edges { node { id } } } } }');
+    const other: any = await gql(
+      viewer,
+      '{ rateCardVersions(organisationId: 2) { __typename ... on QueryRateCardVersionsConnection { edges { node { id } } } } }',
+    );
     expect(other.rateCardVersions.__typename).toBe('NotFoundError');
-    const brokerUser: any = await t.graphql((await t.login('broker.user@demo.test')).access).request('{ rateCardVersions { __typename ... on QueryRateCardVersionsConnection { edges { node { id } } } } }');
+    const brokerUser: any = await t
+      .graphql((await t.login('broker.user@demo.test')).access)
+      .request('{ rateCardVersions { __typename ... on QueryRateCardVersionsConnection { edges { node { id } } } } }');
     expect(brokerUser.rateCardVersions.__typename).toBe('ForbiddenError');
   });
 
   it('pin and label (restore permission); a viewer is refused; a long label is a ValidationError', async () => {
     const version = await t.database.prisma.rateCardVersion.findFirstOrThrow({ where: { organisation_id: 1 } });
-    const pinned: any = await gql(admin, `mutation { pinRateCardVersion(id: ${version.id}, pinned: true) { __typename ... on RateCardVersion { pinned } } }`);
+    const pinned: any = await gql(
+      admin,
+      `mutation { pinRateCardVersion(id: ${version.id}, pinned: true) { __typename ... on RateCardVersion { pinned } } }`,
+    );
     expect(pinned.pinRateCardVersion.pinned).toBe(true);
-    const labelled: any = await gql(admin, `mutation { labelRateCardVersion(id: ${version.id}, label: " Before the March review ") { __typename ... on RateCardVersion { label } } }`);
+    const labelled: any = await gql(
+      admin,
+      `mutation { labelRateCardVersion(id: ${version.id}, label: " Before the March review ") { __typename ... on RateCardVersion { label } } }`,
+    );
     expect(labelled.labelRateCardVersion.label).toBe('Before the March review');
-    const long: any = await gql(admin, `mutation { labelRateCardVersion(id: ${version.id}, label: "${'x'.repeat(201)}") { __typename } }`);
+    const long: any = await gql(
+      admin,
+      `mutation { labelRateCardVersion(id: ${version.id}, label: "${'x'.repeat(201)}") { __typename } }`,
+    );
     expect(long.labelRateCardVersion.__typename).toBe('ValidationError');
-    const refused: any = await gql(viewer, `mutation { pinRateCardVersion(id: ${version.id}, pinned: false) { __typename } }`);
+    const refused: any = await gql(
+      viewer,
+      `mutation { pinRateCardVersion(id: ${version.id}, pinned: false) { __typename } }`,
+    );
     expect(refused.pinRateCardVersion.__typename).toBe('ForbiddenError');
     const foreign = await t.database.prisma.rateCardVersion.create({
       data: { organisation_id: 2, resource: 'rate_card', payload: { products: [], rate_brackets: [] } },
     });
-    const other: any = await gql(admin, `mutation { pinRateCardVersion(id: ${foreign.id}, pinned: true) { __typename } }`);
+    const other: any = await gql(
+      admin,
+      `mutation { pinRateCardVersion(id: ${foreign.id}, pinned: true) { __typename } }`,
+    );
     expect(other.pinRateCardVersion.__typename).toBe('NotFoundError');
   });
 });
@@ -150,7 +227,14 @@ function callerOf(overrides: Partial<Caller> = {}): Caller {
     userId: adminId,
     email: 'financier.admin@demo.test',
     isAdmin: true,
-    organisation: { id: 1, name: 'Harbour Equipment Finance', type: 'f', plan: 'enterprise', is_bid_broker: false, terms: {} as never },
+    organisation: {
+      id: 1,
+      name: 'Harbour Equipment Finance',
+      type: 'f',
+      plan: 'enterprise',
+      is_bid_broker: false,
+      terms: {} as never,
+    },
     permissions: new Set(),
     via: 'session',
     scope: null,
@@ -164,16 +248,23 @@ function callerOf(overrides: Partial<Caller> = {}): Caller {
 describe(`Retention: the newest ${RATE_CARD_VERSION_RETENTION} unpinned restore points per organisation and series; pinned ones stay`, () => {
   it('prunes the oldest unpinned, keeps every pinned one', async () => {
     const prisma = t.database.prisma;
-    const pinned = await prisma.rateCardVersion.findMany({ where: { organisation_id: 1, resource: 'rate_card', pinned: true } });
+    const pinned = await prisma.rateCardVersion.findMany({
+      where: { organisation_id: 1, resource: 'rate_card', pinned: true },
+    });
     expect(pinned.length).toBeGreaterThan(0);
     for (let i = 0; i < RATE_CARD_VERSION_RETENTION + 3; i++)
       await changeRateCard({ prisma }, callerOf(), { resource: 'rate_card', reason: `bulk ${i}` }, async () => null);
-    const kept = await prisma.rateCardVersion.findMany({ where: { organisation_id: 1, resource: 'rate_card' }, orderBy: { id: 'desc' } });
+    const kept = await prisma.rateCardVersion.findMany({
+      where: { organisation_id: 1, resource: 'rate_card' },
+      orderBy: { id: 'desc' },
+    });
     expect(kept.filter((v) => !v.pinned)).toHaveLength(RATE_CARD_VERSION_RETENTION);
     expect(kept.filter((v) => v.pinned).map((v) => v.id)).toEqual(pinned.map((v) => v.id));
     expect(kept[0].reason).toBe(`bulk ${RATE_CARD_VERSION_RETENTION + 2}`);
     // Another series and another organisation are untouched.
-    expect(await prisma.rateCardVersion.count({ where: { organisation_id: 1, resource: 'asset_mapping' } })).toBeGreaterThan(0);
+    expect(
+      await prisma.rateCardVersion.count({ where: { organisation_id: 1, resource: 'asset_mapping' } }),
+    ).toBeGreaterThan(0);
   });
 });
 
@@ -196,18 +287,39 @@ describe('Origin: a version records how the change arrived (app, API token, AI a
     const connection = await prisma.mcpConnection.create({
       data: { user_id: adminId, client_name: 'Claude Desktop', token_id: token.id },
     });
-    const caller = callerOf({ via: 'api_token', scope: 'read_write', origin: 'mcp', apiTokenId: token.id, sessionId: null });
-    const { version } = await changeRateCard({ prisma }, caller, { resource: 'rate_card', reason: 'assistant edit' }, async () => 1);
+    const caller = callerOf({
+      via: 'api_token',
+      scope: 'read_write',
+      origin: 'mcp',
+      apiTokenId: token.id,
+      sessionId: null,
+    });
+    const { version } = await changeRateCard(
+      { prisma },
+      caller,
+      { resource: 'rate_card', reason: 'assistant edit' },
+      async () => 1,
+    );
     expect(version).toMatchObject({ origin: 'assistant', connection_id: connection.id });
-    const listed: any = await gql(admin, `{ rateCardVersions(first: 1) { __typename ... on QueryRateCardVersionsConnection { edges { node { id origin connection { id client_name } } } } } }`);
-    expect(listed.rateCardVersions.edges[0].node).toEqual({ id: version.id, origin: 'assistant', connection: { id: connection.id, client_name: 'Claude Desktop' } });
+    const listed: any = await gql(
+      admin,
+      `{ rateCardVersions(first: 1) { __typename ... on QueryRateCardVersionsConnection { edges { node { id origin connection { id client_name } } } } } }`,
+    );
+    expect(listed.rateCardVersions.edges[0].node).toEqual({
+      id: version.id,
+      origin: 'assistant',
+      connection: { id: connection.id, client_name: 'Claude Desktop' },
+    });
   });
 });
 
 describe('Following a rate card: its followers (not the actor) are queued a rate_card notification with the change', () => {
   it('follow, change, notification queued in the same transaction; unfollow stops it', async () => {
     const prisma = t.database.prisma;
-    const followed: any = await gql(broker, 'mutation { followRateCard(organisationId: 1) { __typename ... on RateCardFollowing { organisation_id following } } }');
+    const followed: any = await gql(
+      broker,
+      'mutation { followRateCard(organisationId: 1) { __typename ... on RateCardFollowing { organisation_id following } } }',
+    );
     expect(followed.followRateCard).toEqual({ __typename: 'RateCardFollowing', organisation_id: 1, following: true });
     await gql(admin, 'mutation { followRateCard(organisationId: 1) { __typename } }'); // the actor follows its own card
     const before = await prisma.notification.count();
@@ -216,7 +328,10 @@ describe('Following a rate card: its followers (not the actor) are queued a rate
     expect(await prisma.notification.count()).toBe(before + 1);
     expect(queued[0]).toMatchObject({ user_id: brokerUserId, category: 'rate_card' });
     expect(queued[0].body).toContain('Announced');
-    expect(queued[0].data).toMatchObject({ organisation_id: 1, rate_card_version_id: change.createProduct.restore_point.id });
+    expect(queued[0].data).toMatchObject({
+      organisation_id: 1,
+      rate_card_version_id: change.createProduct.restore_point.id,
+    });
     // A refused change queues nothing.
     await gql(admin, 'mutation { createProduct(input: {product_name: "Refused"}, expectedVersion: 0) { __typename } }');
     expect(await prisma.notification.count()).toBe(before + 1);

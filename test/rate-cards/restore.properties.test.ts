@@ -30,10 +30,18 @@ type Edit =
   | { kind: 'deleteBracket'; pick: number };
 
 const name = fc.string({ minLength: 1, maxLength: 12 }).filter((s) => s.trim() !== '');
-const money = fc.option(fc.integer({ min: 0, max: 50_000 }).map((c) => c / 100), { nil: null });
+const money = fc.option(
+  fc.integer({ min: 0, max: 50_000 }).map((c) => c / 100),
+  { nil: null },
+);
 const rate = fc.integer({ min: 0, max: 8_000 }).map((bp) => bp / 100);
 const editArb: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({ kind: fc.constant('createProduct' as const), name, fee: money, freq: fc.constantFrom('w', 'm', 'q', 'y', null) }),
+  fc.record({
+    kind: fc.constant('createProduct' as const),
+    name,
+    fee: money,
+    freq: fc.constantFrom('w', 'm', 'q', 'y', null),
+  }),
   fc.record({ kind: fc.constant('updateProduct' as const), pick: fc.nat(), fee: money, name }),
   fc.record({ kind: fc.constant('deleteProduct' as const), pick: fc.nat() }),
   fc.record({
@@ -52,7 +60,14 @@ function callerFor(organisationId: number, userId: number): Caller {
     userId,
     email: `owner@${organisationId}.test`,
     isAdmin: true,
-    organisation: { id: organisationId, name: 'Prop', type: 'f', plan: 'enterprise', is_bid_broker: false, terms: {} as never },
+    organisation: {
+      id: organisationId,
+      name: 'Prop',
+      type: 'f',
+      plan: 'enterprise',
+      is_bid_broker: false,
+      terms: {} as never,
+    },
     permissions: new Set(),
     via: 'session',
     scope: null,
@@ -71,7 +86,12 @@ async function apply(caller: Caller, card: RateCard, edit: Edit): Promise<boolea
     : null;
   switch (edit.kind) {
     case 'createProduct':
-      await service.createProduct(ctx, caller, { product_name: edit.name, monthly_fee: edit.fee, compounding_frequency: edit.freq }, null);
+      await service.createProduct(
+        ctx,
+        caller,
+        { product_name: edit.name, monthly_fee: edit.fee, compounding_frequency: edit.freq },
+        null,
+      );
       return true;
     case 'updateProduct':
       if (!product) return false;
@@ -86,13 +106,25 @@ async function apply(caller: Caller, card: RateCard, edit: Edit): Promise<boolea
       await service.createRateBracket(
         ctx,
         caller,
-        { name: `B${edit.base}`, product_id: product.id, base_min: edit.base, base_max: Math.min(100, edit.base + edit.spread), max_term: edit.maxTerm },
+        {
+          name: `B${edit.base}`,
+          product_id: product.id,
+          base_min: edit.base,
+          base_max: Math.min(100, edit.base + edit.spread),
+          max_term: edit.maxTerm,
+        },
         null,
       );
       return true;
     case 'updateBracket':
       if (!bracket) return false;
-      await service.updateRateBracket(ctx, caller, bracket.id, { base_min: edit.base, base_max: Math.min(100, edit.base + edit.spread) }, null);
+      await service.updateRateBracket(
+        ctx,
+        caller,
+        bracket.id,
+        { base_min: edit.base, base_max: Math.min(100, edit.base + edit.spread) },
+        null,
+      );
       return true;
     case 'deleteBracket':
       if (!bracket) return false;

@@ -12,7 +12,8 @@ let t: TestApp;
 let pro: string;
 let free: string;
 const DEAL = { cost: '50000', asset_value: 11, term: 60, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
-const LINKS = 'financier { id name } product { id product_name organisation_id } rate_bracket { id name base_min product_id }';
+const LINKS =
+  'financier { id name } product { id product_name organisation_id } rate_bracket { id name base_min product_id }';
 const CALCULATE = `query($input: DealInput!) { calculate(input: $input) { __typename ... on CalculatorResult {
   results { organisation_id product_id rate_bracket_id ${LINKS} } } } }`;
 const BARE_CALCULATE = `query($input: DealInput!) { calculate(input: $input) { __typename ... on CalculatorResult {

@@ -35,7 +35,11 @@ const VERSION_KEYS = [
 beforeAll(async () => {
   t = await startTestApp();
   const kit = seedKit(t.database.prisma);
-  await kit.user({ email: 'viewer@fin1.test', organisation: 1, groups: [{ name: 'rc-viewers', permissions: ['view_rate_card_version'] }] });
+  await kit.user({
+    email: 'viewer@fin1.test',
+    organisation: 1,
+    groups: [{ name: 'rc-viewers', permissions: ['view_rate_card_version'] }],
+  });
   await kit.user({ email: 'plain@fin1.test', organisation: 1 });
   await kit.user({ email: 'admin@fin2.test', organisation: 2, is_admin: true });
   admin = (await t.login('financier.admin@demo.test')).access;
@@ -51,9 +55,11 @@ beforeAll(async () => {
   await t.rest('POST', '/api/v1/products', { token: otherAdmin, body: { product_name: 'Theirs' } });
   otherVersion = (await t.database.prisma.rateCardVersion.findFirstOrThrow({ orderBy: { id: 'desc' } })).id;
   const product = await t.database.prisma.product.findFirstOrThrow({ where: { organisation_id: 1 } });
-  const mapped: any = await t.graphql(admin).request(
-    `mutation { createAssetMapping(input: {asset_id: 11, product_id: ${product.id}}) { __typename ... on RateCardChange { restore_point { id resource } } } }`,
-  );
+  const mapped: any = await t
+    .graphql(admin)
+    .request(
+      `mutation { createAssetMapping(input: {asset_id: 11, product_id: ${product.id}}) { __typename ... on RateCardChange { restore_point { id resource } } } }`,
+    );
   expect(mapped.createAssetMapping.restore_point.resource).toBe('asset_mapping');
   mappingVersion = mapped.createAssetMapping.restore_point.id;
 });
@@ -61,7 +67,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const diff = (token: string | null, id: number | string) => t.rest('GET', `/api/v1/rate-card-versions/${id}/diff`, { token });
+const diff = (token: string | null, id: number | string) =>
+  t.rest('GET', `/api/v1/rate-card-versions/${id}/diff`, { token });
 const restore = (token: string | null, id: number | string, body?: unknown, headers?: Record<string, string>) =>
   t.rest('POST', `/api/v1/rate-card-versions/${id}/restore`, { token, body, headers });
 
@@ -91,9 +98,7 @@ describe('GET /rate-card-versions/{id}/diff: 200 {version, summary_lines, parts,
 });
 
 describe('GET /rate-card-versions/{id}/diff: 403 without permission to read version history', () => {
-  it.each([
-    ['a user without view_rate_card_version', () => noPermission],
-  ])('403 for %s', async (_name, token) => {
+  it.each([['a user without view_rate_card_version', () => noPermission]])('403 for %s', async (_name, token) => {
     const res = await diff(token(), firstVersion);
     expect(res.status).toBe(403);
     expect(Object.keys(res.body)).toEqual(['error']);
@@ -141,7 +146,8 @@ describe('POST /rate-card-versions/{id}/restore: 200 {message, card_version, ver
   });
 
   it('409 {error, current_version} for a stale expected version (body or If-Match); nothing restored', async () => {
-    const current = (await t.database.prisma.rateCardState.findUniqueOrThrow({ where: { organisation_id: 1 } })).version;
+    const current = (await t.database.prisma.rateCardState.findUniqueOrThrow({ where: { organisation_id: 1 } }))
+      .version;
     const versions = await t.database.prisma.rateCardVersion.count();
     const stale = await restore(admin, firstVersion, { expected_version: current - 1 });
     expect(stale.status).toBe(409);
@@ -152,7 +158,8 @@ describe('POST /rate-card-versions/{id}/restore: 200 {message, card_version, ver
   });
 
   it('403 without restore_rate_card_version (a viewer, a plain user, a read-scope token); 401 without credentials', async () => {
-    for (const token of [viewer, noPermission, readToken]) expect((await restore(token, firstVersion)).status).toBe(403);
+    for (const token of [viewer, noPermission, readToken])
+      expect((await restore(token, firstVersion)).status).toBe(403);
     expect((await restore(null, firstVersion)).status).toBe(401);
   });
 

@@ -9,8 +9,7 @@ export const productField = {
   type: ProductRef,
   description: 'The product this row was priced from (batched: one query for all rows)',
   sort: (product: { id: number }) => product.id,
-  load: (ids: readonly number[], ctx: Context) =>
-    ctx.prisma.product.findMany({ where: { id: { in: [...ids] } } }),
+  load: (ids: readonly number[], ctx: Context) => ctx.prisma.product.findMany({ where: { id: { in: [...ids] } } }),
   resolve: (row: { product_id: number }) => row.product_id,
 } as const;
 
@@ -18,7 +17,6 @@ export const rateBracketField = {
   type: RateBracketRef,
   description: 'The rate bracket this row was priced from (batched: one query for all rows)',
   sort: (bracket: { id: number }) => bracket.id,
-  load: (ids: readonly number[], ctx: Context) =>
-    ctx.prisma.rateBracket.findMany({ where: { id: { in: [...ids] } } }),
+  load: (ids: readonly number[], ctx: Context) => ctx.prisma.rateBracket.findMany({ where: { id: { in: [...ids] } } }),
   resolve: (row: { rate_bracket_id: number }) => row.rate_bracket_id,
 } as const;

@@ -8,9 +8,15 @@ import { createAssetMapping } from './service.ts';
 builder.mutationField('createAssetMapping', (t) =>
   t.field({
     type: RateCardChangeRef,
-    description: "Maps an asset to a product or one of its brackets (an asset_mapping restore point)",
+    description: 'Maps an asset to a product or one of its brackets (an asset_mapping restore point)',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
-    args: { input: t.arg({ type: AssetMappingInput, required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      input: t.arg({ type: AssetMappingInput, required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,

@@ -11,11 +11,18 @@ builder.mutationField('createRateBracket', (t) =>
     type: RateCardChangeRef,
     description: "Adds a rate bracket to one of the caller's organisation's products",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
-    args: { input: t.arg({ type: RateBracketInput, required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      input: t.arg({ type: RateBracketInput, required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,
     },
-    resolve: (_root, args, ctx) => createRateBracket(ctx, callerOf(ctx), args.input as RateBracketFields, args.expectedVersion),
+    resolve: (_root, args, ctx) =>
+      createRateBracket(ctx, callerOf(ctx), args.input as RateBracketFields, args.expectedVersion),
   }),
 );

@@ -10,7 +10,13 @@ builder.mutationField('deleteAssetMapping', (t) =>
     type: RateCardChangeRef,
     description: "Removes an asset mapping of the caller's organisation",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
-    args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      id: t.arg.int({ required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,

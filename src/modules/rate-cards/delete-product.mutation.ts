@@ -8,9 +8,15 @@ import { deleteProduct } from './service.ts';
 builder.mutationField('deleteProduct', (t) =>
   t.field({
     type: RateCardChangeRef,
-    description: "Deletes a product with its rate brackets and their asset mappings",
+    description: 'Deletes a product with its rate brackets and their asset mappings',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
-    args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      id: t.arg.int({ required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,

@@ -8,9 +8,15 @@ import { deleteRateBracket } from './service.ts';
 builder.mutationField('deleteRateBracket', (t) =>
   t.field({
     type: RateCardChangeRef,
-    description: "Deletes a rate bracket and its asset mappings",
+    description: 'Deletes a rate bracket and its asset mappings',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
-    args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      id: t.arg.int({ required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,

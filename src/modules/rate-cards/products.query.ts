@@ -13,7 +13,11 @@ builder.queryField('products', (t) =>
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
-      return ctx.prisma.product.findMany({ ...query, where: { organisation_id: organisationId }, orderBy: { id: 'asc' } });
+      return ctx.prisma.product.findMany({
+        ...query,
+        where: { organisation_id: organisationId },
+        orderBy: { id: 'asc' },
+      });
     },
   }),
 );

@@ -8,7 +8,7 @@ builder.queryField('rateCardVersionDiff', (t) =>
   t.field({
     type: RateCardVersionDiffRef,
     description:
-      "What restoring a rate-card version would change, compared with the card today. A version of the asset-mapping series, of another organisation, or none: the same NotFoundError",
+      'What restoring a rate-card version would change, compared with the card today. A version of the asset-mapping series, of another organisation, or none: the same NotFoundError',
     authScopes: { $all: { signedIn: true, permission: 'view_rate_card_version' } },
     args: { id: t.arg.int({ required: true }) },
     errors: { types: [NotFoundError], directResult: true },

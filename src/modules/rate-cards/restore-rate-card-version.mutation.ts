@@ -8,9 +8,15 @@ import { restoreRateCardVersion } from './service.ts';
 builder.mutationField('restoreRateCardVersion', (t) =>
   t.field({
     type: RateCardChangeRef,
-    description: "Makes the card equal a restore point, recorded as a new restore point naming it",
+    description: 'Makes the card equal a restore point, recorded as a new restore point naming it',
     authScopes: { $all: { write: true, permission: 'restore_rate_card_version', organisationType: 'f' } },
-    args: { id: t.arg.int({ required: true }), expectedVersion: t.arg.int({ description: 'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError' }) },
+    args: {
+      id: t.arg.int({ required: true }),
+      expectedVersion: t.arg.int({
+        description:
+          'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',
+      }),
+    },
     errors: {
       types: [ValidationError, NotFoundError, ForbiddenError, RateCardVersionConflictError],
       directResult: true,

@@ -61,7 +61,11 @@ const quoted = (name: string) => `"${name.length > 60 ? `${name.slice(0, 57)}...
  * them; a financier only its own. Absent = the caller's own organisation. Anything else answers NotFound, like a
  * missing organisation.
  */
-export async function readableCardOrganisation(db: Db, caller: Caller, organisationId?: number | null): Promise<number> {
+export async function readableCardOrganisation(
+  db: Db,
+  caller: Caller,
+  organisationId?: number | null,
+): Promise<number> {
   const id = organisationId ?? caller.organisation?.id;
   const book = bookOf(caller);
   if (id === undefined || (book !== null && !book.has(id))) throw new NotFoundError('Organisation not found.');
@@ -88,7 +92,12 @@ export function versionHistoryOrganisation(caller: Caller, organisationId?: numb
 }
 
 /** One of the caller's organisation's restore points, of `resource` when given; anything else is NotFound (identical). */
-async function ownVersion(db: Db, caller: Caller, id: number, resource?: VersionResource): Promise<RateCardVersionRecord> {
+async function ownVersion(
+  db: Db,
+  caller: Caller,
+  id: number,
+  resource?: VersionResource,
+): Promise<RateCardVersionRecord> {
   const organisationId = caller.organisation?.id;
   const version =
     organisationId === undefined
@@ -233,7 +242,8 @@ export function updateRateBracket(
     async (tx): Promise<ChangedCard> => {
       const stored = await ownBracket(tx, organisationId, id);
       validateRateBracket(input, stored as unknown as Record<string, unknown>);
-      const moved = input.product_id !== undefined && input.product_id !== null && input.product_id !== stored.product_id;
+      const moved =
+        input.product_id !== undefined && input.product_id !== null && input.product_id !== stored.product_id;
       if (moved) await requireOwnProduct(tx, organisationId, input.product_id!);
       const rate_bracket = await tx.rateBracket.update({
         where: { id },
@@ -241,7 +251,10 @@ export function updateRateBracket(
       });
       // A mapping names the bracket and its product: keep them agreeing.
       if (moved)
-        await tx.assetRateBracket.updateMany({ where: { rate_bracket_id: id }, data: { product_id: input.product_id! } });
+        await tx.assetRateBracket.updateMany({
+          where: { rate_bracket_id: id },
+          data: { product_id: input.product_id! },
+        });
       reason = `Updated rate bracket ${quoted(rate_bracket.name)} (id ${id}): ${Object.keys(defined(input)).join(', ') || 'no fields'}`;
       return { rate_bracket };
     },
@@ -289,7 +302,12 @@ export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMapping
           ? null
           : tx.rateBracket.findUnique({ where: { id: rate_bracket_id }, select: { product_id: true } }),
         tx.assetRateBracket.findFirst({
-          where: { organisation_id: organisationId, asset_id: input.asset_id, product_id: input.product_id, rate_bracket_id },
+          where: {
+            organisation_id: organisationId,
+            asset_id: input.asset_id,
+            product_id: input.product_id,
+            rate_bracket_id,
+          },
           select: { id: true },
         }),
       ]);
@@ -303,7 +321,12 @@ export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMapping
         errors.push({ field: 'asset_id', messages: [`Already mapped (asset mapping ${twin.id}).`] });
       if (errors.length) throw new ValidationError(errors);
       const asset_mapping = await tx.assetRateBracket.create({
-        data: { organisation_id: organisationId, asset_id: input.asset_id, product_id: input.product_id, rate_bracket_id },
+        data: {
+          organisation_id: organisationId,
+          asset_id: input.asset_id,
+          product_id: input.product_id,
+          rate_bracket_id,
+        },
       });
       reason = `Mapped asset ${input.asset_id} to product ${input.product_id}${rate_bracket_id === null ? '' : `, rate bracket ${rate_bracket_id}`} (mapping ${asset_mapping.id})`;
       return { asset_mapping };

@@ -185,7 +185,10 @@ export async function replaceRateCard(tx: Db, organisationId: number, card: Rate
   for (const b of card.rate_brackets) {
     const now = nowBrackets.get(b.id);
     if (!now || same(pick(now as never, RATE_BRACKET_FIELDS), pick(b as never, RATE_BRACKET_FIELDS))) continue;
-    await tx.rateBracket.update({ where: { id: b.id }, data: withoutId(pick(b as never, RATE_BRACKET_FIELDS)) as never });
+    await tx.rateBracket.update({
+      where: { id: b.id },
+      data: withoutId(pick(b as never, RATE_BRACKET_FIELDS)) as never,
+    });
     // A bracket moved to another product takes its asset mappings along (a mapping names both).
     if (now.product_id !== b.product_id)
       await tx.assetRateBracket.updateMany({ where: { rate_bracket_id: b.id }, data: { product_id: b.product_id } });
@@ -235,7 +238,10 @@ export async function replaceAssetMappings(tx: Db, organisationId: number, card:
   for (const m of restorable) {
     const was = now.get(m.id);
     if (was && !same(pick(was as never, MAPPING_FIELDS), pick(m as never, MAPPING_FIELDS)))
-      await tx.assetRateBracket.update({ where: { id: m.id }, data: withoutId(pick(m as never, MAPPING_FIELDS)) as never });
+      await tx.assetRateBracket.update({
+        where: { id: m.id },
+        data: withoutId(pick(m as never, MAPPING_FIELDS)) as never,
+      });
   }
   return card.asset_rate_brackets.length - restorable.length;
 }

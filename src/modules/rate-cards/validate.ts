@@ -178,7 +178,8 @@ export function validateRateBracket(input: RateBracketFields, stored?: Record<st
 /** A version label: free text, short; empty clears it. */
 export function validateLabel(label: string): string {
   const errors = new FieldErrors();
-  if (label.length > MAX_NAME_LENGTH) errors.add('label', `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
+  if (label.length > MAX_NAME_LENGTH)
+    errors.add('label', `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
   errors.throwIfAny();
   return label.trim();
 }

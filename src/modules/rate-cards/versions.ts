@@ -47,8 +47,7 @@ export interface RateCardChangeOutcome<T> {
 
 /** A financier's card is changed by its own people only: a financier organisation and, beyond admins, the permission. */
 export function rateCardOrganisationOf(caller: Caller): number {
-  if (caller.organisation?.type !== 'f')
-    throw new ForbiddenError('Only a financier maintains rate cards.');
+  if (caller.organisation?.type !== 'f') throw new ForbiddenError('Only a financier maintains rate cards.');
   return caller.organisation.id;
 }
 
@@ -77,7 +76,11 @@ export async function cardVersionOf(db: Db, organisationId: number): Promise<num
   return row?.version ?? 0;
 }
 
-export function snapshotOf(db: Db, organisationId: number, resource: VersionResource): Promise<RateCard | AssetMappingCard> {
+export function snapshotOf(
+  db: Db,
+  organisationId: number,
+  resource: VersionResource,
+): Promise<RateCard | AssetMappingCard> {
   return resource === 'rate_card' ? readRateCard(db, organisationId) : readAssetMappings(db, organisationId);
 }
 
@@ -108,7 +111,12 @@ export async function changeRateCard<T>(
 
       const result = await apply(tx);
 
-      const record = (resource: VersionResource, payload: RateCard | AssetMappingCard, reason: string, parts: string[]) =>
+      const record = (
+        resource: VersionResource,
+        payload: RateCard | AssetMappingCard,
+        reason: string,
+        parts: string[],
+      ) =>
         tx.rateCardVersion.create({
           data: {
             organisation_id: organisationId,
