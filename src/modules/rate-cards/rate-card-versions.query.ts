@@ -2,7 +2,7 @@ import type { RateCardVersion } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { NotFoundError } from '../../lib/errors.ts';
-import { VersionResourceEnum } from './rate-card.types.ts';
+import { VersionResourceEnum } from '../../graphql/enums.ts';
 import { versionHistoryOrganisation } from './service.ts';
 
 builder.queryField('rateCardVersions', (t) =>

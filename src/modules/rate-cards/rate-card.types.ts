@@ -3,25 +3,11 @@
  * point (metadata only: a version's payload never leaves the service) and its diff, and the version-conflict error.
  */
 import { builder } from '../../graphql/builder.ts';
-import { CardTypeEnum } from '../../graphql/enums.ts';
+import { CardTypeEnum, CompoundingFrequencyEnum, TriStateEnum, VersionResourceEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
-import { COMPOUNDING_FREQUENCIES, TRI_STATES, VERSION_RESOURCES } from '../../lib/vocabulary.ts';
 import { AssetRateBracketRef } from '../catalogue/asset-rate-bracket.types.ts';
 import { RateCardVersionConflictError } from './errors.ts';
 import type { CardChangeResult, VersionDiff } from './service.ts';
-
-export const CompoundingFrequencyEnum = builder.enumType('CompoundingFrequency', {
-  description: 'w weekly, m monthly, q quarterly, y yearly (none stated = monthly)',
-  values: COMPOUNDING_FREQUENCIES,
-});
-export const TriStateEnum = builder.enumType('TriState', {
-  description: "A product's answer to a yes/no deal question: both accepts either",
-  values: TRI_STATES,
-});
-export const VersionResourceEnum = builder.enumType('VersionResource', {
-  description: 'rate_card: products and rate brackets; asset_mapping: which assets they price',
-  values: VERSION_RESOURCES,
-});
 
 export const ProductRef = builder.prismaObject('Product', {
   description: "A financier's product: the rules its rate brackets share",

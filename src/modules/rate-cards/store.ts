@@ -117,6 +117,17 @@ async function foreignIds(db: Db, table: string, ids: number[], organisationId: 
   return new Set(rows.map((r) => r.id));
 }
 
+/** An id listed twice in one card is refused at its second place (`products[4].id`). */
+function duplicateIds(errors: FieldErrors, part: string, rows: readonly { id: number }[]): void {
+  const seen = new Set<number>();
+  rows.forEach((row, i) => {
+    if (!Number.isInteger(row.id) || row.id < 1 || row.id > 2_147_483_647)
+      errors.add(`${part}[${i}].id`, 'Must be a positive integer.');
+    else if (seen.has(row.id)) errors.add(`${part}[${i}].id`, `Id ${row.id} is listed twice.`);
+    seen.add(row.id);
+  });
+}
+
 /**
  * Makes the organisation's rate card in the database equal `card` (restore, import apply): products and brackets
  * the card lacks are deleted (with the asset mappings that point at them, and approvals' links to those brackets);
@@ -126,6 +137,8 @@ async function foreignIds(db: Db, table: string, ids: number[], organisationId: 
 export async function replaceRateCard(tx: Db, organisationId: number, card: RateCard): Promise<void> {
   const errors = new FieldErrors();
   const productIds = new Set(card.products.map((p) => p.id));
+  duplicateIds(errors, 'products', card.products);
+  duplicateIds(errors, 'rate_brackets', card.rate_brackets);
   card.products.forEach((p, i) => {
     if (p.organisation_id !== organisationId)
       errors.add(`products[${i}].organisation_id`, 'Must be the organisation whose card this is.');
