@@ -170,3 +170,16 @@ describe('POST /rate-card-versions/{id}/restore: 200 {message, card_version, ver
     expect(missing.body).toEqual(other.body);
   });
 });
+
+describe('400 for a malformed id or expected version, after credentials are judged', () => {
+  it('diff and restore of a non-integer id, restore with a non-integer expected_version', async () => {
+    const badDiff = await diff(viewer, 'abc');
+    expect(badDiff.status).toBe(400);
+    expect(Object.keys(badDiff.body.errors)).toEqual(['id']);
+    expect((await restore(admin, '1.5')).status).toBe(400);
+    const badVersion = await restore(admin, firstVersion, { expected_version: 'latest' });
+    expect(badVersion.status).toBe(400);
+    expect(Object.keys(badVersion.body.errors)).toEqual(['expected_version']);
+    expect((await diff(null, 'abc')).status).toBe(401);
+  });
+});
