@@ -17,6 +17,9 @@ import {
   REPAYMENT_FREQUENCIES,
   SCENARIO_KINDS,
   TRANSACTION_TYPES,
+  COMPOUNDING_FREQUENCIES,
+  TRI_STATES,
+  VERSION_RESOURCES,
 } from '../lib/vocabulary.ts';
 import { builder } from './builder.ts';
 
@@ -62,4 +65,17 @@ export const EvaluationStatusEnum = builder.enumType('EvaluationStatus', {
 
 export const DegradedEnum = builder.enumType('Degraded', {
   values: described(DEGRADED_HALVES, { rates: 'the rate engine is missing', approvals: 'approval checks are missing' }),
+});
+
+export const CompoundingFrequencyEnum = builder.enumType('CompoundingFrequency', {
+  description: 'w weekly, m monthly, q quarterly, y yearly (none stated = monthly)',
+  values: COMPOUNDING_FREQUENCIES,
+});
+export const TriStateEnum = builder.enumType('TriState', {
+  description: "A product's answer to a yes/no deal question: both accepts either",
+  values: TRI_STATES,
+});
+export const VersionResourceEnum = builder.enumType('VersionResource', {
+  description: 'rate_card: products and rate brackets; asset_mapping: which assets they price',
+  values: VERSION_RESOURCES,
 });

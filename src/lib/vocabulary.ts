@@ -92,6 +92,14 @@ export type RateBand = (typeof RATE_BANDS)[number];
 export const NOTIFICATION_CATEGORIES = ['issue_reports', 'rate_card', 'account'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/** The series of rate-card restore points: a financier's rate card (products, rate brackets), its asset mappings. */
+export const VERSION_RESOURCES = ['rate_card', 'asset_mapping'] as const;
+export type VersionResource = (typeof VERSION_RESOURCES)[number];
+
+/** How a rate-card change arrived: a session (the app), an API token, or a connected AI assistant (an `mcp` token). */
+export const CHANGE_ORIGINS = ['app', 'api_token', 'assistant'] as const;
+export type ChangeOrigin = (typeof CHANGE_ORIGINS)[number];
+
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

@@ -10,3 +10,4 @@ import './matrix/graphql.ts';
 import './catalogue/graphql.ts';
 import './abn/graphql.ts';
 import './mcp/graphql.ts';
+import './rate-cards/graphql.ts';

@@ -37,6 +37,10 @@ fragment MatrixCalculatorRowFields on MatrixCalculatorRow {
   ${ORGANISATION} ${APPROVAL_OUTCOME} ${RATE_CARD}
   base_min base_max e_min e_max repayment_min repayment_max balloon commission masked priced_bracket_count
 }`,
+  RateCardVersionFields: `
+fragment RateCardVersionFields on RateCardVersion {
+  id organisation_id resource created_at reason pinned label parts_present actor_email origin connection { id client_name }
+}`,
   ApiTokenFields: `
 fragment ApiTokenFields on ApiToken {
   id name token_id last_four scope environment origin created_at expires_at last_used_at revoked_at

@@ -106,6 +106,11 @@ export function errorShapeProblem(status: number, body: unknown): string | null 
       return only(body, ['error', 'message', 'limit']);
     case 'name_required':
       return status === 400 ? only(body, ['error']) : 'name_required with a status other than 400';
+    case 'version_conflict':
+      // A rate-card write whose expected version (If-Match / expected_version) is stale.
+      if (status !== 409) return 'version_conflict with a status other than 409';
+      if (!isInt(body.current_version)) return 'version_conflict needs current_version (integer)';
+      return only(body, ['error', 'current_version']);
     case 'not_found':
       return status === 404 ? only(body, ['error']) : 'not_found with a status other than 404';
     default:

@@ -179,6 +179,34 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
     expect(refused[0].body).toMatchObject({ error: 'cap_hit', metric: 'calculator', limit: L, used: L });
   });
 
+  it('rate cards: a bracket changed through one process is priced at the new rate by the other on its next request', async () => {
+    await sql!.query('DELETE FROM sign_in_throttles'); // the throttling test above locked this login out
+    const admin = await signIn(servers[0], 'financier.admin@demo.test');
+    const broker = await signIn(servers[1], 'broker.user@demo.test');
+    const deal = {
+      cost: '55000',
+      cost_gst: true,
+      asset_value: 11,
+      term: 60,
+      advance_arrears: 'arrears',
+      repayment_frequency: 'monthly',
+    };
+    const priced = async () => (await call(servers[1], 'POST', '/api/v1/calculator', deal, broker.access)).body.results;
+    const row = (await priced()).find((r: { organisation_id: number }) => r.organisation_id === 1);
+    const changed = await fetch(`${servers[0].url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.access}` },
+      body: JSON.stringify({
+        query:
+          'mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: 2.22, base_max: 20}) { __typename } }',
+        variables: { id: row.rate_bracket_id },
+      }),
+    }).then((r) => r.json());
+    expect(changed.data.updateRateBracket.__typename).toBe('RateCardChange');
+    const after = (await priced()).find((r: { rate_bracket_id: number }) => r.rate_bracket_id === row.rate_bracket_id);
+    expect(Number(after.base_min)).toBe(2.22);
+  });
+
   it('seats: one free seat, 20 concurrent reactivations over both processes, exactly one 200', async () => {
     const {
       rows: [org],

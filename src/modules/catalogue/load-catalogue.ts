@@ -47,6 +47,8 @@ export const RESET_TABLES = [
   'approvals',
   'approval_rate_brackets',
   'rate_card_versions',
+  'rate_card_states',
+  'rate_card_follows',
   'scenarios',
   'notification_preferences',
   'devices',

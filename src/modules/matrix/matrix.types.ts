@@ -1,6 +1,7 @@
 import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
 import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/enums.ts';
 import { financierField } from '../organisations/financier.loader.ts';
+import { productField, rateBracketField } from '../rate-cards/card.loader.ts';
 import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
 import type {
@@ -80,6 +81,14 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
   fields: (t) => ({
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
+    product: t.loadable(productField),
+    // The bracket carries the base rates the Free-tier paywall hides: a masked row links none.
+    rate_bracket: t.loadable({
+      ...rateBracketField,
+      nullable: true,
+      description: 'The rate bracket this row was priced from; null on a masked row (its rates are hidden)',
+      resolve: (row: MatrixCalculatorRow) => (row.masked ? null : row.rate_bracket_id),
+    }),
     ...approvalOutcomeFields(t),
     ...maskableFigureFields(t),
     masked: t.exposeBoolean('masked', {

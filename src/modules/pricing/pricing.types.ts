@@ -4,6 +4,7 @@ import { ErrorInterface } from '../../graphql/errors.ts';
 import type { RateBand } from '../../lib/vocabulary.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { financierField } from '../organisations/financier.loader.ts';
+import { productField, rateBracketField } from '../rate-cards/card.loader.ts';
 import { amortisationSchedule, ratePerInstalment, type AmortisationRow } from './finance.ts';
 import type { CalculatorRow, RateCardIdentity } from './rows.ts';
 import { SCHEDULE_PAGE_DEFAULT, SCHEDULE_PAGE_MAX, schedulePage } from '../../graphql/cost.ts';
@@ -56,6 +57,8 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
   fields: (t) => ({
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
+    product: t.loadable(productField),
+    rate_bracket: t.loadable(rateBracketField),
     base_min: t.exposeString('base_min'),
     base_max: t.exposeString('base_max'),
     rate_min: t.exposeString('rate_min', { description: 'Priced nominal rate: base plus any brokerage loading' }),

@@ -24,6 +24,10 @@ import assetSearch from './assets/search.route.ts';
 import updateAsset from './assets/update.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
 import revokeMcpConnection from './mcp-connections/revoke.route.ts';
+import createProduct from './products/create.route.ts';
+import updateProduct from './products/update.route.ts';
+import rateCardVersionDiff from './rate-card-versions/diff.route.ts';
+import restoreRateCardVersion from './rate-card-versions/restore.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -50,4 +54,8 @@ export const routes: RouteDefinition[] = [
   matrixCalculator,
   promoteScenario,
   revokeMcpConnection,
+  createProduct,
+  updateProduct,
+  rateCardVersionDiff,
+  restoreRateCardVersion,
 ];

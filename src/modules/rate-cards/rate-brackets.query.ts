@@ -1,0 +1,23 @@
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
+import { NotFoundError } from '../../lib/errors.ts';
+import { readableCardOrganisation } from './service.ts';
+
+builder.queryField('rateBrackets', (t) =>
+  t.prismaConnection({
+    type: 'RateBracket',
+    cursor: 'id',
+    description: "A financier's rate brackets (default: the caller's own), of one product when given, oldest first",
+    authScopes: { signedIn: true },
+    args: { organisationId: t.arg.int(), productId: t.arg.int() },
+    errors: { types: [NotFoundError], directResult: true },
+    resolve: async (query, _root, args, ctx) => {
+      const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
+      return ctx.prisma.rateBracket.findMany({
+        ...query,
+        where: { organisation_id: organisationId, ...(args.productId != null ? { product_id: args.productId } : {}) },
+        orderBy: { id: 'asc' },
+      });
+    },
+  }),
+);
