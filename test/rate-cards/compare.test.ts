@@ -8,6 +8,7 @@ import {
   NO_CHANGES,
   percent,
   range,
+  SHADOW_CHECK_LIMIT,
 } from '../../src/modules/rate-cards/compare.ts';
 
 const ORG = 7;
@@ -449,6 +450,18 @@ describe('compareRateCards: warnings for brackets that become unreachable', () =
     expect(w).toEqual([
       '“Standard copy” in “Full Doc” is never the cheapest: “Standard” accepts every deal it does at a base rate no higher (7.50%–8.50% against 7.50%–8.50%).',
     ]);
+  });
+  it(`shadowing is looked for in products of up to ${SHADOW_CHECK_LIMIT} brackets (the check is quadratic)`, () => {
+    const many = (n: number) =>
+      card(
+        [product(1, 'Big')],
+        Array.from({ length: n }, (_, i) => bracket(i + 1, 1, `B${i}`, { min_term: i, max_term: i })),
+      );
+    for (const n of [SHADOW_CHECK_LIMIT - 1, SHADOW_CHECK_LIMIT + 1]) {
+      const after = many(n);
+      after.rate_brackets.push(bracket(-1, 1, 'Copy of B0', { min_term: 0, max_term: 0 }));
+      expect(compareRateCards(many(n), after).warnings.length).toBe(n < SHADOW_CHECK_LIMIT ? 1 : 0);
+    }
   });
   it('a product left with no brackets', () => {
     const after = base();

@@ -204,6 +204,26 @@ describe('apply: the whole card replaced at once, recorded as one version "Impor
   });
 });
 
+describe('concurrent applies against one version: exactly one wins, the other is a 409', () => {
+  it('two imports sent at once with the same expected version', async () => {
+    const { expected_version } = (await preview('csv', CURRENT_CSV)).body;
+    const results = await Promise.all([
+      apply('csv', CURRENT_CSV.replace('8.45,8.45', '8.60,8.60'), expected_version),
+      apply('csv', CURRENT_CSV.replace('8.45,8.45', '8.70,8.70'), expected_version),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    const winner = results.find((r) => r.status === 200)?.body;
+    expect(results.find((r) => r.status === 409)?.body).toEqual({
+      error: 'version_conflict',
+      current_version: winner.card_version,
+    });
+    const imported = await t.database.prisma.rateCardVersion.count({
+      where: { organisation_id: financier.id, reason: 'Imported from file', id: { gte: winner.version_id } },
+    });
+    expect(imported).toBe(1);
+  });
+});
+
 describe('who may import: the financier’s own people with change_rate_card, by session or read_write token', () => {
   it('anonymous: 401', async () => {
     const res = await t.rest('POST', '/api/v1/rate-cards/import/preview', {

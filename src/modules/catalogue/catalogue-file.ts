@@ -500,6 +500,8 @@ const RATE_BRACKET_FIELDS = {
   max_lvr: optNum,
 } satisfies Table;
 
+const RECORD_ONLY_CTX: Ctx = { known: emptyExisting(), existing: emptyExisting(), firstAt: new Map() };
+
 /** A rate-card record kind whose own fields are shared (see PRODUCT_FIELDS). */
 export type CardRecordKind = 'products' | 'rate_brackets';
 const CARD_RECORD_TABLES: Record<CardRecordKind, Table> = {
@@ -529,7 +531,7 @@ export function cardRecordProblems(
   item: Record<string, unknown>,
 ): { field: string; message: string }[] {
   const table = CARD_RECORD_TABLES[kind];
-  const ctx: Ctx = { known: emptyExisting(), existing: emptyExisting(), firstAt: new Map() };
+  const ctx = RECORD_ONLY_CTX; // these fields never read the context (no ids, no references)
   const problems: { field: string; message: string }[] = [];
   for (const field of Object.keys(table)) {
     const p = fieldProblem(item, field, table[field], { item, ctx, path: field });

@@ -14,6 +14,9 @@ import type { AssetMappingCard, RateCard } from './card.ts';
 /** Rates that move by more than this many percentage points are warned about, unless the caller says otherwise. */
 export const DEFAULT_RATE_MOVE_THRESHOLD = 1;
 
+/** Shadowed brackets are looked for in products of at most this many brackets (the check is quadratic). */
+export const SHADOW_CHECK_LIMIT = 200;
+
 export interface CompareOptions {
   /** Percentage points; a base rate (either end of the band) moving by more than this is a warning. Default 1.00. */
   rateMoveThreshold?: number;
@@ -290,23 +293,36 @@ function problemsOf(card: RateCard): Problem[] {
         }
       }
     }
-    // Shadowing: within one product and type, a bracket whose deals another accepts at a base rate no higher is never
-    // the cheapest (same product, same fees: the lower base rate wins; on a tie the order below decides).
-    const order = new Map(mine.map((b, i) => [b, i]));
-    for (const b of mine) {
-      if (invertedRanges(b, BRACKET_RANGES).length > 0) continue;
-      const shadow = mine.find(
-        (a) =>
-          a !== b &&
-          (a.type ?? 'commercial') === (b.type ?? 'commercial') &&
-          invertedRanges(a, BRACKET_RANGES).length === 0 &&
-          covers(a, b) &&
-          a.base_min <= b.base_min + EPSILON &&
-          (a.base_min < b.base_min - EPSILON ||
-            !covers(b, a) ||
-            a.base_max < b.base_max - EPSILON ||
-            (same(a.base_max, b.base_max) && (order.get(a) as number) < (order.get(b) as number))),
-      );
+    // Shadowing: within one product and type, a bracket whose deals another accepts at a base_min no higher is never
+    // the cheapest (same product, same fees: the lower base_min wins). Equal base_min: the wider one shadows the
+    // narrower; of two identical ones, the later in name order is reported.
+    // Quadratic in one product's brackets, so bounded: a product of more than SHADOW_CHECK_LIMIT brackets is not
+    // checked (no real card has one; a hostile file could otherwise cost seconds of CPU per request).
+    const valid =
+      mine.length > SHADOW_CHECK_LIMIT ? [] : mine.filter((b) => invertedRanges(b, BRACKET_RANGES).length === 0);
+    const flat = valid.map((b, order) => ({
+      b,
+      order,
+      type: b.type ?? 'commercial',
+      lo: [b.min_term, b.min_amount, b.min_asset_age],
+      hi: [b.max_term, b.max_amount, b.max_asset_age],
+    }));
+    const coversFlat = (a: (typeof flat)[number], b: (typeof flat)[number]) => {
+      for (let k = 0; k < 3; k++) if (!contains(a.lo[k], a.hi[k], b.lo[k], b.hi[k])) return false;
+      return a.b.max_lvr === null || (b.b.max_lvr !== null && b.b.max_lvr <= a.b.max_lvr + EPSILON);
+    };
+    for (const y of flat) {
+      const b = y.b;
+      let shadow: RateBracket | null = null;
+      for (const x of flat) {
+        const a = x.b;
+        if (x === y || x.type !== y.type || a.base_min > b.base_min + EPSILON || !coversFlat(x, y)) continue;
+        // Rule 13 ranks by e_min, which within one product follows base_min; base_max plays no part.
+        if (a.base_min < b.base_min - EPSILON || x.order < y.order || !coversFlat(y, x)) {
+          shadow = a;
+          break;
+        }
+      }
       if (shadow) {
         problems.push({
           key: `bracket-shadowed|${pk}|${norm(b.name)}`,
