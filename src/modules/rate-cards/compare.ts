@@ -224,22 +224,6 @@ const disjoint = (aMin: number | null, aMax: number | null, bMin: number | null,
   (aMin !== null && bMax !== null && aMin > bMax + EPSILON) ||
   (bMin !== null && aMax !== null && bMin > aMax + EPSILON);
 
-/** `a` accepts every deal `b` accepts: its ranges contain b's and its LVR limit is no lower. */
-function covers(a: RateBracket, b: RateBracket): boolean {
-  for (const f of BRACKET_RANGES) {
-    if (
-      !contains(
-        a[f.min] as number | null,
-        a[f.max] as number | null,
-        b[f.min] as number | null,
-        b[f.max] as number | null,
-      )
-    )
-      return false;
-  }
-  return a.max_lvr === null || (b.max_lvr !== null && b.max_lvr <= a.max_lvr + EPSILON);
-}
-
 function problemsOf(card: RateCard): Problem[] {
   const problems: Problem[] = [];
   const brackets = new Map<number, RateBracket[]>();
