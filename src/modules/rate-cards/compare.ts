@@ -38,6 +38,9 @@ export interface PartCounts {
   unchanged: number;
 }
 
+/** The same result under the name the version diff uses. */
+export type CardComparison = Comparison;
+
 export const NO_CHANGES = 'No changes.';
 
 // ---------------------------------------------------------------------------------------------
