@@ -168,6 +168,25 @@ describe('apply: the whole card replaced at once, recorded as one version "Impor
     expect(await counts()).toEqual(before);
   });
 
+  it('the expected version may come as If-Match; GraphQL answers a stale one as RateCardVersionConflictError', async () => {
+    const { expected_version } = (await preview('csv', CURRENT_CSV)).body;
+    const stale = await t.rest('POST', '/api/v1/rate-cards/import', {
+      token: admin,
+      body: { format: 'csv', content: CURRENT_CSV },
+      headers: { 'if-match': `W/"${expected_version + 5}"` },
+    });
+    expect(stale.status).toBe(409);
+    const gql: any = await t.graphql(admin).request(
+      `mutation($content: String!, $v: Int!) { applyRateCardImport(format: csv, content: $content, expectedVersion: $v) {
+        __typename ... on RateCardVersionConflictError { current_version } } }`,
+      { content: CURRENT_CSV, v: expected_version + 5 },
+    );
+    expect(gql.applyRateCardImport).toEqual({
+      __typename: 'RateCardVersionConflictError',
+      current_version: expected_version,
+    });
+  });
+
   it('applies the file, answers what changed, records the version; the same file again changes nothing', async () => {
     const { expected_version, summary_lines } = (await preview('json', read('good/card.json'))).body;
     const versionsBefore = await t.database.prisma.rateCardVersion.count({ where: { organisation_id: financier.id } });
