@@ -84,6 +84,10 @@ export type EvaluationStatus = (typeof EVALUATION_STATUSES)[number];
 export const DEGRADED_HALVES = ['rates', 'approvals'] as const;
 export type DegradedHalf = (typeof DEGRADED_HALVES)[number];
 
+/** The file formats a rate card is imported from (docs/rate-card-import.md). */
+export const RATE_CARD_IMPORT_FORMATS = ['csv', 'json'] as const;
+export type RateCardImportFormat = (typeof RATE_CARD_IMPORT_FORMATS)[number];
+
 /** Which end of a bracket's rate band an amortisation schedule uses. */
 export const RATE_BANDS = ['min', 'max'] as const;
 export type RateBand = (typeof RATE_BANDS)[number];

@@ -11,3 +11,4 @@ import './catalogue/graphql.ts';
 import './abn/graphql.ts';
 import './mcp/graphql.ts';
 import './rate-cards/graphql.ts';
+import './rate-cards/import/graphql.ts';

@@ -453,6 +453,97 @@ const optTri = opt(nullable(oneOf(TRI_STATES)));
 const optBool = opt(nullable(bool));
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/**
+ * The fields of a product and of a rate bracket that are the record's own (no id, owner or product reference), in
+ * validation order. The catalogue file's tables and the rate-card import (modules/rate-cards/import) both check
+ * records with these, so the two formats cannot disagree on what a good product or bracket is.
+ */
+const PRODUCT_FIELDS = {
+  product_name: req(text()),
+  min_range: optInt,
+  max_range: optInt,
+  min_amount: optNum,
+  max_amount: optNum,
+  min_abn_age: optInt,
+  max_abn_age: optInt,
+  min_asset_age: optInt,
+  max_asset_age: optInt,
+  min_gst_age: optInt,
+  max_gst_age: optInt,
+  min_asset_age_plus_term: optInt,
+  max_asset_age_plus_term: optInt,
+  min_credit_score: optInt,
+  max_credit_score: optInt,
+  monthly_fee: optNum,
+  documentation_fee: optNum,
+  brokerage_cap: opt(nullable(num(0, 100))),
+  maximum_brokerage_limit: optNum,
+  compounding_frequency: opt(nullable(oneOf(COMPOUNDING_FREQUENCIES))),
+  brokerage_loading_treatment: optNum,
+  max_origination_fee_limit: optNum,
+  doc_fee_financed: optTri,
+  private_sale: optTri,
+  sale_hire_back: optTri,
+  home_owner: optTri,
+} satisfies Table;
+const RATE_BRACKET_FIELDS = {
+  name: req(text()),
+  type: opt(oneOf(CARD_TYPES)),
+  min_term: optInt,
+  max_term: optInt,
+  min_amount: optNum,
+  max_amount: optNum,
+  min_asset_age: optInt,
+  max_asset_age: optInt,
+  base_min: req(num(0, 100)),
+  base_max: req(num(0, 100)),
+  max_lvr: optNum,
+} satisfies Table;
+
+const RECORD_ONLY_CTX: Ctx = { known: emptyExisting(), existing: emptyExisting(), firstAt: new Map() };
+
+/** A rate-card record kind whose own fields are shared (see PRODUCT_FIELDS). */
+export type CardRecordKind = 'products' | 'rate_brackets';
+const CARD_RECORD_TABLES: Record<CardRecordKind, Table> = {
+  products: PRODUCT_FIELDS,
+  rate_brackets: RATE_BRACKET_FIELDS,
+};
+
+/** The own fields of a product or a rate bracket, in validation order. */
+export const CARD_RECORD_FIELDS: Record<CardRecordKind, readonly string[]> = {
+  products: Object.keys(PRODUCT_FIELDS),
+  rate_brackets: Object.keys(RATE_BRACKET_FIELDS),
+};
+/** Fields that hold numbers (the rest are text or enumerations): a CSV cell is read as a number for these. */
+export const NUMERIC_FIELDS: ReadonlySet<string> = new Set(
+  [...CARD_RECORD_FIELDS.products, ...CARD_RECORD_FIELDS.rate_brackets].filter(
+    (f) =>
+      f.startsWith('min_') || f.startsWith('max_') || f.startsWith('base_') || /(_fee|_cap|_limit|_treatment)$/.test(f),
+  ),
+);
+
+/**
+ * Every problem with the own fields of one product or bracket (the first per field), in field order: type, enum,
+ * range and `min_x <= max_x`. Keys the record carries beyond these are the caller's to judge.
+ */
+export function cardRecordProblems(
+  kind: CardRecordKind,
+  item: Record<string, unknown>,
+): { field: string; message: string }[] {
+  const table = CARD_RECORD_TABLES[kind];
+  const ctx = RECORD_ONLY_CTX; // these fields never read the context (no ids, no references)
+  const problems: { field: string; message: string }[] = [];
+  for (const field of Object.keys(table)) {
+    const p = fieldProblem(item, field, table[field], { item, ctx, path: field });
+    if (p) problems.push({ field, message: p.message });
+  }
+  return problems;
+}
+
+/** A table without one field (placed earlier by hand, so the catalogue's field order stays as documented). */
+const except = (table: Table, field: string): Table =>
+  Object.fromEntries(Object.entries(table).filter(([k]) => k !== field));
+
 const TABLES: Record<CatalogueKey, Table> = {
   organisations: {
     id: req(uniqueId('organisations')),
@@ -523,49 +614,16 @@ const TABLES: Record<CatalogueKey, Table> = {
   },
   products: {
     id: req(uniqueId('products')),
-    product_name: req(text()),
+    product_name: PRODUCT_FIELDS.product_name,
     organisation_id: opt(nullable(organisation(true))),
-    min_range: optInt,
-    max_range: optInt,
-    min_amount: optNum,
-    max_amount: optNum,
-    min_abn_age: optInt,
-    max_abn_age: optInt,
-    min_asset_age: optInt,
-    max_asset_age: optInt,
-    min_gst_age: optInt,
-    max_gst_age: optInt,
-    min_asset_age_plus_term: optInt,
-    max_asset_age_plus_term: optInt,
-    min_credit_score: optInt,
-    max_credit_score: optInt,
-    monthly_fee: optNum,
-    documentation_fee: optNum,
-    brokerage_cap: opt(nullable(num(0, 100))),
-    maximum_brokerage_limit: optNum,
-    compounding_frequency: opt(nullable(oneOf(COMPOUNDING_FREQUENCIES))),
-    brokerage_loading_treatment: optNum,
-    max_origination_fee_limit: optNum,
-    doc_fee_financed: optTri,
-    private_sale: optTri,
-    sale_hire_back: optTri,
-    home_owner: optTri,
+    ...except(PRODUCT_FIELDS, 'product_name'),
   },
   rate_brackets: {
     id: req(uniqueId('rate_brackets')),
-    name: req(text()),
+    name: RATE_BRACKET_FIELDS.name,
     organisation_id: req(organisation(true)),
     product_id: req(product),
-    type: opt(oneOf(CARD_TYPES)),
-    min_term: optInt,
-    max_term: optInt,
-    min_amount: optNum,
-    max_amount: optNum,
-    min_asset_age: optInt,
-    max_asset_age: optInt,
-    base_min: req(num(0, 100)),
-    base_max: req(num(0, 100)),
-    max_lvr: optNum,
+    ...except(RATE_BRACKET_FIELDS, 'name'),
   },
   asset_rate_brackets: {
     id: req(uniqueId('asset_rate_brackets')),
@@ -617,7 +675,7 @@ function lowerBoundOf(field: string): string | null {
 }
 
 /** Closest known field name, for "unknown field" messages. */
-function suggest(key: string, fields: string[]): string {
+export function suggest(key: string, fields: readonly string[]): string {
   const distance = (a: string, b: string) => {
     let row = Array.from({ length: b.length + 1 }, (_, j) => j);
     for (let i = 1; i <= a.length; i++) {
@@ -632,6 +690,27 @@ function suggest(key: string, fields: string[]): string {
   return best && best[1] <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
 }
 
+/** The problem with one field of `item` (sub-path relative to the field), or null. */
+function fieldProblem(item: Item, field: string, spec: Field, at: At): { sub: string; message: string } | null {
+  const value = item[field];
+  if (value === undefined || (value === null && spec.required)) {
+    return spec.required ? { sub: '', message: 'is required' } : null;
+  }
+  const p = spec.check(value, at);
+  if (p !== null) return typeof p === 'string' ? { sub: '', message: p } : p;
+  const lower = lowerBoundOf(field);
+  if (
+    lower !== null &&
+    value !== null &&
+    item[lower] !== undefined &&
+    item[lower] !== null &&
+    Number(item[lower]) > Number(value)
+  ) {
+    return { sub: '', message: `must be at least ${lower} (${item[lower]})` };
+  }
+  return null;
+}
+
 function checkItem(item: Item, table: Table, ctx: Ctx, path: string): { path: string; message: string } | null {
   const fields = Object.keys(table);
   for (const key of Object.keys(item)) {
@@ -639,26 +718,9 @@ function checkItem(item: Item, table: Table, ctx: Ctx, path: string): { path: st
   }
   const at: At = { item, ctx, path: '' };
   for (const field of fields) {
-    const spec = table[field];
-    const value = item[field];
     at.path = `${path}.${field}`;
-    if (value === undefined || (value === null && spec.required)) {
-      if (spec.required) return { path: at.path, message: 'is required' };
-      continue;
-    }
-    const p = spec.check(value, at);
-    if (p !== null)
-      return typeof p === 'string' ? { path: at.path, message: p } : { path: at.path + p.sub, message: p.message };
-    const lower = lowerBoundOf(field);
-    if (
-      lower !== null &&
-      value !== null &&
-      item[lower] !== undefined &&
-      item[lower] !== null &&
-      Number(item[lower]) > Number(value)
-    ) {
-      return { path: at.path, message: `must be at least ${lower} (${item[lower]})` };
-    }
+    const p = fieldProblem(item, field, table[field], at);
+    if (p) return { path: at.path + p.sub, message: p.message };
   }
   return null;
 }

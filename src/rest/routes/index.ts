@@ -28,6 +28,8 @@ import createProduct from './products/create.route.ts';
 import updateProduct from './products/update.route.ts';
 import rateCardVersionDiff from './rate-card-versions/diff.route.ts';
 import restoreRateCardVersion from './rate-card-versions/restore.route.ts';
+import previewRateCardImport from './rate-cards/import-preview.route.ts';
+import applyRateCardImport from './rate-cards/import.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -58,4 +60,6 @@ export const routes: RouteDefinition[] = [
   updateProduct,
   rateCardVersionDiff,
   restoreRateCardVersion,
+  previewRateCardImport,
+  applyRateCardImport,
 ];

@@ -1,0 +1,50 @@
+import { builder, type ObjectFieldBuilder } from '../../../graphql/builder.ts';
+import { RATE_CARD_IMPORT_FORMATS } from '../../../lib/vocabulary.ts';
+import type { Comparison } from '../compare.ts';
+import type { RateCardImportResult } from './apply.ts';
+import type { RateCardImportPreview } from './service.ts';
+
+export const RateCardImportFormatEnum = builder.enumType('RateCardImportFormat', {
+  description: 'The format of a rate-card file (docs/rate-card-import.md)',
+  values: RATE_CARD_IMPORT_FORMATS,
+});
+
+/** The comparison's four fields, the same on the preview and on the apply's answer (and the version diff). */
+function comparisonFields<T extends Comparison>(t: ObjectFieldBuilder<T>) {
+  return {
+    summary_lines: t.stringList({ description: 'What changes, one sentence each', resolve: (r) => r.summary_lines }),
+    warnings: t.stringList({
+      description: 'What to check first: unreachable or shadowed brackets, large rate moves, unlinked approvals',
+      resolve: (r) => r.warnings,
+    }),
+    parts: t.field({
+      type: 'JSON',
+      resolve: (r) => r.parts,
+      description: 'Per part (products, rate_brackets): counts of added, changed, removed and unchanged records',
+    }),
+    subtrees: t.field({
+      type: 'JSON',
+      resolve: (r) => r.subtrees,
+      description: 'Per product name: its status, id, the sentences beneath it and its brackets by change',
+    }),
+  };
+}
+
+export const RateCardImportPreviewRef = builder.objectRef<RateCardImportPreview>('RateCardImportPreview').implement({
+  description: 'What importing a rate-card file would change; nothing was written',
+  fields: (t) => ({
+    ...comparisonFields(t),
+    expected_version: t.exposeInt('expected_version', {
+      description: 'The card version compared with: pass it to applyRateCardImport',
+    }),
+  }),
+});
+
+export const RateCardImportResultRef = builder.objectRef<RateCardImportResult>('RateCardImportResult').implement({
+  description: 'A rate-card file applied: the whole card replaced, recorded as one version',
+  fields: (t) => ({
+    ...comparisonFields(t),
+    version_id: t.exposeInt('version_id', { description: 'The rate-card version recorded ("Imported from file")' }),
+    card_version: t.exposeInt('card_version', { description: 'The card version after the import' }),
+  }),
+});

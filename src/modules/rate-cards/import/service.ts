@@ -1,0 +1,58 @@
+/**
+ * Rate-card import, the preview: what a file would change, with the warnings a financier should read first. Writes
+ * nothing. The caller's own financier organisation only; needs `change_rate_card` (admins hold it) and write access,
+ * like the apply it prepares (the spec's `read` tokens may POST only the five computations).
+ */
+import type { Db } from '../../../lib/db.ts';
+import { ForbiddenError } from '../../../lib/errors.ts';
+import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
+import type { Caller } from '../../auth/caller.ts';
+import { hasPermission } from '../../auth/policy.ts';
+import type { ServiceContext } from '../../service-context.ts';
+import type { Comparison } from '../compare.ts';
+import { cardVersionOf, readRateCard } from '../index.ts';
+import { previewImport } from './preview.ts';
+
+export interface RateCardImportPreview extends Comparison {
+  /** The card version the preview compared with: send it to the apply, which refuses the file if the card moved. */
+  expected_version: number;
+}
+
+/** The financier whose card the caller may import into, or ForbiddenError. */
+export function importingOrganisation(caller: Caller): number {
+  if (caller.organisation?.type !== 'f') throw new ForbiddenError('Only a financier maintains rate cards.');
+  if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError();
+  return caller.organisation.id;
+}
+
+/** Bracket id -> names of the approvals linked to it, for the "still linked" warning. */
+export async function approvalLinksOf(db: Db, organisationId: number): Promise<Map<number, string[]>> {
+  const rows = await db.approvalRateBracket.findMany({
+    where: { rate_bracket: { organisation_id: organisationId } },
+    select: { rate_bracket_id: true, approval: { select: { name: true } } },
+  });
+  const links = new Map<number, string[]>();
+  for (const row of rows) {
+    const list = links.get(row.rate_bracket_id);
+    if (list) list.push(row.approval.name);
+    else links.set(row.rate_bracket_id, [row.approval.name]);
+  }
+  return links;
+}
+
+export async function previewRateCardImport(
+  ctx: ServiceContext,
+  caller: Caller,
+  format: RateCardImportFormat,
+  content: string,
+): Promise<RateCardImportPreview> {
+  const organisationId = importingOrganisation(caller);
+  // The version first: if the card changes after it was read, the apply's check refuses rather than overwriting.
+  const expected_version = await cardVersionOf(ctx.prisma, organisationId);
+  const [current, approvalLinks] = await Promise.all([
+    readRateCard(ctx.prisma, organisationId),
+    approvalLinksOf(ctx.prisma, organisationId),
+  ]);
+  const { comparison } = previewImport(current, organisationId, format, content, { approvalLinks });
+  return { ...comparison, expected_version };
+}
