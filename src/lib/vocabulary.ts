@@ -92,6 +92,14 @@ export type RateBand = (typeof RATE_BANDS)[number];
 export const NOTIFICATION_CATEGORIES = ['issue_reports', 'rate_card', 'account'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/** Issue report kinds: a stated approval criterion is wrong or stale (approval); a rate or repayment figure is wrong (pricing). */
+export const ISSUE_REPORT_KINDS = ['approval', 'pricing'] as const;
+export type IssueReportKind = (typeof ISSUE_REPORT_KINDS)[number];
+
+/** An issue report is open until a user of the financier concerned resolves it. */
+export const ISSUE_REPORT_STATUSES = ['open', 'resolved'] as const;
+export type IssueReportStatus = (typeof ISSUE_REPORT_STATUSES)[number];
+
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

@@ -22,10 +22,11 @@ const STORED: Record<string, readonly string[]> = {
   TransactionType: V.TRANSACTION_TYPES,
   ScenarioKind: V.SCENARIO_KINDS,
   NotificationCategory: V.NOTIFICATION_CATEGORIES,
+  IssueReportKind: V.ISSUE_REPORT_KINDS,
 };
 
 /** Enums only the database uses (no request, response or rule reads them). */
-const DATABASE_ONLY = ['VersionResource', 'IssueReportKind'];
+const DATABASE_ONLY = ['VersionResource'];
 
 const prismaEnums = Object.entries(PrismaEnums).filter(([, value]) => typeof value === 'object' && value !== null) as [
   string,
