@@ -29,6 +29,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
+import { PERMISSION_CODENAMES } from '../modules/auth/permissions.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
@@ -114,6 +115,8 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
+  // The permission codenames are a closed list (organisationUsers' groups { permissions } stays within budget).
+  'UserGroup.permissions': () => PERMISSION_CODENAMES.length,
 };
 
 /** The page `schedule(first:)` asks for (the resolver applies the same bounds). */

@@ -13,6 +13,8 @@ import {
   DEGRADED_HALVES,
   DOC_LEVELS,
   EVALUATION_STATUSES,
+  ISSUE_REPORT_KINDS,
+  ISSUE_REPORT_STATUSES,
   RATE_BANDS,
   REPAYMENT_FREQUENCIES,
   SCENARIO_KINDS,
@@ -63,3 +65,11 @@ export const EvaluationStatusEnum = builder.enumType('EvaluationStatus', {
 export const DegradedEnum = builder.enumType('Degraded', {
   values: described(DEGRADED_HALVES, { rates: 'the rate engine is missing', approvals: 'approval checks are missing' }),
 });
+
+export const IssueReportKindEnum = builder.enumType('IssueReportKind', {
+  values: described(ISSUE_REPORT_KINDS, {
+    approval: 'a stated approval criterion is wrong or stale',
+    pricing: 'a rate or repayment figure is wrong',
+  }),
+});
+export const IssueReportStatusEnum = builder.enumType('IssueReportStatus', { values: ISSUE_REPORT_STATUSES });

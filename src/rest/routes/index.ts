@@ -20,6 +20,8 @@ import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
+import reportDuplicates from './reports/duplicates.route.ts';
+import fileIssueReport from './reports/file.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -42,4 +44,6 @@ export const routes: RouteDefinition[] = [
   matrix,
   matrixCalculator,
   promoteScenario,
+  reportDuplicates,
+  fileIssueReport,
 ];

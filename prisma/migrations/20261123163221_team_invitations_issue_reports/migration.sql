@@ -18,3 +18,6 @@ CREATE INDEX "invitations_email_idx" ON "invitations"("email");
 
 -- CreateIndex
 CREATE INDEX "issue_reports_subject_org_status_idx" ON "issue_reports"("subject_org", "status");
+
+-- CreateIndex
+CREATE INDEX "issue_reports_reporter_id_created_at_idx" ON "issue_reports"("reporter_id", "created_at");
