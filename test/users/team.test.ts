@@ -121,6 +121,23 @@ describe('setAdmin: never leaves the organisation without an active administrato
     expect((await t.database.prisma.user.findUniqueOrThrow({ where: { id: admin.id } })).is_admin).toBe(true);
   });
 
+  it("an admin's read API token cannot change the team (ForbiddenError); nothing changes", async () => {
+    const { org, token } = await team(null);
+    const member = await org.user();
+    const read = (await t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'r', scope: 'read' } })).body.token;
+    for (const [query, field] of [
+      [SET_ADMIN, 'setAdmin'],
+      [DEACTIVATE, 'deactivateUser'],
+    ] as const) {
+      const out = await t.graphql(read).request<any>(query, { id: member.id, isAdmin: true });
+      expect(out[field].__typename, field).toBe('ForbiddenError');
+    }
+    expect(await t.database.prisma.user.findUniqueOrThrow({ where: { id: member.id } })).toMatchObject({
+      is_admin: false,
+      is_active: true,
+    });
+  });
+
   it('a member (not an admin) cannot use the team mutations (ForbiddenError)', async () => {
     const { org } = await team(null);
     const member = await org.user();
