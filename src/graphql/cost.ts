@@ -29,6 +29,7 @@ import {
   type ValueNode,
 } from 'graphql';
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
+import { PERMISSION_CODENAMES } from '../modules/auth/permissions.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
@@ -117,6 +118,8 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'Asset.ancestors': () => MAX_ASSET_DEPTH,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
+  // The permission codenames are a closed list (organisationUsers' groups { permissions } stays within budget).
+  'UserGroup.permissions': () => PERMISSION_CODENAMES.length,
 };
 
 /** A connection's page: `first` or `last`, capped as the builder caps it (DEFAULT_PAGE_SIZE when neither is given). */

@@ -13,6 +13,8 @@ import {
   DEGRADED_HALVES,
   DOC_LEVELS,
   EVALUATION_STATUSES,
+  ISSUE_REPORT_KINDS,
+  ISSUE_REPORT_STATUSES,
   RATE_BANDS,
   REPAYMENT_FREQUENCIES,
   SCENARIO_KINDS,
@@ -79,3 +81,10 @@ export const VersionResourceEnum = builder.enumType('VersionResource', {
   description: 'rate_card: products and rate brackets; asset_mapping: which assets they price',
   values: VERSION_RESOURCES,
 });
+export const IssueReportKindEnum = builder.enumType('IssueReportKind', {
+  values: described(ISSUE_REPORT_KINDS, {
+    approval: 'a stated approval criterion is wrong or stale',
+    pricing: 'a rate or repayment figure is wrong',
+  }),
+});
+export const IssueReportStatusEnum = builder.enumType('IssueReportStatus', { values: ISSUE_REPORT_STATUSES });

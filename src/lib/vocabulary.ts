@@ -103,6 +103,13 @@ export type VersionResource = (typeof VERSION_RESOURCES)[number];
 /** How a rate-card change arrived: a session (the app), an API token, or a connected AI assistant (an `mcp` token). */
 export const CHANGE_ORIGINS = ['app', 'api_token', 'assistant'] as const;
 export type ChangeOrigin = (typeof CHANGE_ORIGINS)[number];
+/** Issue report kinds: a stated approval criterion is wrong or stale (approval); a rate or repayment figure is wrong (pricing). */
+export const ISSUE_REPORT_KINDS = ['approval', 'pricing'] as const;
+export type IssueReportKind = (typeof ISSUE_REPORT_KINDS)[number];
+
+/** An issue report is open until a user of the financier concerned resolves it. */
+export const ISSUE_REPORT_STATUSES = ['open', 'resolved'] as const;
+export type IssueReportStatus = (typeof ISSUE_REPORT_STATUSES)[number];
 
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {

@@ -12,3 +12,4 @@ import './abn/graphql.ts';
 import './mcp/graphql.ts';
 import './rate-cards/graphql.ts';
 import './rate-cards/import/graphql.ts';
+import './reports/graphql.ts';

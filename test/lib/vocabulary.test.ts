@@ -23,10 +23,11 @@ const STORED: Record<string, readonly string[]> = {
   ScenarioKind: V.SCENARIO_KINDS,
   NotificationCategory: V.NOTIFICATION_CATEGORIES,
   VersionResource: V.VERSION_RESOURCES,
+  IssueReportKind: V.ISSUE_REPORT_KINDS,
 };
 
 /** Enums only the database uses (no request, response or rule reads them). */
-const DATABASE_ONLY = ['IssueReportKind'];
+const DATABASE_ONLY: string[] = [];
 
 const prismaEnums = Object.entries(PrismaEnums).filter(([, value]) => typeof value === 'object' && value !== null) as [
   string,

@@ -16,7 +16,7 @@ import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/a
 import { recalculationBody } from '../../testkit/recalculation.ts';
 
 interface DemoCatalogue {
-  organisations: { id: number; name: string }[];
+  organisations: { id: number; name: string; type: string }[];
   users: { id: number; email: string; last_name: string; organisation_id: number | null }[];
   rate_brackets: { id: number; organisation_id: number; type?: string }[];
 }
@@ -220,6 +220,7 @@ interface Entry {
   call: (c: Caller, id: number, input: Record<string, unknown>) => Promise<Probe>;
 }
 
+const financierIds = demo.organisations.filter((o) => o.type === 'f').map((o) => o.id);
 const otherOrganisations = (c: Caller) => demo.organisations.map((o) => o.id).filter((id) => id !== c.organisationId);
 const otherOrganisationsUsers = (c: Caller) =>
   [...organisationOfUser].filter(([, org]) => org !== c.organisationId).map(([id]) => id);
@@ -251,7 +252,8 @@ const withoutRunId = (p: Probe): Probe => {
 const ENTRIES: Entry[] = [
   {
     name: 'GET /organisations/{id}',
-    foreign: otherOrganisations,
+    // A financier in a broker's results answers its public profile (test/organisations/organisation-view.test.ts).
+    foreign: (c) => otherOrganisations(c).filter((id) => c.organisationId === 1 || !financierIds.includes(id)),
     call: (c, id) => rest(c.token, 'GET', `/api/v1/organisations/${id}`),
   },
   {

@@ -27,8 +27,13 @@ function fieldsOfType(typeName: string): string[] {
 
 describe("the full Organisation type is only for the caller's own organisation", () => {
   it("only organisation(id) (own only, else NotFoundError) and User.organisation (the user's own) return an Organisation", () => {
-    // A new field returning Organisation must prove it is the caller's own, then join this list.
-    expect(fieldsOfType('Organisation')).toEqual(['Query.organisation', 'User.organisation']);
+    // A new field returning Organisation must prove it is the caller's own, then join this list. organisationView's
+    // data is the full Organisation only for the caller's own (organisation-view.test.ts), else a FinancierProfile.
+    expect(fieldsOfType('Organisation')).toEqual([
+      'Query.organisation',
+      'QueryOrganisationViewSuccess.data',
+      'User.organisation',
+    ]);
   });
 
   it('rows and groups carry financier as FinancierProfile, whose fields are exactly id and name', () => {
@@ -36,6 +41,7 @@ describe("the full Organisation type is only for the caller's own organisation",
       'CalculatorRow.financier',
       'MatrixCalculatorRow.financier',
       'MatrixFinancierGroup.financier',
+      'QueryOrganisationViewSuccess.data',
     ]);
     const profile = schema.getType('FinancierProfile');
     expect(isObjectType(profile) && Object.keys(profile.getFields()).sort()).toEqual(['id', 'name']);

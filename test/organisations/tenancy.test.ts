@@ -27,7 +27,7 @@ describe('GET /organisations/{id}', () => {
     expect(res.body).toMatchObject({ id: 8, type: 'b' });
   });
 
-  it('404 for every other tenant, identical to a missing organisation, over REST and GraphQL', async () => {
+  it("404 for every other tenant not in the caller's results, identical to a missing organisation, over REST and GraphQL", async () => {
     const tokens = await Promise.all(
       ['broker.admin@demo.test', 'free.broker@demo.test', 'financier.admin@demo.test'].map(
         async (e) => (await t.login(e)).access,
@@ -41,17 +41,20 @@ describe('GET /organisations/{id}', () => {
       const client = t.graphql(token);
       for (let id = 1; id <= 10; id += 1) {
         if (id === own[i]) continue;
-        const res = await t.rest('GET', `/api/v1/organisations/${id}`, { token });
-        expect(res.status).toBe(404);
-        expect(res.body).toEqual(missing.body);
         const gql = await client.request<any>(
           `{ organisation(id: ${id}) { __typename ... on Organisation { name } } }`,
         );
         expect(gql.organisation.__typename).toBe('NotFoundError');
-        probes += 2;
+        probes += 1;
+        // Brokers see the demo financiers (1 to 7) in their results: those answer a profile (organisation-view.test.ts).
+        if (i < 2 && id <= 7) continue;
+        const res = await t.rest('GET', `/api/v1/organisations/${id}`, { token });
+        expect(res.status).toBe(404);
+        expect(res.body).toEqual(missing.body);
+        probes += 1;
       }
     }
-    expect(probes).toBeGreaterThanOrEqual(50);
+    expect(probes).toBeGreaterThanOrEqual(40);
   });
 
   it('401 without a token; a non-integer id is 400', async () => {

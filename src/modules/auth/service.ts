@@ -10,6 +10,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
 import type { Caller } from './caller.ts';
+import { queueAccountEvent } from '../users/index.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import { beginSignIn, signInSucceeded } from './sign-in-throttle.ts';
 import {
@@ -255,20 +256,28 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
   if (input.expires_at && input.expires_at.getTime() <= now.getTime())
     throw ValidationError.of('expires_at', 'Must be in the future.');
   const secret = newApiTokenSecret();
-  const token = await deps.prisma.apiToken.create({
-    data: {
-      user_id: caller.userId,
-      name,
-      token_id: secret.tokenId,
-      secret_hash: sha256(secret.secret),
-      last_four: secret.token.slice(-4),
-      scope: input.scope,
-      environment: deps.config.environment,
-      origin: input.origin ?? 'ui',
-      created_at: now,
-      expires_at: input.expires_at ?? null,
-    },
-    select: API_TOKEN_METADATA,
+  const token = await deps.prisma.$transaction(async (tx) => {
+    const created = await tx.apiToken.create({
+      data: {
+        user_id: caller.userId,
+        name,
+        token_id: secret.tokenId,
+        secret_hash: sha256(secret.secret),
+        last_four: secret.token.slice(-4),
+        scope: input.scope,
+        environment: deps.config.environment,
+        origin: input.origin ?? 'ui',
+        created_at: now,
+        expires_at: input.expires_at ?? null,
+      },
+      select: API_TOKEN_METADATA,
+    });
+    await queueAccountEvent(tx, caller.organisation?.id ?? null, caller.userId, {
+      title: 'API token created',
+      body: `An API token named "${name}" was created for ${caller.email}.`,
+      data: { kind: 'api_token_created', user_id: caller.userId, token_id: created.token_id },
+    });
+    return created;
   });
   return { token, secret: secret.token };
 }
@@ -285,6 +294,19 @@ export function listApiTokens(deps: AuthDeps, caller: Caller) {
 export async function revokeApiToken(deps: AuthDeps, caller: Caller, id: number) {
   const token = await deps.prisma.apiToken.findFirst({ where: { id, user_id: caller.userId }, select: { id: true } });
   if (!token) throw new NotFoundError('No API token with that id.');
-  await deps.prisma.apiToken.updateMany({ where: { id, revoked_at: null }, data: { revoked_at: deps.clock.now() } });
-  return deps.prisma.apiToken.findUniqueOrThrow({ where: { id }, select: API_TOKEN_METADATA });
+  return deps.prisma.$transaction(async (tx) => {
+    const revoked = await tx.apiToken.updateMany({
+      where: { id, revoked_at: null },
+      data: { revoked_at: deps.clock.now() },
+    });
+    const after = await tx.apiToken.findUniqueOrThrow({ where: { id }, select: API_TOKEN_METADATA });
+    // Only the call that revoked it tells anyone; a repeated revoke changes nothing and queues nothing.
+    if (revoked.count === 1)
+      await queueAccountEvent(tx, caller.organisation?.id ?? null, caller.userId, {
+        title: 'API token revoked',
+        body: `The API token named "${after.name}" of ${caller.email} was revoked.`,
+        data: { kind: 'api_token_revoked', user_id: caller.userId, token_id: after.token_id },
+      });
+    return after;
+  });
 }

@@ -71,7 +71,7 @@ export async function meterRun(
   ctx: Pick<ServiceContext, 'prisma' | 'config' | 'clock' | 'client'>,
   caller: Caller,
   metrics: Metric[],
-  recent: { tool: string; request: unknown },
+  recent: { tool: string; request: unknown; summary?: unknown },
 ): Promise<number> {
   const terms = termsOf(caller);
   const ordered = [...new Set(metrics)].sort();
@@ -82,6 +82,7 @@ export async function meterRun(
     limits: ordered.map((m) => (m === 'calculator' ? terms.calculator_allowance : terms.matrix_allowance)),
     tool: recent.tool,
     request: recent.request,
+    summary: recent.summary,
   });
   if (outcome.ok) return outcome.scenarioId;
   const params = { limit: outcome.limit, used: outcome.used, metric: outcome.metric };

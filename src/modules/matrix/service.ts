@@ -8,7 +8,8 @@ import type { DegradedHalf } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
 import { bookOf } from '../auth/policy.ts';
 import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
-import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
+import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
+import { scenarioSummary, type CheapestRow } from '../scenarios/summary.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import { calculatorRow } from '../pricing/rows.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -42,10 +43,12 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   requireSurface(ctx, caller, 'matrix');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
-  await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request });
   const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, {
     organisationIds: financiersInScope(caller, deal),
   });
+  // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
+  const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', undefined);
+  await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request, summary });
   return {
     results: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
     destination_count: outcomes.length,
@@ -82,8 +85,6 @@ export async function runMatrixCalculator(
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
-  await meterRun(ctx, caller, ['calculator', 'matrix'], { tool: 'matrix_calculator', request });
-
   const scope = financiersInScope(caller, deal);
   const { engines } = ctx.services;
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
@@ -92,8 +93,38 @@ export async function runMatrixCalculator(
   const priced: PricedBracket[] | null = attempt('rates', () =>
     engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' }),
   );
-  const paywalled = termsOf(caller).paywalled;
+  if (!outcomes && !priced) throw new Error('both Matrix Calculator engines failed');
+  const result = matrixCalculatorResult(snapshot, deal, outcomes, priced, termsOf(caller).paywalled);
+  // Metered after the engines so the recent carries its summary in the one statement: the cheapest result the caller
+  // was shown (a masked row's figures are not shown, so never summarised). A refused run records nothing.
+  const shown = [...result.results, ...(result.priced ?? [])];
+  const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', cheapestShown(shown));
+  await meterRun(ctx, caller, ['calculator', 'matrix'], { tool: 'matrix_calculator', request, summary });
+  return result;
+}
 
+/** The shown row with the lowest effective rate, then repayment (the Calculator's order); masked rows excluded. */
+function cheapestShown<R extends CheapestRow & { e_min: string | null }>(rows: readonly R[]): R | undefined {
+  let best: R | undefined;
+  for (const row of rows) {
+    if (row.e_min === null || row.repayment_min === null) continue;
+    if (
+      best === undefined ||
+      Number(row.e_min) < Number(best.e_min) ||
+      (Number(row.e_min) === Number(best.e_min) && Number(row.repayment_min) < Number(best.repayment_min))
+    )
+      best = row;
+  }
+  return best;
+}
+
+function matrixCalculatorResult(
+  snapshot: CatalogueSnapshot,
+  deal: Deal,
+  outcomes: ApprovalOutcome[] | null,
+  priced: PricedBracket[] | null,
+  paywalled: boolean,
+): MatrixCalculatorResult {
   if (outcomes && priced) {
     const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
     return {
@@ -118,14 +149,11 @@ export async function runMatrixCalculator(
       ),
     };
   }
-  if (outcomes) {
-    return {
-      results: [],
-      priced_count: 0,
-      destination_count: outcomes.length,
-      degraded: 'rates',
-      financiers: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
-    };
-  }
-  throw new Error('both Matrix Calculator engines failed');
+  return {
+    results: [],
+    priced_count: 0,
+    destination_count: outcomes!.length,
+    degraded: 'rates',
+    financiers: groupByFinancier(outcomes!, snapshot.organisationNames).map(financierGroup),
+  };
 }

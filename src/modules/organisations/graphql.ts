@@ -1,2 +1,3 @@
 import './organisation.types.ts';
 import './organisation.query.ts';
+import './organisation-view.query.ts';

@@ -18,6 +18,7 @@ import {
 } from './recalculate.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
+import { scenarioSummary } from '../scenarios/summary.ts';
 
 export interface CalculatorResult {
   results: CalculatorRow[];
@@ -30,12 +31,15 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   requireSurface(ctx, caller, deal.type === 'consumer' ? 'consumer_calculator' : 'calculator');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
-  const scenario_id = await meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request });
+  // The engines run before metering so the recent scenario can carry its summary in the same single statement;
+  // a run the allowance refuses still consumes and records nothing.
   const priced = ctx.services.engines.priceDeal(snapshot.pricingIndex, deal, {
     organisationIds: bookOf(caller),
     type: deal.type,
   });
   const results = priced.map((p) => calculatorRow(p, snapshot.organisationNames.get(p.organisation_id) ?? '', deal));
+  const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', results[0]);
+  const scenario_id = await meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request, summary });
   return { results, priced_count: results.length, scenario_id };
 }
 

@@ -13,6 +13,7 @@ import type { Caller } from '../auth/caller.ts';
 import type { PlanName } from '../../lib/vocabulary.ts';
 import { effectiveTerms, type PlanOverrides } from '../billing/plans.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
+import { queueAccountChange } from './team.notify.ts';
 
 export interface UpdateUserInput {
   first_name?: string | null;
@@ -23,14 +24,20 @@ export interface UpdateUserInput {
   is_active?: boolean | null;
 }
 
-export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
+/**
+ * Seats.used: active users plus invites not yet accepted. An expired invite can no longer be accepted, so it no
+ * longer holds a seat (`now` is the service clock's, the same one acceptance is judged by).
+ */
+export async function seatsOf(tx: Db, organisationId: number, now: Date = new Date()): Promise<Seats> {
   const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(
     `
     SELECT o.plan::text AS plan, o.plan_overrides,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
-         + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL) AS used
+         + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL
+               AND (i.expires_at IS NULL OR i.expires_at > $2::timestamp)) AS used
       FROM organisations o WHERE o.id = $1`,
     organisationId,
+    now,
   );
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
 }
@@ -39,7 +46,7 @@ export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
  * Everything that counts an organisation's users (seats, administrators) runs under this lock, so concurrent edits
  * of one organisation are serialised across processes; READ COMMITTED then shows each the others' committed rows.
  */
-async function lockOrganisation(tx: Db, organisationId: number): Promise<void> {
+export async function lockOrganisation(tx: Db, organisationId: number): Promise<void> {
   await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', organisationId);
 }
 
@@ -74,7 +81,7 @@ async function requireAnotherAdmin(
 }
 
 export async function updateUser(
-  ctx: Pick<ServiceContext, 'prisma' | 'client'>,
+  ctx: Pick<ServiceContext, 'prisma' | 'client' | 'clock'>,
   caller: Caller,
   id: number,
   input: UpdateUserInput,
@@ -130,7 +137,7 @@ export async function updateUser(
     if (reactivating) {
       if (staysInOrganisation) {
         await lockOrganisation(tx, target.organisation_id!);
-        const seats = await seatsOf(tx, target.organisation_id!);
+        const seats = await seatsOf(tx, target.organisation_id!, ctx.clock.now());
         if (seats.limit !== null && seats.used >= seats.limit) {
           throw new SeatLimitReachedError(
             say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }),
@@ -140,6 +147,12 @@ export async function updateUser(
       }
       data.is_active = true;
     }
-    return tx.user.update({ where: { id }, data, include: { groups: { include: { permissions: true } } } });
+    const updated = await tx.user.update({
+      where: { id },
+      data,
+      include: { groups: { include: { permissions: true } } },
+    });
+    await queueAccountChange(tx, target, updated);
+    return updated;
   });
 }

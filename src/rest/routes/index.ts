@@ -30,6 +30,8 @@ import rateCardVersionDiff from './rate-card-versions/diff.route.ts';
 import restoreRateCardVersion from './rate-card-versions/restore.route.ts';
 import previewRateCardImport from './rate-cards/import-preview.route.ts';
 import applyRateCardImport from './rate-cards/import.route.ts';
+import reportDuplicates from './reports/duplicates.route.ts';
+import fileIssueReport from './reports/file.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -62,4 +64,6 @@ export const routes: RouteDefinition[] = [
   restoreRateCardVersion,
   previewRateCardImport,
   applyRateCardImport,
+  reportDuplicates,
+  fileIssueReport,
 ];

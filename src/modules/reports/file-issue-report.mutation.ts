@@ -1,0 +1,34 @@
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
+import { IssueReportKindEnum } from '../../graphql/enums.ts';
+import { RateLimitedError, ValidationError } from '../../lib/errors.ts';
+import { ReportingUnavailableError } from './errors.ts';
+import { IssueReportRef } from './reports.types.ts';
+import { fileIssueReport } from './service.ts';
+
+builder.mutationField('fileIssueReport', (t) =>
+  t.prismaField({
+    type: IssueReportRef,
+    description:
+      "Report a financier's approval criterion (kind approval: subjectOrg, approval, subjectField) or pricing figure (kind pricing: subjectOrg, rateBracket, subjectField) as wrong. Session only. Filing the same subject again while your report is open answers that report",
+    authScopes: { session: true },
+    args: {
+      kind: t.arg({ type: IssueReportKindEnum, required: true }),
+      subjectOrg: t.arg.int({ required: true }),
+      approval: t.arg.int(),
+      rateBracket: t.arg.int(),
+      subjectField: t.arg.string({ required: true }),
+      comment: t.arg.string({ description: 'Optional, at most 2000 characters' }),
+    },
+    errors: { types: [ReportingUnavailableError, ValidationError, RateLimitedError], directResult: true },
+    resolve: (_query, _root, args, ctx) =>
+      fileIssueReport(ctx, callerOf(ctx), {
+        kind: args.kind,
+        subject_org: args.subjectOrg,
+        approval: args.approval,
+        rate_bracket: args.rateBracket,
+        subject_field: args.subjectField,
+        comment: args.comment,
+      }),
+  }),
+);

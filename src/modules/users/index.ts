@@ -1,0 +1,2 @@
+/** The users module's public entry for other modules. */
+export { accountRecipients, queueAccountEvent } from './team.notify.ts';

@@ -1,0 +1,68 @@
+import { builder } from '../../graphql/builder.ts';
+import { callerOf } from '../../graphql/context.ts';
+import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
+import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError, SeatLimitReachedError } from './errors.ts';
+import { acceptInvitation, inviteUser, withdrawInvitation } from './invitations.ts';
+import { CreatedInvitationRef, WithdrawnInvitationRef } from './team.types.ts';
+import { UserRef } from './users.types.ts';
+
+const ADMIN_WRITE = { $all: { write: true, admin: true } } as const;
+
+builder.mutationField('inviteUser', (t) =>
+  t.field({
+    type: CreatedInvitationRef,
+    description:
+      'Invite an email to your organisation (administrators). The invite holds a seat until accepted, withdrawn or expired; the answer carries its single-use secret once',
+    authScopes: ADMIN_WRITE,
+    args: {
+      email: t.arg.string({ required: true }),
+      firstName: t.arg.string(),
+      lastName: t.arg.string(),
+      groupNames: t.arg.stringList({ description: 'Existing groups the user joins on acceptance (at most 20)' }),
+    },
+    errors: {
+      types: [ForbiddenError, ValidationError, SeatLimitReachedError, EmailAlreadyUserError, AlreadyInvitedError],
+      directResult: true,
+    },
+    resolve: (_root, args, ctx) =>
+      inviteUser(ctx, callerOf(ctx), {
+        email: args.email,
+        first_name: args.firstName,
+        last_name: args.lastName,
+        group_names: args.groupNames,
+      }),
+  }),
+);
+
+builder.mutationField('withdrawInvitation', (t) =>
+  t.field({
+    type: WithdrawnInvitationRef,
+    description: 'Withdraw a pending invitation of your organisation: its token stops working and its seat is freed',
+    authScopes: ADMIN_WRITE,
+    args: { id: t.arg.int({ required: true }) },
+    errors: { types: [ForbiddenError, NotFoundError], directResult: true },
+    resolve: (_root, args, ctx) => withdrawInvitation(ctx, callerOf(ctx), args.id),
+  }),
+);
+
+builder.mutationField('acceptInvitation', (t) =>
+  t.prismaField({
+    type: UserRef,
+    description:
+      'Accept an invitation: creates your user in the inviting organisation. No sign-in needed (the token is the credential); sign in afterwards with the email and this password',
+    args: {
+      token: t.arg.string({ required: true }),
+      password: t.arg.string({ required: true }),
+      firstName: t.arg.string(),
+      lastName: t.arg.string(),
+    },
+    errors: { types: [InvitationInvalidError, ValidationError, EmailAlreadyUserError], directResult: true },
+    resolve: (_query, _root, args, ctx) =>
+      acceptInvitation(ctx, {
+        token: args.token,
+        password: args.password,
+        first_name: args.firstName,
+        last_name: args.lastName,
+      }),
+  }),
+);

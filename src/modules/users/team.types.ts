@@ -1,0 +1,51 @@
+import { builder } from '../../graphql/builder.ts';
+import { ErrorInterface } from '../../graphql/errors.ts';
+import type { Invitation } from '../../generated/prisma/client.ts';
+import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError } from './errors.ts';
+
+export const InvitationRef = builder.prismaObject('Invitation', {
+  description: 'A pending invite: holds a seat until accepted, withdrawn or expired. Never carries its secret',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    email: t.exposeString('email'),
+    first_name: t.exposeString('first_name'),
+    last_name: t.exposeString('last_name'),
+    group_names: t.exposeStringList('group_names', { description: 'Groups the user joins on acceptance' }),
+    created_at: t.expose('created_at', { type: 'DateTime' }),
+    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+export const CreatedInvitationRef = builder
+  .objectRef<{ invitation: Invitation; secret: string }>('CreatedInvitation')
+  .implement({
+    fields: (t) => ({
+      invitation: t.field({ type: InvitationRef, resolve: (r) => r.invitation }),
+      secret: t.exposeString('secret', {
+        description:
+          'The single-use inv_ token for acceptInvitation: shown this once, never again (only its hash is stored). No mail is sent: hand it to the invitee',
+      }),
+    }),
+  });
+
+export const WithdrawnInvitationRef = builder.objectRef<{ id: number }>('WithdrawnInvitation').implement({
+  fields: (t) => ({ id: t.exposeInt('id', { description: 'The id of the invitation that was withdrawn' }) }),
+});
+
+// ---------- errors ----------
+
+builder.objectType(EmailAlreadyUserError, {
+  name: 'EmailAlreadyUserError',
+  description: 'The email already belongs to a user of the service; nothing was created',
+  interfaces: [ErrorInterface],
+});
+builder.objectType(AlreadyInvitedError, {
+  name: 'AlreadyInvitedError',
+  description: 'The organisation already has a pending invitation for this email; nothing was created',
+  interfaces: [ErrorInterface],
+});
+builder.objectType(InvitationInvalidError, {
+  name: 'InvitationInvalidError',
+  description: 'Unknown, expired, withdrawn and already-used invitation tokens all answer this',
+  interfaces: [ErrorInterface],
+});
