@@ -14,10 +14,13 @@ import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
+import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 
 export interface App {
   express: express.Express;
   deps: AppDeps;
+  /** Push delivery: not started here; main.ts starts it after listen and stops it on shutdown. */
+  notifications: DeliveryWorker;
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
@@ -46,5 +49,12 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: 'Not found.' });
   });
-  return { express: app, deps };
+  const notifications = createDeliveryWorker({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    transports: transportsFromConfig(options.config),
+    pollIntervalMs: options.config.notificationPollIntervalMs,
+    sendTimeoutMs: options.config.pushTimeoutMs + 1000,
+  });
+  return { express: app, deps, notifications };
 }

@@ -62,6 +62,39 @@ export interface Config extends DatabaseTimeouts {
   maxBodyBytes: number;
   /** Browser origins allowed to call either surface (CORS); empty = none. */
   corsAllowedOrigins: string[];
+  /** Web Push VAPID keys (base64url) and subject (mailto: or https: URL); null = web devices get the recording transport. */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Hosts a Web Push endpoint may name (the browsers' push services; a suffix matches subdomains). */
+  webPushEndpointHosts: string[];
+  /** How often the delivery worker looks for queued notifications. */
+  notificationPollIntervalMs: number;
+  /** Bound on one call to a push service. */
+  pushTimeoutMs: number;
+}
+
+/** The browsers' push services (Chrome/Edge via FCM, Firefox, Safari, Windows). */
+export const DEFAULT_WEB_PUSH_ENDPOINT_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.services.mozilla.com',
+  'web.push.apple.com',
+  'notify.windows.com',
+];
+
+/** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT: all three or none. */
+function vapid(env: NodeJS.ProcessEnv): Config['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY || '';
+  const privateKey = env.VAPID_PRIVATE_KEY || '';
+  const subject = env.VAPID_SUBJECT || '';
+  if (!publicKey && !privateKey && !subject) return null;
+  if (!publicKey || !privateKey || !subject)
+    throw new ConfigError('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are set together or not at all');
+  if (!/^(mailto:|https:\/\/)/.test(subject)) throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL');
+  if (Buffer.from(publicKey, 'base64url').length !== 65 || Buffer.from(privateKey, 'base64url').length !== 32)
+    throw new ConfigError(
+      'VAPID keys must be base64url (public: 65 bytes, private: 32 bytes; npx web-push generate-vapid-keys)',
+    );
+  return { publicKey, privateKey, subject };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
@@ -168,6 +201,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),
     corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
+    vapid: vapid(env),
+    webPushEndpointHosts: env.WEB_PUSH_ENDPOINT_HOSTS
+      ? env.WEB_PUSH_ENDPOINT_HOSTS.split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean)
+      : DEFAULT_WEB_PUSH_ENDPOINT_HOSTS,
+    notificationPollIntervalMs: int(env, 'NOTIFICATION_POLL_INTERVAL_MS', 2000),
+    pushTimeoutMs: int(env, 'PUSH_TIMEOUT_MS', 10_000),
   };
   return { ...config, ...overrides };
 }

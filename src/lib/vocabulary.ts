@@ -92,6 +92,18 @@ export type RateBand = (typeof RATE_BANDS)[number];
 export const NOTIFICATION_CATEGORIES = ['issue_reports', 'rate_card', 'account'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/** Where a push device lives: Web Push (a browser subscription), APNs (iOS) or FCM (Android). */
+export const DEVICE_PLATFORMS = ['web', 'ios', 'android'] as const;
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+
+/** What delivery did with a queued notification, per device (delivered, failed) or once (dropped). */
+export const NOTIFICATION_OUTCOMES = ['delivered', 'failed', 'dropped'] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/** Where the zone quiet hours use came from: '' none yet, a device's report, or the user's explicit choice. */
+export const TIMEZONE_SOURCES = ['', 'device', 'user'] as const;
+export type TimezoneSource = (typeof TIMEZONE_SOURCES)[number];
+
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

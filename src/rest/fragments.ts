@@ -37,6 +37,11 @@ fragment MatrixCalculatorRowFields on MatrixCalculatorRow {
   ${ORGANISATION} ${APPROVAL_OUTCOME} ${RATE_CARD}
   base_min base_max e_min e_max repayment_min repayment_max balloon commission masked priced_bracket_count
 }`,
+  NotificationPreferencesFields: `
+fragment NotificationPreferencesFields on NotificationPreferences {
+  categories quiet_hours_enabled quiet_hours_start quiet_hours_end timezone timezone_source updated_at
+  available_categories { key label description default_enabled }
+}`,
   ApiTokenFields: `
 fragment ApiTokenFields on ApiToken {
   id name token_id last_four scope environment origin created_at expires_at last_used_at revoked_at

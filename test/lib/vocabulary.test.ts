@@ -22,6 +22,7 @@ const STORED: Record<string, readonly string[]> = {
   TransactionType: V.TRANSACTION_TYPES,
   ScenarioKind: V.SCENARIO_KINDS,
   NotificationCategory: V.NOTIFICATION_CATEGORIES,
+  NotificationOutcome: V.NOTIFICATION_OUTCOMES,
 };
 
 /** Enums only the database uses (no request, response or rule reads them). */

@@ -20,6 +20,10 @@ import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
+import getNotificationPreferences from './notifications/get-preferences.route.ts';
+import updateNotificationPreferences from './notifications/update-preferences.route.ts';
+import registerDevice from './notifications/register-device.route.ts';
+import unregisterDevice from './notifications/unregister-device.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -42,4 +46,8 @@ export const routes: RouteDefinition[] = [
   matrix,
   matrixCalculator,
   promoteScenario,
+  getNotificationPreferences,
+  updateNotificationPreferences,
+  registerDevice,
+  unregisterDevice,
 ];
