@@ -87,14 +87,12 @@ async function sendWithin(
   });
   try {
     return await Promise.race([
-      transport
-        .send(target, message)
-        .catch(
-          (e: unknown): SendOutcome => ({
-            ok: false,
-            reason: `transport error: ${String((e as Error)?.message ?? e)}`,
-          }),
-        ),
+      transport.send(target, message).catch(
+        (e: unknown): SendOutcome => ({
+          ok: false,
+          reason: `transport error: ${String((e as Error)?.message ?? e)}`,
+        }),
+      ),
       deadline,
     ]);
   } finally {
@@ -220,7 +218,13 @@ export interface DeliveryWorker {
  * Polls every `pollIntervalMs`. A failing pass (database down, a bug) is logged and the next poll tries again: the
  * worker never crashes the process, and never holds a request.
  */
-export function createDeliveryWorker(deps: DeliveryDeps & { pollIntervalMs: number }): DeliveryWorker {
+export function createDeliveryWorker(
+  deps: DeliveryDeps & {
+    pollIntervalMs: number;
+    /** Called after every pass with its summary, or with what it threw (operations hooks and tests observe it). */
+    onPass?: (outcome: DeliverySummary | { error: unknown }) => void;
+  },
+): DeliveryWorker {
   let running = false;
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<unknown> = Promise.resolve();
@@ -233,6 +237,7 @@ export function createDeliveryWorker(deps: DeliveryDeps & { pollIntervalMs: numb
         if (failing) logger.info('notifications.delivery_recovered', {});
         failing = false;
         if (summary.claimed) logger.info('notifications.delivered', { ...summary });
+        deps.onPass?.(summary);
       })
       .catch((e: unknown) => {
         // Logged once per outage, not once per poll.
@@ -241,6 +246,7 @@ export function createDeliveryWorker(deps: DeliveryDeps & { pollIntervalMs: numb
             message: (e as Error)?.message,
           });
         failing = true;
+        deps.onPass?.({ error: e });
       })
       .finally(() => {
         if (running) timer = setTimeout(tick, deps.pollIntervalMs);
