@@ -54,7 +54,11 @@ beforeEach(async () => {
 /** A transport that records what it was asked to send. */
 function recorder(name = 'test'): Transport & { sent: { target: PushTarget; message: PushMessage }[] } {
   const sent: { target: PushTarget; message: PushMessage }[] = [];
-  return { name, sent, send: async (target, message) => (sent.push({ target, message }), { ok: true }) };
+  const send: Transport['send'] = async (target, message) => {
+    sent.push({ target, message });
+    return { ok: true };
+  };
+  return { name, sent, send };
 }
 
 const queue = (userIds: number[], category: NotificationCategory = 'rate_card', title = 'Rate card updated') =>

@@ -196,7 +196,7 @@ export const MAX_DEVICE_TOKEN_LENGTH = 2048;
 /** Printable ASCII only: every provider's tokens are; it also keeps the unique index's entries small. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const APNS_TOKEN = /^[0-9A-Fa-f]{64,200}$/;
-const FCM_TOKEN = /^[A-Za-z0-9_:.\-]{20,}$/;
+const FCM_TOKEN = /^[A-Za-z0-9_:.-]{20,}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
 
 export interface DeviceRegistration {
