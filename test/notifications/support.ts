@@ -58,6 +58,42 @@ export function decryptWebPush(body: Buffer, subscription: WebSubscription): str
   return plain.subarray(0, plain.lastIndexOf(2)).toString('utf8'); // strip the 0x02 delimiter and padding
 }
 
+/** A certificate for 127.0.0.1 (openssl), for stand-in services over TLS. */
+export function selfSignedCert(): { cert: string; key: string } {
+  const dir = mkdtempSync(path.join(tmpdir(), 'push-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '2',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      { stdio: 'ignore' },
+    );
+    return {
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 export interface PushRequest {
   method: string;
   path: string;
@@ -72,33 +108,7 @@ export async function startPushService(status: (path: string) => number = () => 
   requests: PushRequest[];
   close(): Promise<void>;
 }> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'push-'));
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '2',
-      '-keyout',
-      path.join(dir, 'key.pem'),
-      '-out',
-      path.join(dir, 'cert.pem'),
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ],
-    { stdio: 'ignore' },
-  );
-  const cert = readFileSync(path.join(dir, 'cert.pem'), 'utf8');
-  const key = readFileSync(path.join(dir, 'key.pem'), 'utf8');
-  rmSync(dir, { recursive: true, force: true });
+  const { cert, key } = selfSignedCert();
   const requests: PushRequest[] = [];
   const server: Server = createServer({ cert, key }, (req, res) => {
     const chunks: Buffer[] = [];

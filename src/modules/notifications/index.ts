@@ -21,3 +21,5 @@ export {
   type PushTarget,
 } from './transports/transport.ts';
 export { webPushTransport } from './transports/web-push.ts';
+export { apnsTransport } from './transports/apns.ts';
+export { fcmTransport } from './transports/fcm.ts';

@@ -1,10 +1,12 @@
 import type { Config } from '../../../config.ts';
+import { apnsTransport } from './apns.ts';
+import { fcmTransport } from './fcm.ts';
 import type { Transports } from './transport.ts';
 import { webPushTransport } from './web-push.ts';
 
 /**
- * The transports this deployment is configured for. Web Push needs VAPID keys. APNs and FCM are not built yet
- * (docs/notifications.md says what they need): iOS and Android devices get the recording transport until they are.
+ * The transports this deployment is configured for (Web Push: VAPID keys; APNs: a .p8 key; FCM: a service account).
+ * A platform without one gets the recording transport.
  */
 export function transportsFromConfig(config: Config): Transports {
   const transports: Transports = {};
@@ -14,5 +16,7 @@ export function transportsFromConfig(config: Config): Transports {
       allowedHosts: config.webPushEndpointHosts,
       timeoutMs: config.pushTimeoutMs,
     });
+  if (config.apns) transports.ios = apnsTransport({ ...config.apns, timeoutMs: config.pushTimeoutMs });
+  if (config.fcm) transports.android = fcmTransport({ ...config.fcm, timeoutMs: config.pushTimeoutMs });
   return transports;
 }
