@@ -113,6 +113,20 @@ describe('Events: a notification reaches every registered device of its recipien
     expect((await outbox()).map((r) => [r.status, r.transport])).toEqual([['delivered', 'record']]);
   });
 
+  it('a deactivated user: dropped (user_inactive), even with a registered device', async () => {
+    await register({ token: IOS, platform: 'ios' });
+    await t.database.prisma.user.update({ where: { id: userId }, data: { is_active: false } });
+    try {
+      await queue([userId]);
+      const ios = recorder();
+      expect(await deliver({ ios })).toMatchObject({ dropped: 1, delivered: 0 });
+      expect(ios.sent).toHaveLength(0);
+      expect((await outbox()).map((r) => r.reason)).toEqual(['user_inactive']);
+    } finally {
+      await t.database.prisma.user.update({ where: { id: userId }, data: { is_active: true } });
+    }
+  });
+
   it('a user without a device: dropped (no_devices), recorded', async () => {
     await queue([userId]);
     expect(await deliver({})).toMatchObject({ dropped: 1 });
@@ -244,6 +258,22 @@ describe('Web Push: the payload is encrypted and POSTed to the subscription endp
       timeoutMs: 5000,
       agent: new Agent({ ca: push.cert }),
     });
+
+  it('webPushPublicKey hands browsers the configured VAPID key', async () => {
+    const configured = await startTestApp({
+      shareDatabaseWith: t,
+      clock,
+      config: { vapid: { ...vapid, subject: 'mailto:ops@example.test' } },
+    });
+    try {
+      const answer: any = await configured
+        .graphql(session)
+        .request('{ webPushPublicKey { ... on QueryWebPushPublicKeySuccess { data } } }');
+      expect(answer.webPushPublicKey.data).toBe(vapid.publicKey);
+    } finally {
+      await configured.close();
+    }
+  });
 
   it('delivers to a stand-in push service on 127.0.0.1; the browser’s keys decrypt the payload', async () => {
     const subscription = webSubscription(`${push.origin}/push/ok-1`);

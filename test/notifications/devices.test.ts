@@ -86,6 +86,15 @@ describe('POST /notifications/devices registers an install with the zone it repo
     expect(prefs).toMatchObject({ timezone: 'America/Chicago', timezone_source: 'user' });
   });
 
+  it('at most 20 registrations per user: one more drops the least recently refreshed', async () => {
+    const tokens = Array.from({ length: 21 }, (_, i) => i.toString(16).padStart(2, '0').repeat(32));
+    for (const token of tokens) await register({ token, platform: 'ios' });
+    const kept = (await devicesOf(userId)).map((d) => d.token);
+    expect(kept).toHaveLength(20);
+    expect(kept).not.toContain(tokens[0]);
+    expect(kept).toContain(tokens[20]);
+  });
+
   it('a registration without a zone leaves the user’s zone alone', async () => {
     await register({ token: IOS, platform: 'ios', timezone: 'Europe/London' });
     await register({ token: ANDROID, platform: 'android' });
@@ -133,6 +142,15 @@ describe('POST /notifications/devices registers an install with the zone it repo
     expect((await register({ token: IOS, platform: 'ios' }, null)).status).toBe(401);
     expect((await register({ token: IOS, platform: 'ios' }, apiToken)).status).toBe(403);
     expect(await devicesOf(userId)).toHaveLength(0);
+  });
+});
+
+describe('GraphQL webPushPublicKey: what a browser subscribes with', () => {
+  it('is null while Web Push is not configured', async () => {
+    const answer: any = await t
+      .graphql(session)
+      .request('{ webPushPublicKey { __typename ... on QueryWebPushPublicKeySuccess { data } } }');
+    expect(answer.webPushPublicKey).toBeNull();
   });
 });
 

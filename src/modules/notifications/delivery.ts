@@ -1,7 +1,7 @@
 /**
  * Delivery: drains the notification queue outside any request. Each queued row is claimed once across every process
  * (`FOR UPDATE SKIP LOCKED`, `processed_at` stamped in the claiming statement), then:
- * - dropped when its category is off for the user, or when the delivery instant falls within the user's quiet hours
+ * - dropped when the user is deactivated, when its category is off for the user, or when the delivery instant falls within the user's quiet hours
  *   (dropped, not delayed), or when the user has no registered device;
  * - otherwise sent to each of the user's devices through the platform's transport.
  * Every drop and every send (delivered or failed) leaves a row in `notification_outbox`. Delivery is at most once:
@@ -104,11 +104,13 @@ async function sendWithin(
 async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): Promise<DeliverySummary> {
   const summary: DeliverySummary = { claimed: rows.length, delivered: 0, failed: 0, dropped: 0 };
   const userIds = [...new Set(rows.map((r) => r.user_id))];
-  const [preferences, devices] = await Promise.all([
+  const [preferences, devices, active] = await Promise.all([
     deps.prisma.notificationPreference.findMany({ where: { user_id: { in: userIds } } }),
     deps.prisma.device.findMany({ where: { user_id: { in: userIds } }, orderBy: { id: 'asc' } }),
+    deps.prisma.user.findMany({ where: { id: { in: userIds }, is_active: true }, select: { id: true } }),
   ]);
   const prefsOf = new Map(preferences.map((p) => [p.user_id, p]));
+  const activeIds = new Set(active.map((u) => u.id));
   const outbox: OutboxRow[] = [];
   const gone: number[] = [];
   const record = (row: ClaimedRow, status: NotificationOutcome, extra: Partial<OutboxRow> = {}) => {
@@ -128,6 +130,11 @@ async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): 
   };
 
   for (const row of rows) {
+    // A deactivated user's installs may still be registered: they get nothing.
+    if (!activeIds.has(row.user_id)) {
+      record(row, 'dropped', { reason: 'user_inactive' });
+      continue;
+    }
     const prefs = prefsOf.get(row.user_id);
     if (!effectiveCategories(prefs?.categories ?? {})[row.category]) {
       record(row, 'dropped', { reason: 'category_disabled' });

@@ -191,6 +191,9 @@ export async function updatePreferences(
 // ---------------------------------------------------------------------------------------------------------------
 // Devices
 
+/** Registrations kept per user; registering one more drops the least recently refreshed (each push fans out to all). */
+export const MAX_DEVICES_PER_USER = 20;
+
 /** Longest push token accepted (a Web Push endpoint URL is the longest kind, a few hundred characters). */
 export const MAX_DEVICE_TOKEN_LENGTH = 2048;
 /** Printable ASCII only: every provider's tokens are; it also keeps the unique index's entries small. */
@@ -282,6 +285,9 @@ export async function registerDevice(
         web_push_auth = EXCLUDED.web_push_auth, updated_at = EXCLUDED.updated_at,
         created_at = CASE WHEN devices.user_id = EXCLUDED.user_id THEN devices.created_at ELSE EXCLUDED.created_at END
       RETURNING id, platform, timezone, created_at, updated_at`;
+    await tx.$executeRaw`
+      DELETE FROM devices WHERE user_id = ${userId} AND id NOT IN (
+        SELECT id FROM devices WHERE user_id = ${userId} ORDER BY updated_at DESC, id DESC LIMIT ${MAX_DEVICES_PER_USER})`;
     if (zone) await reportDeviceZone(tx, userId, zone, now);
     return device;
   });
