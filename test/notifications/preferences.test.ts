@@ -358,3 +358,34 @@ describe('GraphQL updateNotificationPreferences: the same service and rules', ()
     expect(ok.updateNotificationPreferences).toMatchObject({ timezone: 'UTC', timezone_source: 'user' });
   });
 });
+
+describe('Concurrent changes keep the rules (PostgreSQL meets the real races)', () => {
+  it('switching quiet hours on while another request clears the zone never leaves quiet hours on without a zone', async () => {
+    for (let round = 0; round < 15; round++) {
+      await patch({
+        quiet_hours_enabled: false,
+        quiet_hours_start: '22:00',
+        quiet_hours_end: '07:00',
+        timezone: 'UTC',
+      });
+      const [on, clear] = await Promise.all([patch({ quiet_hours_enabled: true }), patch({ timezone: '' })]);
+      expect([on.status, clear.status].sort()).toEqual([200, 400]); // whichever came second was refused
+      const row = await stored();
+      expect(row?.quiet_hours_enabled && row.timezone === '').toBe(false);
+    }
+  });
+
+  it('a device report racing the user’s choice never overwrites it', async () => {
+    for (let round = 0; round < 15; round++) {
+      await t.database.prisma.notificationPreference.deleteMany({ where: { user_id: userId } });
+      await Promise.all([
+        patch({ timezone: 'Europe/Paris' }),
+        t.rest('POST', '/api/v1/notifications/devices', {
+          token: session,
+          body: { token: 'd'.repeat(64), platform: 'ios', timezone: 'Asia/Tokyo' },
+        }),
+      ]);
+      expect(await stored()).toMatchObject({ timezone: 'Europe/Paris', timezone_source: 'user' });
+    }
+  });
+});
