@@ -36,6 +36,8 @@ export interface DeliveryDeps {
   batchSize?: number;
   /** Bound on one send, whatever the transport does (a transport should also bound its own wait). */
   sendTimeoutMs?: number;
+  /** Checked between batches: a pass draining a long queue ends early when the worker is stopping. */
+  isStopping?: () => boolean;
 }
 
 export interface DeliverySummary {
@@ -201,14 +203,15 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliverySummar
   const batchSize = deps.batchSize ?? 100;
   for (;;) {
     const now = deps.clock.now();
-    const rows = await claim(deps.prisma, batchSize, now);
+    // RETURNING has no order: deliver (and record) in queue order.
+    const rows = (await claim(deps.prisma, batchSize, now)).sort((a, b) => a.id - b.id);
     if (rows.length === 0) return total;
     const done = await deliverBatch(deps, rows, now);
     total.claimed += done.claimed;
     total.delivered += done.delivered;
     total.failed += done.failed;
     total.dropped += done.dropped;
-    if (rows.length < batchSize) return total;
+    if (rows.length < batchSize || deps.isStopping?.()) return total;
   }
 }
 
@@ -239,7 +242,7 @@ export function createDeliveryWorker(
 
   const tick = () => {
     timer = undefined;
-    pass = deliverPending(deps)
+    pass = deliverPending({ ...deps, isStopping: () => !running })
       .then((summary) => {
         if (failing) logger.info('notifications.delivery_recovered', {});
         failing = false;
