@@ -160,3 +160,22 @@ describe('quiet hours agree with an independent oracle (TZ1)', () => {
     expect(mismatches).toEqual([]);
   });
 });
+
+describe('the oracle tells a wrong engine apart (the comparison above can fail)', () => {
+  it('an engine that uses the zone’s January offset all year disagrees on transition days', () => {
+    const fixedOffset = (instant: number, start: string, end: string, zone: string) => {
+      const january = DateTime.fromMillis(Date.UTC(DateTime.fromMillis(instant).year, 0, 1), { zone }).offset;
+      return oracle(instant + january * 60_000, start, end, 'UTC'); // the clock read at a fixed offset
+    };
+    const random = seededRandom(7);
+    let mismatches = 0;
+    for (let i = 0; i < 5000; i++) {
+      const instant = Date.UTC(2026, 6, 1) + Math.floor(random() * 30 * 86_400_000); // July: DST in New York
+      const start = hhmm(Math.floor(random() * 1440));
+      const end = hhmm(Math.floor(random() * 1440));
+      if (fixedOffset(instant, start, end, 'America/New_York') !== oracle(instant, start, end, 'America/New_York'))
+        mismatches++;
+    }
+    expect(mismatches).toBeGreaterThan(0);
+  });
+});
