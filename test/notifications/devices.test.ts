@@ -185,6 +185,27 @@ describe('POST /notifications/devices/unregister: 204 always', () => {
   });
 });
 
+describe('GraphQL registerDevice / unregisterDevice: the same service', () => {
+  it('registers, then unregisters saying whether anything was removed', async () => {
+    const gql = t.graphql(session);
+    const reg: any = await gql.request(
+      'mutation { registerDevice(token: "' +
+        IOS +
+        '", platform: ios, timezone: "Europe/Berlin") { __typename ... on Device { platform timezone } } }',
+    );
+    expect(reg.registerDevice).toEqual({ __typename: 'Device', platform: 'ios', timezone: 'Europe/Berlin' });
+    const unregister = (token: string) =>
+      gql.request(
+        `mutation($token: String!) { unregisterDevice(token: $token) { ... on DeviceUnregistered { removed } } }`,
+        {
+          token,
+        },
+      );
+    expect(await unregister(IOS)).toEqual({ unregisterDevice: { removed: true } });
+    expect(await unregister(IOS)).toEqual({ unregisterDevice: { removed: false } });
+  });
+});
+
 describe('POST /notifications/devices/unregister: 400 without a token', () => {
   it.each([
     ['no body', undefined, 'This field is required.'],
