@@ -18,10 +18,13 @@ import { metricsHandler } from './http/metrics.ts';
 import { requestObservability } from './http/request-log.ts';
 import { createMcpHandlers } from './modules/mcp/server.ts';
 import { billingHttp } from './modules/billing/http.ts';
+import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 
 export interface App {
   express: express.Express;
   deps: AppDeps;
+  /** Push delivery: not started here; main.ts starts it after listen and stops it on shutdown. */
+  notifications: DeliveryWorker;
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
@@ -81,5 +84,12 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: 'Not found.' });
   });
-  return { express: app, deps };
+  const notifications = createDeliveryWorker({
+    prisma: deps.prisma,
+    clock: deps.clock,
+    transports: transportsFromConfig(options.config),
+    pollIntervalMs: options.config.notificationPollIntervalMs,
+    sendTimeoutMs: options.config.pushTimeoutMs + 1000,
+  });
+  return { express: app, deps, notifications };
 }

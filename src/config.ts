@@ -87,6 +87,86 @@ export interface Config extends DatabaseTimeouts {
   publicBaseUrl: string;
   /** Where the processor's checkout page sends the buyer back to (CHECKOUT_RETURN_URL). */
   checkoutReturnUrl: string;
+  /** Web Push VAPID keys (base64url) and subject (mailto: or https: URL); null = web devices get the recording transport. */
+  vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** Hosts a Web Push endpoint may name (the browsers' push services; a suffix matches subdomains). */
+  webPushEndpointHosts: string[];
+  /** How often the delivery worker looks for queued notifications. */
+  notificationPollIntervalMs: number;
+  /** Bound on one call to a push service. */
+  pushTimeoutMs: number;
+  /** APNs token authentication; null = iOS devices get the recording transport. */
+  apns: { keyId: string; teamId: string; privateKey: string; topic: string; origin: string } | null;
+  /** FCM HTTP v1 service account; null = Android devices get the recording transport. */
+  fcm: { projectId: string; clientEmail: string; privateKey: string; tokenUrl: string; apiOrigin: string } | null;
+}
+
+/** APNS_KEY_FILE (.p8), APNS_KEY_ID, APNS_TEAM_ID, APNS_TOPIC: all or none; APNS_ORIGIN picks sandbox. */
+function apns(env: NodeJS.ProcessEnv): Config['apns'] {
+  const names = ['APNS_KEY_FILE', 'APNS_KEY_ID', 'APNS_TEAM_ID', 'APNS_TOPIC'] as const;
+  const set = names.filter((n) => env[n]);
+  if (set.length === 0) return null;
+  if (set.length !== names.length) throw new ConfigError(`${names.join(', ')} are set together or not at all`);
+  let privateKey: string;
+  try {
+    privateKey = readFileSync(env.APNS_KEY_FILE!, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`APNS_KEY_FILE: cannot read ${env.APNS_KEY_FILE} (${(e as Error).message})`);
+  }
+  return {
+    keyId: env.APNS_KEY_ID!,
+    teamId: env.APNS_TEAM_ID!,
+    privateKey,
+    topic: env.APNS_TOPIC!,
+    origin: env.APNS_ORIGIN || 'https://api.push.apple.com',
+  };
+}
+
+/** FCM_SERVICE_ACCOUNT_FILE: the service account's JSON key (project_id, client_email, private_key). */
+function fcm(env: NodeJS.ProcessEnv): Config['fcm'] {
+  const file = env.FCM_SERVICE_ACCOUNT_FILE;
+  if (!file) return null;
+  let account: Record<string, unknown>;
+  try {
+    account = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`FCM_SERVICE_ACCOUNT_FILE: cannot read ${file} as JSON (${(e as Error).message})`);
+  }
+  const { project_id, client_email, private_key, token_uri } = account;
+  if (typeof project_id !== 'string' || typeof client_email !== 'string' || typeof private_key !== 'string')
+    throw new ConfigError('FCM_SERVICE_ACCOUNT_FILE: needs project_id, client_email and private_key');
+  return {
+    projectId: project_id,
+    clientEmail: client_email,
+    privateKey: private_key,
+    tokenUrl: typeof token_uri === 'string' ? token_uri : 'https://oauth2.googleapis.com/token',
+    apiOrigin: env.FCM_API_ORIGIN || 'https://fcm.googleapis.com',
+  };
+}
+
+/** The browsers' push services (Chrome/Edge via FCM, Firefox, Safari, Windows). */
+export const DEFAULT_WEB_PUSH_ENDPOINT_HOSTS = [
+  'fcm.googleapis.com',
+  'updates.push.services.mozilla.com',
+  'push.services.mozilla.com',
+  'web.push.apple.com',
+  'notify.windows.com',
+];
+
+/** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT: all three or none. */
+function vapid(env: NodeJS.ProcessEnv): Config['vapid'] {
+  const publicKey = env.VAPID_PUBLIC_KEY || '';
+  const privateKey = env.VAPID_PRIVATE_KEY || '';
+  const subject = env.VAPID_SUBJECT || '';
+  if (!publicKey && !privateKey && !subject) return null;
+  if (!publicKey || !privateKey || !subject)
+    throw new ConfigError('VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT are set together or not at all');
+  if (!/^(mailto:|https:\/\/)/.test(subject)) throw new ConfigError('VAPID_SUBJECT must be a mailto: or https: URL');
+  if (Buffer.from(publicKey, 'base64url').length !== 65 || Buffer.from(privateKey, 'base64url').length !== 32)
+    throw new ConfigError(
+      'VAPID keys must be base64url (public: 65 bytes, private: 32 bytes; npx web-push generate-vapid-keys)',
+    );
+  return { publicKey, privateKey, subject };
 }
 
 export const PAYMENT_PROCESSORS = ['stripe', 'builtin', 'none'] as const;
@@ -269,6 +349,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestLog: env.LOG_REQUESTS !== 'false',
     metricsToken: env.METRICS_TOKEN || null,
     ...billingConfig(env, environment, port),
+    vapid: vapid(env),
+    webPushEndpointHosts: env.WEB_PUSH_ENDPOINT_HOSTS
+      ? env.WEB_PUSH_ENDPOINT_HOSTS.split(',')
+          .map((h) => h.trim().toLowerCase())
+          .filter(Boolean)
+      : DEFAULT_WEB_PUSH_ENDPOINT_HOSTS,
+    notificationPollIntervalMs: int(env, 'NOTIFICATION_POLL_INTERVAL_MS', 2000),
+    pushTimeoutMs: int(env, 'PUSH_TIMEOUT_MS', 10_000),
+    apns: apns(env),
+    fcm: fcm(env),
   };
   return { ...config, ...overrides };
 }

@@ -77,6 +77,8 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
     }).join('\n'),
   );
 
+  app.notifications.start();
+
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     // Ctrl-C reaches npm, tsx and node alike, and npm and tsx relay it: one keystroke can arrive two or three times.
@@ -100,6 +102,8 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
       });
       server.closeAllConnections();
     }
+    // The delivery worker finishes its pass (bounded by the push and database timeouts) before the database closes.
+    await app.notifications.stop();
     try {
       await database.close();
     } catch (e) {

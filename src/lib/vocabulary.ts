@@ -110,6 +110,17 @@ export type IssueReportKind = (typeof ISSUE_REPORT_KINDS)[number];
 /** An issue report is open until a user of the financier concerned resolves it. */
 export const ISSUE_REPORT_STATUSES = ['open', 'resolved'] as const;
 export type IssueReportStatus = (typeof ISSUE_REPORT_STATUSES)[number];
+/** Where a push device lives: Web Push (a browser subscription), APNs (iOS) or FCM (Android). */
+export const DEVICE_PLATFORMS = ['web', 'ios', 'android'] as const;
+export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
+
+/** What delivery did with a queued notification, per device (delivered, failed) or once (dropped). */
+export const NOTIFICATION_OUTCOMES = ['delivered', 'failed', 'dropped'] as const;
+export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
+
+/** Where the zone quiet hours use came from: '' none yet, a device's report, or the user's explicit choice. */
+export const TIMEZONE_SOURCES = ['', 'device', 'user'] as const;
+export type TimezoneSource = (typeof TIMEZONE_SOURCES)[number];
 
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {

@@ -13,3 +13,4 @@ import './mcp/graphql.ts';
 import './rate-cards/graphql.ts';
 import './rate-cards/import/graphql.ts';
 import './reports/graphql.ts';
+import './notifications/graphql.ts';

@@ -41,6 +41,11 @@ fragment MatrixCalculatorRowFields on MatrixCalculatorRow {
 fragment RateCardVersionFields on RateCardVersion {
   id organisation_id resource created_at reason pinned label parts_present actor_email origin connection { id client_name }
 }`,
+  NotificationPreferencesFields: `
+fragment NotificationPreferencesFields on NotificationPreferences {
+  categories quiet_hours_enabled quiet_hours_start quiet_hours_end timezone timezone_source updated_at
+  available_categories { key label description default_enabled }
+}`,
   ApiTokenFields: `
 fragment ApiTokenFields on ApiToken {
   id name token_id last_four scope environment origin created_at expires_at last_used_at revoked_at

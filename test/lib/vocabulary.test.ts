@@ -24,6 +24,7 @@ const STORED: Record<string, readonly string[]> = {
   NotificationCategory: V.NOTIFICATION_CATEGORIES,
   VersionResource: V.VERSION_RESOURCES,
   IssueReportKind: V.ISSUE_REPORT_KINDS,
+  NotificationOutcome: V.NOTIFICATION_OUTCOMES,
 };
 
 /** Enums only the database uses (no request, response or rule reads them). */

@@ -25,6 +25,7 @@ const THROUGH_REST: Record<string, () => Promise<{ status: number; body: any }>>
   DateTime: () =>
     t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'scalar', scope: 'read', expires_at: future() } }),
   Decimal: () => t.rest('POST', '/api/v1/calculator/', { token, body: { ...DEAL, cost: '50000.50' } }),
+  JSON: () => t.rest('PATCH', '/api/v1/notifications/preferences', { token, body: { categories: { account: true } } }),
 };
 
 /** Custom scalars reachable from any argument or input field of the schema. */

@@ -32,6 +32,10 @@ import previewRateCardImport from './rate-cards/import-preview.route.ts';
 import applyRateCardImport from './rate-cards/import.route.ts';
 import reportDuplicates from './reports/duplicates.route.ts';
 import fileIssueReport from './reports/file.route.ts';
+import getNotificationPreferences from './notifications/get-preferences.route.ts';
+import updateNotificationPreferences from './notifications/update-preferences.route.ts';
+import registerDevice from './notifications/register-device.route.ts';
+import unregisterDevice from './notifications/unregister-device.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -66,4 +70,8 @@ export const routes: RouteDefinition[] = [
   applyRateCardImport,
   reportDuplicates,
   fileIssueReport,
+  getNotificationPreferences,
+  updateNotificationPreferences,
+  registerDevice,
+  unregisterDevice,
 ];

@@ -1,0 +1,12 @@
+import { builder } from '../../graphql/builder.ts';
+
+builder.queryField('webPushPublicKey', (t) =>
+  t.string({
+    nullable: true,
+    description:
+      'The VAPID public key (base64url) a browser passes as applicationServerKey to pushManager.subscribe(); null when Web Push is not configured',
+    authScopes: { signedIn: true },
+    errors: {},
+    resolve: (_root, _args, ctx) => ctx.config.vapid?.publicKey ?? null,
+  }),
+);

@@ -1,0 +1,14 @@
+import { body, defineRoute } from '../../define-route.ts';
+
+export default defineRoute({
+  method: 'patch',
+  path: '/notifications/preferences',
+  document: `mutation RestUpdateNotificationPreferences($input: UpdateNotificationPreferencesInput!) {
+    updateNotificationPreferences(input: $input) { __typename ...NotificationPreferencesFields ...ErrorFields } }`,
+  variables: (req) => ({ input: body(req) }),
+  respond: (r) => {
+    if (r.__typename !== 'NotificationPreferences') return undefined;
+    const { __typename, ...preferences } = r;
+    return [200, preferences];
+  },
+});
