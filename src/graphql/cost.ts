@@ -30,6 +30,9 @@ import {
 } from 'graphql';
 import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
+import { MAX_REST_APPROVALS } from '../modules/approvals/validate.ts';
+import { ANZSIC_DIVISION_CODES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
 export const MAX_COST = 200_000;
@@ -59,6 +62,8 @@ export interface CatalogueSizes {
   approvalsPerFinancier: number;
   /** The most rate brackets one approval links. */
   bracketsPerApproval: number;
+  /** The most assets one approval lists (`Approval.asset_ids`). */
+  assetsPerApproval: number;
 }
 
 /**
@@ -71,6 +76,7 @@ export const DECLARED_SIZES: CatalogueSizes = {
   financiers: 300,
   approvalsPerFinancier: 60,
   bracketsPerApproval: 40,
+  assetsPerApproval: 40,
 };
 
 const measured = new WeakMap<CatalogueSnapshot, CatalogueSizes>();
@@ -80,9 +86,11 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
   if (!sizes) {
     const perFinancier = new Map<number, number>();
     let bracketsPerApproval = 0;
+    let assetsPerApproval = 0;
     for (const a of snapshot.approvals) {
       perFinancier.set(a.organisation_id, (perFinancier.get(a.organisation_id) ?? 0) + 1);
       bracketsPerApproval = Math.max(bracketsPerApproval, a.rate_bracket_ids.length);
+      assetsPerApproval = Math.max(assetsPerApproval, a.asset_ids.length);
     }
     sizes = {
       brackets: snapshot.brackets.length,
@@ -90,6 +98,7 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
       financiers: snapshot.organisations.size,
       approvalsPerFinancier: Math.max(0, ...perFinancier.values()),
       bracketsPerApproval,
+      assetsPerApproval,
     };
     measured.set(snapshot, sizes);
   }
@@ -112,6 +121,12 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
   'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
+  'Approval.transaction_types': () => TRANSACTION_TYPES.length,
+  'Approval.industries': () => ANZSIC_DIVISION_CODES.length,
+  'Approval.asset_ids': (s) => s.assetsPerApproval,
+  'Approval.assets': (s) => s.assetsPerApproval,
+  'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,
+  'ApprovalList.approvals': () => MAX_REST_APPROVALS,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
 };
@@ -165,7 +180,9 @@ export function analyseOperation(
   const queryType = schema.getQueryType();
   const fragmentShapes = new Map<string, OperationShape>();
 
-  function listSize(parent: GraphQLCompositeType, field: FieldNode): number {
+  function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
+    // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
+    if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
     const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
     const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
     return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
@@ -182,7 +199,17 @@ export function analyseOperation(
     if (offset !== undefined && offset < 0) shape.problems.push(`schedule(offset:) must be 0 or more, got ${offset}.`);
   }
 
-  function walk(set: SelectionSetNode, parent: GraphQLCompositeType): OperationShape {
+  /** The page a relay connection field (it takes `after`) returns: first/last within the builder's bounds. */
+  function connectionPage(def: { args: readonly { name: string }[] }, field: FieldNode): number | undefined {
+    if (!def.args.some((a) => a.name === 'after')) return undefined;
+    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const asked = [arg('first'), arg('last')].filter((n): n is number => n !== undefined);
+    return Math.min(Math.max(asked.length ? Math.max(...asked) : DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
+  }
+
+  // `page` is the enclosing connection's page, carried through its result union (`... on QueryXSuccess { data }`)
+  // down to its `edges`.
+  function walk(set: SelectionSetNode, parent: GraphQLCompositeType, page?: number): OperationShape {
     const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
@@ -207,15 +234,17 @@ export function analyseOperation(
         const type: GraphQLOutputType = isNonNullType(def.type) ? def.type.ofType : def.type;
         // The meta-schema (introspection, off in prod) is bounded by the schema itself: its lists count once, so only
         // its depth and aliases are limited.
-        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection) : 1;
+        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection, page) : 1;
         const named = getNamedType(def.type);
-        const child = selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named) : EMPTY;
+        const childPage = connectionPage(def, selection) ?? (name === 'data' ? page : undefined);
+        const child =
+          selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named, childPage) : EMPTY;
         shape.cost += items * (1 + child.cost);
         add(shape, { ...child, cost: 0 }, 1, 1);
         shape.depth = Math.max(shape.depth, 1 + child.depth);
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
         const condition = selection.typeCondition ? schema.getType(selection.typeCondition.name.value) : parent;
-        if (condition && isCompositeType(condition)) add(shape, walk(selection.selectionSet, condition));
+        if (condition && isCompositeType(condition)) add(shape, walk(selection.selectionSet, condition, page));
       } else {
         const name = selection.name.value;
         let fragmentShape = fragmentShapes.get(name);

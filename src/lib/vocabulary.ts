@@ -92,6 +92,34 @@ export type RateBand = (typeof RATE_BANDS)[number];
 export const NOTIFICATION_CATEGORIES = ['issue_reports', 'rate_card', 'account'] as const;
 export type NotificationCategory = (typeof NOTIFICATION_CATEGORIES)[number];
 
+/**
+ * ANZSIC 2006 divisions, code -> label: approval `industries` hold these one-letter codes, and
+ * GET /approvals/options lists them (value = code, label = the division's name).
+ */
+export const ANZSIC_DIVISIONS = {
+  A: 'Agriculture, Forestry and Fishing',
+  B: 'Mining',
+  C: 'Manufacturing',
+  D: 'Electricity, Gas, Water and Waste Services',
+  E: 'Construction',
+  F: 'Wholesale Trade',
+  G: 'Retail Trade',
+  H: 'Accommodation and Food Services',
+  I: 'Transport, Postal and Warehousing',
+  J: 'Information Media and Telecommunications',
+  K: 'Financial and Insurance Services',
+  L: 'Rental, Hiring and Real Estate Services',
+  M: 'Professional, Scientific and Technical Services',
+  N: 'Administrative and Support Services',
+  O: 'Public Administration and Safety',
+  P: 'Education and Training',
+  Q: 'Health Care and Social Assistance',
+  R: 'Arts and Recreation Services',
+  S: 'Other Services',
+} as const;
+export type AnzsicDivision = keyof typeof ANZSIC_DIVISIONS;
+export const ANZSIC_DIVISION_CODES = Object.keys(ANZSIC_DIVISIONS) as AnzsicDivision[];
+
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {
   return typeof value === 'string' && (list as readonly string[]).includes(value);

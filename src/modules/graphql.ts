@@ -9,3 +9,4 @@ import './pricing/graphql.ts';
 import './matrix/graphql.ts';
 import './catalogue/graphql.ts';
 import './abn/graphql.ts';
+import './approvals/graphql.ts';

@@ -1,5 +1,6 @@
 import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
 import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/enums.ts';
+import { approvalField } from '../approvals/approval.loader.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
 import type { MatrixCalculatorResult, MatrixResult } from './service.ts';
@@ -54,6 +55,7 @@ export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('
   description: 'One approval not ruled out; approvals the deal violates are omitted',
   fields: (t) => ({
     ...approvalOutcomeFields(t),
+    approval: t.loadable(approvalField),
     rate_bracket_ids: t.exposeIntList('rate_bracket_ids'),
   }),
 });
@@ -81,6 +83,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
     ...rateCardIdentityFields(t),
     financier: t.loadable(financierField),
     ...approvalOutcomeFields(t),
+    approval: t.loadable(approvalField),
     ...maskableFigureFields(t),
     masked: t.exposeBoolean('masked', {
       description: "The Free-tier paywall nulled this row's figures; the cheapest three stay visible",

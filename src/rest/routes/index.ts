@@ -20,6 +20,9 @@ import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
 import assetSearch from './assets/search.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
+import listApprovals from './approvals/list.route.ts';
+import approvalOptions from './approvals/options.route.ts';
+import updateApproval from './approvals/update.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -42,4 +45,7 @@ export const routes: RouteDefinition[] = [
   matrix,
   matrixCalculator,
   promoteScenario,
+  listApprovals,
+  approvalOptions,
+  updateApproval,
 ];
