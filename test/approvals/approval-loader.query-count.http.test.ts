@@ -57,8 +57,7 @@ async function measure(document: string, field: 'matrix' | 'matrixCalculator'): 
   const data: any = await client.request(document, { input: DEAL });
   const queries = t.database.queryCount() - before;
   const result = data[field];
-  const rows =
-    field === 'matrix' ? result.results.flatMap((g: any) => g.approvals) : (result.results as any[]);
+  const rows = field === 'matrix' ? result.results.flatMap((g: any) => g.approvals) : (result.results as any[]);
   return { queries, rows };
 }
 

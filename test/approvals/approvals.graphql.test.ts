@@ -17,7 +17,8 @@ let readToken: string;
 let ownBrackets: number[];
 let foreignBracket: number;
 
-const FIELDS = 'id name doc_level organisation_id priority min_asset_cost asset_ids rate_bracket_ids financier { id name }';
+const FIELDS =
+  'id name doc_level organisation_id priority min_asset_cost asset_ids rate_bracket_ids financier { id name }';
 const RESULT = `__typename ... on Approval { ${FIELDS} } ... on Error { message code } ... on ValidationError { errors { field messages } }`;
 
 const CREATE = gql`mutation Create($input: ApprovalInput!) { createApproval(input: $input) { ${RESULT} } }`;
@@ -51,8 +52,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('createApproval: a new approval of the caller\'s own financier organisation', () => {
-  it('creates it with the caller\'s organisation and its rate-bracket links', async () => {
+describe("createApproval: a new approval of the caller's own financier organisation", () => {
+  it("creates it with the caller's organisation and its rate-bracket links", async () => {
     const data = await run(financier, CREATE, {
       input: {
         name: 'Created',
@@ -111,7 +112,7 @@ describe('createApproval: a new approval of the caller\'s own financier organisa
 });
 
 describe('updateApproval: the same rules and errors as PUT /approvals/{id}', () => {
-  it('replaces the caller\'s own approval; another organisation\'s is ForbiddenError; a missing one NotFoundError', async () => {
+  it("replaces the caller's own approval; another organisation's is ForbiddenError; a missing one NotFoundError", async () => {
     const own = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 1 } });
     const foreign = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 2 } });
     const ok = await run(financier, UPDATE, { id: own.id, input: { name: 'Updated', doc_level: 'lite_doc' } });
@@ -123,10 +124,13 @@ describe('updateApproval: the same rules and errors as PUT /approvals/{id}', () 
   });
 });
 
-describe('setApprovalRateBrackets: links only brackets of the caller\'s own rate card', () => {
+describe("setApprovalRateBrackets: links only brackets of the caller's own rate card", () => {
   it('replaces the links; a foreign or unknown bracket is ValidationError and nothing changes', async () => {
     const own = (await run(financier, CREATE, { input: { name: 'Links', doc_level: 'low_doc' } })).createApproval;
-    const set = await run(financier, SET_BRACKETS, { id: own.id, ids: [ownBrackets[1], ownBrackets[0], ownBrackets[1]] });
+    const set = await run(financier, SET_BRACKETS, {
+      id: own.id,
+      ids: [ownBrackets[1], ownBrackets[0], ownBrackets[1]],
+    });
     expect(set.setApprovalRateBrackets).toMatchObject({
       __typename: 'Approval',
       rate_bracket_ids: [ownBrackets[0], ownBrackets[1]],
@@ -140,17 +144,19 @@ describe('setApprovalRateBrackets: links only brackets of the caller\'s own rate
     expect(cleared.setApprovalRateBrackets.rate_bracket_ids).toEqual([]);
   });
 
-  it('another organisation\'s approval is ForbiddenError', async () => {
+  it("another organisation's approval is ForbiddenError", async () => {
     const foreign = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 2 } });
     const res = await run(financier, SET_BRACKETS, { id: foreign.id, ids: [ownBrackets[0]] });
     expect(res.setApprovalRateBrackets.__typename).toBe('ForbiddenError');
   });
 });
 
-describe('deleteApproval: removes the caller\'s own approval and its links', () => {
-  it('deletes its own, refuses another organisation\'s, and a second delete is NotFoundError', async () => {
+describe("deleteApproval: removes the caller's own approval and its links", () => {
+  it("deletes its own, refuses another organisation's, and a second delete is NotFoundError", async () => {
     const created = (
-      await run(financier, CREATE, { input: { name: 'Doomed', doc_level: 'low_doc', rate_bracket_ids: [ownBrackets[0]] } })
+      await run(financier, CREATE, {
+        input: { name: 'Doomed', doc_level: 'low_doc', rate_bracket_ids: [ownBrackets[0]] },
+      })
     ).createApproval;
     const deleted = await run(financier, DELETE, { id: created.id });
     expect(deleted.deleteApproval).toEqual({ __typename: 'DeletedApproval', id: created.id });
@@ -162,10 +168,13 @@ describe('deleteApproval: removes the caller\'s own approval and its links', () 
   });
 });
 
-describe('approval(id): any signed-in caller reads any financier\'s approval', () => {
+describe("approval(id): any signed-in caller reads any financier's approval", () => {
   it('answers the approval, NotFoundError for a missing id, UnauthenticatedError without credentials', async () => {
     const foreign = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 2 } });
-    expect((await run(readToken, ONE, { id: foreign.id })).approval).toMatchObject({ id: foreign.id, organisation_id: 2 });
+    expect((await run(readToken, ONE, { id: foreign.id })).approval).toMatchObject({
+      id: foreign.id,
+      organisation_id: 2,
+    });
     expect((await run(broker, ONE, { id: 999999 })).approval.__typename).toBe('NotFoundError');
     expect((await run(null, ONE, { id: foreign.id })).approval.__typename).toBe('UnauthenticatedError');
   });
@@ -193,7 +202,7 @@ describe('approvals: a relay cursor connection in list order, pages capped', () 
     expect(seen.map((n) => n.id)).toEqual(expected.map((a) => a.id));
   });
 
-  it('every financier\'s approvals without organisationId; first above the cap returns the cap', async () => {
+  it("every financier's approvals without organisationId; first above the cap returns the cap", async () => {
     const total = await t.database.prisma.approval.count();
     const data = await run(broker, PAGE, { first: 1000 });
     expect(data.approvals.data.edges).toHaveLength(Math.min(total, MAX_PAGE_SIZE));

@@ -260,8 +260,19 @@ describe('PUT /approvals/{id}: full replacement of the writable fields; 200 answ
 
     const minimal = await put(own, { name: 'Minimal', doc_level: 'lite_doc' });
     expect(minimal.status).toBe(200);
-    const { id, name, doc_level, organisation_id, priority, transaction_types, industries, asset_ids, assets, rate_bracket_ids, ...criteria } =
-      minimal.body;
+    const {
+      id,
+      name,
+      doc_level,
+      organisation_id,
+      priority,
+      transaction_types,
+      industries,
+      asset_ids,
+      assets,
+      rate_bracket_ids,
+      ...criteria
+    } = minimal.body;
     expect({ id, name, doc_level, organisation_id, priority }).toEqual({
       id: own,
       name: 'Minimal',
@@ -297,7 +308,7 @@ describe('PUT /approvals/{id}: full replacement of the writable fields; 200 answ
   });
 });
 
-describe('PUT /approvals/{id}: the organisation is always the caller\'s; an approval never moves', () => {
+describe("PUT /approvals/{id}: the organisation is always the caller's; an approval never moves", () => {
   it('accepts organisation_id equal to its own (a GET body sent back as it is)', async () => {
     const current = (await t.rest('GET', '/api/v1/approvals?organisation_id=1', { token: financier })).body.find(
       (a: any) => a.id === own,
@@ -409,8 +420,8 @@ describe('PUT /approvals/{id}: 400 names every bad field; nothing is written', (
   });
 });
 
-describe('PUT /approvals/{id}: another organisation\'s approval is 403, a missing one 404 (Errors table)', () => {
-  it('refuses another financier\'s approval with 403 and leaves it unchanged', async () => {
+describe("PUT /approvals/{id}: another organisation's approval is 403, a missing one 404 (Errors table)", () => {
+  it("refuses another financier's approval with 403 and leaves it unchanged", async () => {
     const before = await t.database.prisma.approval.findUniqueOrThrow({ where: { id: foreign } });
     const res = await put(foreign, { name: 'Hijacked', doc_level: 'low_doc' });
     expect(res.status).toBe(403);

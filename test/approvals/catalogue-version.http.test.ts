@@ -45,9 +45,7 @@ describe('a changed approval is seen by the next Matrix run (the write bumps the
   it('PUT that rules the deal out drops the approval from the next run; putting it back returns it', async () => {
     const before = await matrixApprovals(); // the snapshot is now warm
     const id = [...before.values()].find((a) => a.organisation_id === 1)?.approval_id;
-    const current = (await t.rest('GET', '/api/v1/approvals', { token: financier })).body.find(
-      (a: any) => a.id === id,
-    );
+    const current = (await t.rest('GET', '/api/v1/approvals', { token: financier })).body.find((a: any) => a.id === id);
     expect(current.organisation_id).toBe(1);
     const v0 = await version();
 
