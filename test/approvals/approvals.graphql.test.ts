@@ -31,6 +31,7 @@ const PAGE = gql`query Page($org: Int, $first: Int, $after: String) {
     __typename
     ... on QueryApprovalsSuccess { data { edges { cursor node { id organisation_id priority } } pageInfo { hasNextPage endCursor } } }
     ... on Error { message }
+    ... on ValidationError { errors { field messages } }
   } }`;
 
 const run = (token: string | null, document: string, variables: Record<string, unknown> = {}) =>
@@ -208,6 +209,44 @@ describe('approvals: a relay cursor connection in list order, pages capped', () 
     expect(data.approvals.data.edges).toHaveLength(Math.min(total, MAX_PAGE_SIZE));
     const orgs = data.approvals.data.edges.map((e: any) => e.node.organisation_id);
     expect(orgs).toEqual([...orgs].sort((a, b) => a - b));
+  });
+
+  it('pages backwards (last, before) through the same order', async () => {
+    const BACK = gql`query Back($org: Int, $last: Int, $before: String) {
+      approvals(organisationId: $org, last: $last, before: $before) {
+        ... on QueryApprovalsSuccess { data { edges { node { id } } pageInfo { hasPreviousPage startCursor } } }
+      } }`;
+    const fin = await t.database.prisma.organisation.findFirstOrThrow({ where: { name: 'Paging Finance' } });
+    const expected = await t.database.prisma.approval.findMany({
+      where: { organisation_id: fin.id },
+      orderBy: [{ priority: 'desc' }, { id: 'asc' }],
+    });
+    const seen: number[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const data: any = await run(broker, BACK, { org: fin.id, last: 3, before });
+      const page = data.approvals.data;
+      seen.unshift(...page.edges.map((e: any) => e.node.id));
+      if (!page.pageInfo.hasPreviousPage) break;
+      before = page.pageInfo.startCursor;
+    }
+    expect(seen).toEqual(expected.map((a) => a.id));
+  });
+
+  it('a cursor this list did not hand out is ValidationError naming the argument; nothing reaches the database', async () => {
+    const forged = [
+      'xyz',
+      '',
+      Buffer.from('GPC:S:abc').toString('base64'),
+      Buffer.from('approval:0').toString('base64url'),
+      Buffer.from('approval:99999999999').toString('base64url'),
+      'x'.repeat(500),
+    ];
+    for (const after of forged) {
+      const data = await run(broker, PAGE, { first: 2, after });
+      expect(data.approvals.__typename).toBe('ValidationError');
+      expect(data.approvals.errors[0].field).toBe('after');
+    }
   });
 
   it('without credentials is UnauthenticatedError', async () => {
