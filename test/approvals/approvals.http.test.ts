@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit, type UserSeed } from '../../testkit/seed.ts';
 import { ANZSIC_DIVISION_CODES, DOC_LEVELS, TRANSACTION_TYPES } from '../../src/lib/vocabulary.ts';
 import { say } from '../../src/lib/wording.ts';
+import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 
 let t: TestApp;
 let financier: string; // org 1 admin (session)
@@ -21,6 +22,7 @@ let foreign: number; // an approval of org 2
 let ownBrackets: number[];
 let foreignBracket: number;
 let otherFinancierEditor: UserSeed;
+let mcpToken: string; // an AI assistant's token: accepted only at POST /mcp
 
 const SPEC_FIELDS = [
   'id',
@@ -83,6 +85,22 @@ beforeAll(async () => {
   writeToken = (
     await t.rest('POST', '/api/v1/api-tokens', { token: financier, body: { name: 'rw', scope: 'read_write' } })
   ).body.token;
+  const secret = newApiTokenSecret();
+  const financierAdmin = await prisma.user.findUniqueOrThrow({ where: { email: 'financier.admin@demo.test' } });
+  await prisma.apiToken.create({
+    data: {
+      user_id: financierAdmin.id,
+      name: 'assistant',
+      token_id: secret.tokenId,
+      secret_hash: sha256(secret.secret),
+      last_four: secret.token.slice(-4),
+      scope: 'read_write',
+      environment: t.config.environment,
+      origin: 'mcp',
+      created_at: new Date(),
+    } as never,
+  });
+  mcpToken = secret.token;
   own = (await prisma.approval.findFirstOrThrow({ where: { organisation_id: 1 }, orderBy: { id: 'asc' } })).id;
   foreign = (await prisma.approval.findFirstOrThrow({ where: { organisation_id: 2 }, orderBy: { id: 'asc' } })).id;
   ownBrackets = (await prisma.rateBracket.findMany({ where: { organisation_id: 1 }, orderBy: { id: 'asc' } })).map(
@@ -157,6 +175,16 @@ describe('GET /approvals: a list of Approval, readable by any signed-in caller (
     expect(res.status).toBe(401);
     expect(res.body.error).toBeTypeOf('string');
   });
+
+  it("an AI assistant's token is 403 here, as everywhere but /mcp (Authentication 8)", async () => {
+    const res = await t.rest('GET', '/api/v1/approvals', { token: mcpToken });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: say('forbidden_mcp_token', 'web') });
+  });
+
+  it('a path below /approvals that is no endpoint is 404', async () => {
+    expect((await t.rest('GET', '/api/v1/approvals/1', { token: broker })).status).toBe(404);
+  });
 });
 
 describe('GET /approvals: the list is capped at 1000, X-Total-Count says how many matched', () => {
@@ -194,8 +222,9 @@ describe('GET /approvals/options: doc levels, transaction types and industries a
       for (const o of list) expect(Object.keys(o)).toEqual(['value', 'label']);
   });
 
-  it('without credentials is 401', async () => {
+  it('without credentials is 401; an assistant token 403', async () => {
     expect((await t.rest('GET', '/api/v1/approvals/options', {})).status).toBe(401);
+    expect((await t.rest('GET', '/api/v1/approvals/options', { token: mcpToken })).status).toBe(403);
   });
 });
 

@@ -204,14 +204,14 @@ export async function deleteApproval(ctx: Ctx, caller: Caller, id: number): Prom
 /** Replaces an approval's rate-bracket links with brackets of the caller's own rate card. */
 export async function setApprovalRateBrackets(ctx: Ctx, caller: Caller, id: number, rateBracketIds: number[]) {
   const organisationId = writableOrganisation(ctx, caller);
-  if (rateBracketIds.length > MAX_APPROVAL_RATE_BRACKETS)
-    throw ValidationError.of(
-      'rateBracketIds',
-      `Ensure this list has no more than ${MAX_APPROVAL_RATE_BRACKETS} items.`,
-    );
   const ids = distinct(rateBracketIds);
   return ctx.prisma.$transaction(async (tx) => {
-    await lockOwnApproval(tx, ctx, id, organisationId);
+    await lockOwnApproval(tx, ctx, id, organisationId); // 404 and 403 before the list is judged, as on PUT
+    if (rateBracketIds.length > MAX_APPROVAL_RATE_BRACKETS)
+      throw ValidationError.of(
+        'rateBracketIds',
+        `Ensure this list has no more than ${MAX_APPROVAL_RATE_BRACKETS} items.`,
+      );
     const errors = new FieldErrors();
     await checkRateBrackets(tx, errors, 'rateBracketIds', ids, organisationId);
     errors.throwIfAny();
