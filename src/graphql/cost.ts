@@ -32,6 +32,8 @@ import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
 import { PERMISSION_CODENAMES } from '../modules/auth/permissions.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
+import { MAX_REST_APPROVALS } from '../modules/approvals/validate.ts';
+import { ANZSIC_DIVISION_CODES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
@@ -62,6 +64,8 @@ export interface CatalogueSizes {
   approvalsPerFinancier: number;
   /** The most rate brackets one approval links. */
   bracketsPerApproval: number;
+  /** The most assets one approval lists (`Approval.asset_ids`). */
+  assetsPerApproval: number;
 }
 
 /**
@@ -74,6 +78,7 @@ export const DECLARED_SIZES: CatalogueSizes = {
   financiers: 300,
   approvalsPerFinancier: 60,
   bracketsPerApproval: 40,
+  assetsPerApproval: 40,
 };
 
 const measured = new WeakMap<CatalogueSnapshot, CatalogueSizes>();
@@ -83,9 +88,11 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
   if (!sizes) {
     const perFinancier = new Map<number, number>();
     let bracketsPerApproval = 0;
+    let assetsPerApproval = 0;
     for (const a of snapshot.approvals) {
       perFinancier.set(a.organisation_id, (perFinancier.get(a.organisation_id) ?? 0) + 1);
       bracketsPerApproval = Math.max(bracketsPerApproval, a.rate_bracket_ids.length);
+      assetsPerApproval = Math.max(assetsPerApproval, a.asset_ids.length);
     }
     sizes = {
       brackets: snapshot.brackets.length,
@@ -93,6 +100,7 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
       financiers: snapshot.organisations.size,
       approvalsPerFinancier: Math.max(0, ...perFinancier.values()),
       bracketsPerApproval,
+      assetsPerApproval,
     };
     measured.set(snapshot, sizes);
   }
@@ -116,16 +124,17 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
   'Asset.ancestors': () => MAX_ASSET_DEPTH,
+  'Approval.transaction_types': () => TRANSACTION_TYPES.length,
+  'Approval.industries': () => ANZSIC_DIVISION_CODES.length,
+  'Approval.asset_ids': (s) => s.assetsPerApproval,
+  'Approval.assets': (s) => s.assetsPerApproval,
+  'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,
+  'ApprovalList.approvals': () => MAX_REST_APPROVALS,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
   // The permission codenames are a closed list (organisationUsers' groups { permissions } stays within budget).
   'UserGroup.permissions': () => PERMISSION_CODENAMES.length,
 };
-
-/** A connection's page: `first` or `last`, capped as the builder caps it (DEFAULT_PAGE_SIZE when neither is given). */
-export function connectionPage(first: number | undefined, last: number | undefined): number {
-  return Math.min(Math.max(first ?? last ?? DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
-}
 
 /** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
 export function schedulePage(first: number | undefined): number {
@@ -176,15 +185,10 @@ export function analyseOperation(
   const queryType = schema.getQueryType();
   const fragmentShapes = new Map<string, OperationShape>();
 
-  const argsOf =
-    (field: FieldNode): Args =>
-    (name) =>
-      intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
-
-  /** `page`: the enclosing connection field's page, which sizes its `edges`. */
   function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
-    if (page !== undefined && field.name.value === 'edges') return page;
-    const arg = argsOf(field);
+    // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
+    if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
+    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
     const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
     return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
   }
@@ -200,6 +204,16 @@ export function analyseOperation(
     if (offset !== undefined && offset < 0) shape.problems.push(`schedule(offset:) must be 0 or more, got ${offset}.`);
   }
 
+  /** The page a relay connection field (it takes `after`) returns: first/last within the builder's bounds. */
+  function connectionPage(def: { args: readonly { name: string }[] }, field: FieldNode): number | undefined {
+    if (!def.args.some((a) => a.name === 'after')) return undefined;
+    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const asked = [arg('first'), arg('last')].filter((n): n is number => n !== undefined);
+    return Math.min(Math.max(asked.length ? Math.max(...asked) : DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
+  }
+
+  // `page` is the enclosing connection's page, carried through its result union (`... on QueryXSuccess { data }`)
+  // down to its `edges`.
   function walk(set: SelectionSetNode, parent: GraphQLCompositeType, page?: number): OperationShape {
     const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
     for (const selection of set.selections) {
@@ -227,14 +241,9 @@ export function analyseOperation(
         // its depth and aliases are limited.
         const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection, page) : 1;
         const named = getNamedType(def.type);
-        // A relay connection field (first/after arguments): its edges hold one page, as `first`/`last` ask, also
-        // when the connection sits in a result union (`... on QueryAssetsConnection { edges }`).
-        const connection =
-          def.args.some((a) => a.name === 'first') && def.args.some((a) => a.name === 'after')
-            ? connectionPage(argsOf(selection)('first'), argsOf(selection)('last'))
-            : undefined;
+        const childPage = connectionPage(def, selection) ?? (name === 'data' ? page : undefined);
         const child =
-          selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named, connection) : EMPTY;
+          selection.selectionSet && isCompositeType(named) ? walk(selection.selectionSet, named, childPage) : EMPTY;
         shape.cost += items * (1 + child.cost);
         add(shape, { ...child, cost: 0 }, 1, 1);
         shape.depth = Math.max(shape.depth, 1 + child.depth);

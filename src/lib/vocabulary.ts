@@ -121,6 +121,33 @@ export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 /** Where the zone quiet hours use came from: '' none yet, a device's report, or the user's explicit choice. */
 export const TIMEZONE_SOURCES = ['', 'device', 'user'] as const;
 export type TimezoneSource = (typeof TIMEZONE_SOURCES)[number];
+/**
+ * ANZSIC 2006 divisions, code -> label: approval `industries` hold these one-letter codes, and
+ * GET /approvals/options lists them (value = code, label = the division's name).
+ */
+export const ANZSIC_DIVISIONS = {
+  A: 'Agriculture, Forestry and Fishing',
+  B: 'Mining',
+  C: 'Manufacturing',
+  D: 'Electricity, Gas, Water and Waste Services',
+  E: 'Construction',
+  F: 'Wholesale Trade',
+  G: 'Retail Trade',
+  H: 'Accommodation and Food Services',
+  I: 'Transport, Postal and Warehousing',
+  J: 'Information Media and Telecommunications',
+  K: 'Financial and Insurance Services',
+  L: 'Rental, Hiring and Real Estate Services',
+  M: 'Professional, Scientific and Technical Services',
+  N: 'Administrative and Support Services',
+  O: 'Public Administration and Safety',
+  P: 'Education and Training',
+  Q: 'Health Care and Social Assistance',
+  R: 'Arts and Recreation Services',
+  S: 'Other Services',
+} as const;
+export type AnzsicDivision = keyof typeof ANZSIC_DIVISIONS;
+export const ANZSIC_DIVISION_CODES = Object.keys(ANZSIC_DIVISIONS) as AnzsicDivision[];
 
 /** True when `value` is one of `list`'s members (narrows it to the list's type). */
 export function isOneOf<const T extends string>(list: readonly T[], value: unknown): value is T {

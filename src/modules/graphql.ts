@@ -14,3 +14,4 @@ import './rate-cards/graphql.ts';
 import './rate-cards/import/graphql.ts';
 import './reports/graphql.ts';
 import './notifications/graphql.ts';
+import './approvals/graphql.ts';

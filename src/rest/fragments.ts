@@ -46,6 +46,13 @@ fragment NotificationPreferencesFields on NotificationPreferences {
   categories quiet_hours_enabled quiet_hours_start quiet_hours_end timezone timezone_source updated_at
   available_categories { key label description default_enabled }
 }`,
+  ApprovalFields: `
+fragment ApprovalFields on Approval {
+  id name doc_level organisation_id priority min_deposit_percentage min_deposit_amount max_term min_term
+  min_abn_age max_abn_age min_gst_age max_gst_age min_asset_age max_asset_age min_asset_cost max_asset_cost
+  min_borrower_age max_borrower_age min_file_age max_file_age min_credit_score max_credit_score
+  home_owner private_sale sale_hire_back asset_state transaction_types industries asset_ids assets rate_bracket_ids
+}`,
   ApiTokenFields: `
 fragment ApiTokenFields on ApiToken {
   id name token_id last_four scope environment origin created_at expires_at last_used_at revoked_at

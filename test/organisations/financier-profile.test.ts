@@ -38,6 +38,7 @@ describe("the full Organisation type is only for the caller's own organisation",
 
   it('rows and groups carry financier as FinancierProfile, whose fields are exactly id and name', () => {
     expect(fieldsOfType('FinancierProfile')).toEqual([
+      'Approval.financier',
       'CalculatorRow.financier',
       'MatrixCalculatorRow.financier',
       'MatrixFinancierGroup.financier',

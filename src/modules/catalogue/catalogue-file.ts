@@ -20,6 +20,8 @@ import {
   SUBSCRIPTION_STATUSES,
   TRANSACTION_TYPES,
   TRI_STATES,
+  ANZSIC_DIVISION_CODES,
+  type AnzsicDivision,
   type AssetState,
   type CardType,
   type CompoundingFrequency,
@@ -60,29 +62,8 @@ export const PLAN_OVERRIDE_KEYS = [
   'entitlements',
 ] as const;
 
-/** ANZSIC 2006 divisions: approval `industries` hold these one-letter codes. */
-export const ANZSIC_DIVISIONS = {
-  A: 'Agriculture, Forestry and Fishing',
-  B: 'Mining',
-  C: 'Manufacturing',
-  D: 'Electricity, Gas, Water and Waste Services',
-  E: 'Construction',
-  F: 'Wholesale Trade',
-  G: 'Retail Trade',
-  H: 'Accommodation and Food Services',
-  I: 'Transport, Postal and Warehousing',
-  J: 'Information Media and Telecommunications',
-  K: 'Financial and Insurance Services',
-  L: 'Rental, Hiring and Real Estate Services',
-  M: 'Professional, Scientific and Technical Services',
-  N: 'Administrative and Support Services',
-  O: 'Public Administration and Safety',
-  P: 'Education and Training',
-  Q: 'Health Care and Social Assistance',
-  R: 'Arts and Recreation Services',
-  S: 'Other Services',
-} as const;
-export type AnzsicDivision = keyof typeof ANZSIC_DIVISIONS;
+/** ANZSIC 2006 divisions (approval `industries`): the vocabulary's list, re-exported for the file format's users. */
+export { ANZSIC_DIVISIONS, type AnzsicDivision } from '../../lib/vocabulary.ts';
 
 /** Money on approvals: a JSON number or a plain decimal string ("15000", "10.5"). */
 export type Money = number | string;
@@ -661,7 +642,7 @@ const TABLES: Record<CatalogueKey, Table> = {
     sale_hire_back: optBool,
     asset_state: opt(nullable(oneOf(ASSET_STATES))),
     transaction_types: opt(listOf(oneOf(TRANSACTION_TYPES))),
-    industries: opt(listOf(oneOf(Object.keys(ANZSIC_DIVISIONS)))),
+    industries: opt(listOf(oneOf(ANZSIC_DIVISION_CODES))),
     asset_ids: opt(listOf(assetRef)),
     rate_bracket_ids: opt(listOf(bracket('organisation_id'))),
   },

@@ -1,5 +1,6 @@
 import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
 import { DegradedEnum, DocLevelEnum, EvaluationStatusEnum } from '../../graphql/enums.ts';
+import { approvalField } from '../approvals/approval.loader.ts';
 import { financierField } from '../organisations/financier.loader.ts';
 import { productField, rateBracketField } from '../rate-cards/card.loader.ts';
 import { rateCardIdentityFields } from '../pricing/pricing.types.ts';
@@ -55,6 +56,7 @@ export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('
   description: 'One approval not ruled out; approvals the deal violates are omitted',
   fields: (t) => ({
     ...approvalOutcomeFields(t),
+    approval: t.loadable(approvalField),
     rate_bracket_ids: t.exposeIntList('rate_bracket_ids'),
   }),
 });
@@ -90,6 +92,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
       resolve: (row: MatrixCalculatorRow) => (row.masked ? null : row.rate_bracket_id),
     }),
     ...approvalOutcomeFields(t),
+    approval: t.loadable(approvalField),
     ...maskableFigureFields(t),
     masked: t.exposeBoolean('masked', {
       description: "The Free-tier paywall nulled this row's figures; the cheapest three stay visible",

@@ -36,6 +36,9 @@ import getNotificationPreferences from './notifications/get-preferences.route.ts
 import updateNotificationPreferences from './notifications/update-preferences.route.ts';
 import registerDevice from './notifications/register-device.route.ts';
 import unregisterDevice from './notifications/unregister-device.route.ts';
+import listApprovals from './approvals/list.route.ts';
+import approvalOptions from './approvals/options.route.ts';
+import updateApproval from './approvals/update.route.ts';
 
 export const routes: RouteDefinition[] = [
   assetSearch,
@@ -74,4 +77,7 @@ export const routes: RouteDefinition[] = [
   updateNotificationPreferences,
   registerDevice,
   unregisterDevice,
+  listApprovals,
+  approvalOptions,
+  updateApproval,
 ];

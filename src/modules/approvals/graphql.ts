@@ -1,0 +1,9 @@
+import './approval.types.ts';
+import './approvals.query.ts';
+import './approval.query.ts';
+import './approval-list.query.ts';
+import './approval-options.query.ts';
+import './create-approval.mutation.ts';
+import './update-approval.mutation.ts';
+import './delete-approval.mutation.ts';
+import './set-approval-rate-brackets.mutation.ts';
