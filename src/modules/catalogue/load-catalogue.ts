@@ -54,6 +54,10 @@ export const RESET_TABLES = [
   'devices',
   'issue_reports',
   'mcp_connections',
+  'notifications',
+  'notification_outbox',
+  'processed_webhook_events',
+  'builtin_checkout_sessions',
 ] as const;
 
 /** Tables the file writes explicit ids into: their sequences are moved past max(id) after loading. */

@@ -27,5 +27,4 @@ export const listApprovals = defineTool({
     has_next_page: r.data.pageInfo.hasNextPage,
     end_cursor: r.data.pageInfo.endCursor,
   }),
-  provisional: true,
 });

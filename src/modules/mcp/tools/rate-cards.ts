@@ -22,7 +22,6 @@ export const updateRateBracket = defineTool({
   write: true,
   arguments: { id: 'The rate bracket id', input: 'The fields to change', expected_version: EXPECTED_VERSION },
   answer: plain,
-  provisional: true,
 });
 
 export const createRateBracket = defineTool({
@@ -35,7 +34,6 @@ export const createRateBracket = defineTool({
   write: true,
   arguments: { input: 'The new rate bracket', expected_version: EXPECTED_VERSION },
   answer: plain,
-  provisional: true,
 });
 
 export const updateProduct = defineTool({
@@ -48,5 +46,4 @@ export const updateProduct = defineTool({
   write: true,
   arguments: { id: 'The product id', input: 'The fields to change', expected_version: EXPECTED_VERSION },
   answer: plain,
-  provisional: true,
 });
