@@ -377,6 +377,56 @@ describe('Authentication 5: write tools need a read_write token', () => {
   });
 });
 
+describe('Approvals and rate-card edits through an assistant', () => {
+  it("list_approvals pages one financier's approvals", async () => {
+    const financier = await t.database.prisma.organisation.findFirstOrThrow({
+      where: { type: 'f', approvals: { some: {} } },
+    });
+    const { token } = await mint('read');
+    const result = await call(await connect(token), 'list_approvals', { organisationId: financier.id, first: 2 });
+    expect(result.isError).toBeFalsy();
+    const page = result.structuredContent as { approvals: { organisation_id: number }[]; has_next_page: boolean };
+    expect(page.approvals.length).toBeGreaterThan(0);
+    expect(page.approvals.every((a) => a.organisation_id === financier.id)).toBe(true);
+  });
+
+  it('update_rate_bracket with a read_write token is recorded as a rate-card version with the connection', async () => {
+    const financierSession = (await t.login('financier.admin@demo.test')).access;
+    const me = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'financier.admin@demo.test' } });
+    const bracket = await t.database.prisma.rateBracket.findFirstOrThrow({
+      where: { organisation_id: me.organisation_id! },
+    });
+    const { id: tokenId, token } = await mint('read_write', 'mcp', financierSession);
+    const client = await connect(token, 'Rate Desk Assistant');
+    const result = await call(client, 'update_rate_bracket', { id: bracket.id, input: { base_min: 7.77 } });
+    expect(result.isError).toBeFalsy();
+    expect((await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).base_min).toBe(7.77);
+    const connection = await connectionOf(tokenId);
+    const version = await t.database.prisma.rateCardVersion.findFirstOrThrow({
+      where: { organisation_id: me.organisation_id! },
+      orderBy: { id: 'desc' },
+    });
+    expect(version).toMatchObject({ origin: 'assistant', connection_id: connection!.id, actor_email: me.email });
+  });
+
+  it('update_rate_bracket with a read token is refused and changes nothing', async () => {
+    const financierSession = (await t.login('financier.admin@demo.test')).access;
+    const me = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'financier.admin@demo.test' } });
+    const bracket = await t.database.prisma.rateBracket.findFirstOrThrow({
+      where: { organisation_id: me.organisation_id! },
+    });
+    const { token } = await mint('read', 'mcp', financierSession);
+    const result = await call(await connect(token), 'update_rate_bracket', {
+      id: bracket.id,
+      input: { base_min: 1.11 },
+    });
+    expect(result.isError).toBe(true);
+    expect((await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).base_min).toBe(
+      bracket.base_min,
+    );
+  });
+});
+
 describe('DELETE /api/v1/mcp-connections/{id}: revokes the connection token, idempotently', () => {
   async function connected(token = session) {
     const minted = await mint('read', 'mcp', token);
