@@ -7,7 +7,9 @@
 import type { NextFunction, Request, Response } from 'express';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
-const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Service-Client';
+const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Service-Client, X-Request-Id, If-Match';
+/** Response headers a browser client may read: request id, list totals, back-off, the rate card's version. */
+const EXPOSED_HEADERS = 'X-Request-Id, X-Total-Count, Retry-After, ETag';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export function cors(allowedOrigins: readonly string[]) {
@@ -16,7 +18,7 @@ export function cors(allowedOrigins: readonly string[]) {
     const origin = req.get('origin');
     res.vary('Origin');
     const permitted = origin !== undefined && allowed.has(origin);
-    if (permitted) res.set('Access-Control-Allow-Origin', origin);
+    if (permitted) res.set({ 'Access-Control-Allow-Origin': origin, 'Access-Control-Expose-Headers': EXPOSED_HEADERS });
     if (req.method === 'OPTIONS' && req.get('access-control-request-method')) {
       if (permitted) {
         res.set({

@@ -54,6 +54,8 @@ for (const s of SURFACES) {
       expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(res.headers.get('vary')).toMatch(/Origin/);
+      // A browser client may read the request id, list totals, back-off and the rate card's version.
+      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, X-Total-Count, Retry-After, ETag');
     });
 
     it('any other origin gets no CORS header', async () => {
