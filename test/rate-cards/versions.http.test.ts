@@ -183,3 +183,29 @@ describe('400 for a malformed id or expected version, after credentials are judg
     expect((await diff(null, 'abc')).status).toBe(401);
   });
 });
+
+describe('The diff warns when restoring would remove a bracket an approval still links to', () => {
+  it('names the approval in warnings', async () => {
+    const before = (
+      await t.database.prisma.rateCardVersion.findFirstOrThrow({
+        where: { organisation_id: 1, resource: 'rate_card' },
+        orderBy: { id: 'desc' },
+      })
+    ).id;
+    const product = await t.database.prisma.product.findFirstOrThrow({ where: { organisation_id: 1 } });
+    const created: any = await t
+      .graphql(admin)
+      .request(
+        `mutation { createRateBracket(input: {name: "Linked later", product_id: ${product.id}, base_min: 9, base_max: 11}) { __typename ... on RateCardChange { rate_bracket { id } } } }`,
+      );
+    const bracketId = created.createRateBracket.rate_bracket.id;
+    const approval = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 1 } });
+    await t.database.prisma.approvalRateBracket.create({
+      data: { approval_id: approval.id, rate_bracket_id: bracketId },
+    });
+    const res = await diff(admin, before);
+    expect(res.status).toBe(200);
+    expect(res.body.warnings.join('\n')).toContain('“Linked later”');
+    expect(res.body.warnings.join('\n')).toContain(approval.name);
+  });
+});

@@ -12,6 +12,7 @@ import type { PermissionCodename } from '../auth/permissions.ts';
 import { bookOf, hasPermission } from '../auth/policy.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
+import { approvalLinksOf } from './approval-links.ts';
 import { compareRateCards, type CardComparison } from './compare.ts';
 import { readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 import {
@@ -121,8 +122,11 @@ export interface VersionDiff extends CardComparison {
 export async function rateCardVersionDiff(ctx: Ctx, caller: Caller, id: number): Promise<VersionDiff> {
   requirePermission(caller, 'view_rate_card_version');
   const version = await ownVersion(ctx.prisma, caller, id, 'rate_card');
-  const today = await readRateCard(ctx.prisma, version.organisation_id!);
-  return { version, ...compareRateCards(today, version.payload as unknown as RateCard) };
+  const [today, approvalLinks] = await Promise.all([
+    readRateCard(ctx.prisma, version.organisation_id!),
+    approvalLinksOf(ctx.prisma, version.organisation_id!),
+  ]);
+  return { version, ...compareRateCards(today, version.payload as unknown as RateCard, { approvalLinks }) };
 }
 
 // ---------- products ----------

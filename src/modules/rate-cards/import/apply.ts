@@ -11,7 +11,8 @@ import type { ServiceContext } from '../../service-context.ts';
 import { compareRateCards, type Comparison } from '../compare.ts';
 import { changeRateCard, readRateCard, replaceRateCard } from '../index.ts';
 import { importedRateCard, matchImported, newRecordCounts, readRateCardFile } from './preview.ts';
-import { approvalLinksOf, importingOrganisation } from './service.ts';
+import { approvalLinksOf } from '../approval-links.ts';
+import { importingOrganisation } from './service.ts';
 
 export const IMPORT_REASON = 'Imported from file';
 

@@ -3,12 +3,12 @@
  * nothing. The caller's own financier organisation only; needs `change_rate_card` (admins hold it) and write access,
  * like the apply it prepares (the spec's `read` tokens may POST only the five computations).
  */
-import type { Db } from '../../../lib/db.ts';
 import { ForbiddenError } from '../../../lib/errors.ts';
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { hasPermission } from '../../auth/policy.ts';
 import type { ServiceContext } from '../../service-context.ts';
+import { approvalLinksOf } from '../approval-links.ts';
 import type { Comparison } from '../compare.ts';
 import { cardVersionOf, readRateCard } from '../index.ts';
 import { previewImport } from './preview.ts';
@@ -23,21 +23,6 @@ export function importingOrganisation(caller: Caller): number {
   if (caller.organisation?.type !== 'f') throw new ForbiddenError('Only a financier maintains rate cards.');
   if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError();
   return caller.organisation.id;
-}
-
-/** Bracket id -> names of the approvals linked to it, for the "still linked" warning. */
-export async function approvalLinksOf(db: Db, organisationId: number): Promise<Map<number, string[]>> {
-  const rows = await db.approvalRateBracket.findMany({
-    where: { rate_bracket: { organisation_id: organisationId } },
-    select: { rate_bracket_id: true, approval: { select: { name: true } } },
-  });
-  const links = new Map<number, string[]>();
-  for (const row of rows) {
-    const list = links.get(row.rate_bracket_id);
-    if (list) list.push(row.approval.name);
-    else links.set(row.rate_bracket_id, [row.approval.name]);
-  }
-  return links;
 }
 
 export async function previewRateCardImport(
