@@ -55,6 +55,25 @@ function cardWriter(caller: Caller): number {
 
 const quoted = (name: string) => `"${name.length > 60 ? `${name.slice(0, 57)}...` : name}"`;
 
+/**
+ * One change to the caller's card through changeRateCard: `apply` answers what changed and the sentence its restore
+ * point records (known only once the change is made, e.g. the new record's id).
+ */
+function cardChange(
+  ctx: Ctx,
+  caller: Caller,
+  resource: VersionResource,
+  expectedVersion: Expected,
+  apply: (tx: Db) => Promise<{ changed: ChangedCard; reason: string }>,
+) {
+  let reason = '';
+  return changeRateCard(ctx, caller, { resource, reason: () => reason, expectedVersion }, async (tx) => {
+    const outcome = await apply(tx);
+    reason = outcome.reason;
+    return outcome.changed;
+  });
+}
+
 // ---------- reads ----------
 
 /**
@@ -134,19 +153,12 @@ export async function rateCardVersionDiff(ctx: Ctx, caller: Caller, id: number):
 export function createProduct(ctx: Ctx, caller: Caller, input: ProductFields, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
   validateProduct(input);
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const product = await tx.product.create({
-        data: { ...(defined(input) as Prisma.ProductUncheckedCreateInput), organisation_id: organisationId },
-      });
-      reason = `Created product ${quoted(product.product_name)} (id ${product.id})`;
-      return { product };
-    },
-  );
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    const product = await tx.product.create({
+      data: { ...(defined(input) as Prisma.ProductUncheckedCreateInput), organisation_id: organisationId },
+    });
+    return { changed: { product }, reason: `Created product ${quoted(product.product_name)} (id ${product.id})` };
+  });
 }
 
 async function ownProduct(tx: Db, organisationId: number, id: number) {
@@ -158,42 +170,34 @@ async function ownProduct(tx: Db, organisationId: number, id: number) {
 export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: ProductFields, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
   validateProduct(input, {}); // shape first (400 before anything is locked); bounds again against the stored record
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const stored = await ownProduct(tx, organisationId, id);
-      validateProduct(input, stored as unknown as Record<string, unknown>);
-      const product = await tx.product.update({ where: { id }, data: defined(input) as Prisma.ProductUpdateInput });
-      const fields = Object.keys(defined(input));
-      reason = `Updated product ${quoted(product.product_name)} (id ${id}): ${fields.join(', ') || 'no fields'}`;
-      return { product };
-    },
-  );
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    const stored = await ownProduct(tx, organisationId, id);
+    validateProduct(input, stored as unknown as Record<string, unknown>);
+    const product = await tx.product.update({ where: { id }, data: defined(input) as Prisma.ProductUpdateInput });
+    const fields = Object.keys(defined(input));
+    return {
+      changed: { product },
+      reason: `Updated product ${quoted(product.product_name)} (id ${id}): ${fields.join(', ') || 'no fields'}`,
+    };
+  });
 }
 
 export function deleteProduct(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const product = await ownProduct(tx, organisationId, id);
-      // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
-      const brackets = await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } });
-      await tx.assetRateBracket.deleteMany({
-        where: { OR: [{ product_id: id }, { rate_bracket_id: { in: brackets.map((b) => b.id) } }] },
-      });
-      await tx.rateBracket.deleteMany({ where: { product_id: id } });
-      await tx.product.delete({ where: { id } });
-      reason = `Deleted product ${quoted(product.product_name)} (id ${id}) and its ${brackets.length} rate bracket(s)`;
-      return { deleted_id: id };
-    },
-  );
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    const product = await ownProduct(tx, organisationId, id);
+    // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
+    const brackets = await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } });
+    await tx.assetRateBracket.deleteMany({
+      where: { OR: [{ product_id: id }, { rate_bracket_id: { in: brackets.map((b) => b.id) } }] },
+    });
+    await tx.rateBracket.deleteMany({ where: { product_id: id } });
+    await tx.product.delete({ where: { id } });
+    return {
+      changed: { deleted_id: id },
+      reason: `Deleted product ${quoted(product.product_name)} (id ${id}) and its ${brackets.length} rate bracket(s)`,
+    };
+  });
 }
 
 // ---------- rate brackets ----------
@@ -207,20 +211,16 @@ async function requireOwnProduct(tx: Db, organisationId: number, productId: numb
 export function createRateBracket(ctx: Ctx, caller: Caller, input: RateBracketFields, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
   validateRateBracket(input);
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      await requireOwnProduct(tx, organisationId, input.product_id!);
-      const rate_bracket = await tx.rateBracket.create({
-        data: { ...(defined(input) as Prisma.RateBracketUncheckedCreateInput), organisation_id: organisationId },
-      });
-      reason = `Created rate bracket ${quoted(rate_bracket.name)} (id ${rate_bracket.id}) of product ${rate_bracket.product_id}`;
-      return { rate_bracket };
-    },
-  );
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    await requireOwnProduct(tx, organisationId, input.product_id!);
+    const rate_bracket = await tx.rateBracket.create({
+      data: { ...(defined(input) as Prisma.RateBracketUncheckedCreateInput), organisation_id: organisationId },
+    });
+    return {
+      changed: { rate_bracket },
+      reason: `Created rate bracket ${quoted(rate_bracket.name)} (id ${rate_bracket.id}) of product ${rate_bracket.product_id}`,
+    };
+  });
 }
 
 async function ownBracket(tx: Db, organisationId: number, id: number) {
@@ -238,48 +238,36 @@ export function updateRateBracket(
 ) {
   const organisationId = cardWriter(caller);
   validateRateBracket(input, {});
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const stored = await ownBracket(tx, organisationId, id);
-      validateRateBracket(input, stored as unknown as Record<string, unknown>);
-      const moved =
-        input.product_id !== undefined && input.product_id !== null && input.product_id !== stored.product_id;
-      if (moved) await requireOwnProduct(tx, organisationId, input.product_id!);
-      const rate_bracket = await tx.rateBracket.update({
-        where: { id },
-        data: defined(input) as Prisma.RateBracketUncheckedUpdateInput,
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    const stored = await ownBracket(tx, organisationId, id);
+    validateRateBracket(input, stored as unknown as Record<string, unknown>);
+    const moved = input.product_id !== undefined && input.product_id !== null && input.product_id !== stored.product_id;
+    if (moved) await requireOwnProduct(tx, organisationId, input.product_id!);
+    const rate_bracket = await tx.rateBracket.update({
+      where: { id },
+      data: defined(input) as Prisma.RateBracketUncheckedUpdateInput,
+    });
+    // A mapping names the bracket and its product: keep them agreeing.
+    if (moved)
+      await tx.assetRateBracket.updateMany({
+        where: { rate_bracket_id: id },
+        data: { product_id: input.product_id! },
       });
-      // A mapping names the bracket and its product: keep them agreeing.
-      if (moved)
-        await tx.assetRateBracket.updateMany({
-          where: { rate_bracket_id: id },
-          data: { product_id: input.product_id! },
-        });
-      reason = `Updated rate bracket ${quoted(rate_bracket.name)} (id ${id}): ${Object.keys(defined(input)).join(', ') || 'no fields'}`;
-      return { rate_bracket };
-    },
-  );
+    return {
+      changed: { rate_bracket },
+      reason: `Updated rate bracket ${quoted(rate_bracket.name)} (id ${id}): ${Object.keys(defined(input)).join(', ') || 'no fields'}`,
+    };
+  });
 }
 
 export function deleteRateBracket(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'rate_card', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const bracket = await ownBracket(tx, organisationId, id);
-      await tx.assetRateBracket.deleteMany({ where: { rate_bracket_id: id } });
-      await tx.rateBracket.delete({ where: { id } });
-      reason = `Deleted rate bracket ${quoted(bracket.name)} (id ${id})`;
-      return { deleted_id: id };
-    },
-  );
+  return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
+    const bracket = await ownBracket(tx, organisationId, id);
+    await tx.assetRateBracket.deleteMany({ where: { rate_bracket_id: id } });
+    await tx.rateBracket.delete({ where: { id } });
+    return { changed: { deleted_id: id }, reason: `Deleted rate bracket ${quoted(bracket.name)} (id ${id})` };
+  });
 }
 
 // ---------- asset mappings ----------
@@ -292,50 +280,46 @@ export interface AssetMappingFields {
 
 export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMappingFields, expectedVersion: Expected) {
   const organisationId = cardWriter(caller);
-  let reason = '';
-  return changeRateCard(
-    ctx,
-    caller,
-    { resource: 'asset_mapping', reason: () => reason, expectedVersion },
-    async (tx): Promise<ChangedCard> => {
-      const rate_bracket_id = input.rate_bracket_id ?? null;
-      const [asset, product, bracket, twin] = await Promise.all([
-        tx.asset.findUnique({ where: { id: input.asset_id }, select: { is_deleted: true } }),
-        tx.product.findUnique({ where: { id: input.product_id }, select: { organisation_id: true } }),
-        rate_bracket_id === null
-          ? null
-          : tx.rateBracket.findUnique({ where: { id: rate_bracket_id }, select: { product_id: true } }),
-        tx.assetRateBracket.findFirst({
-          where: {
-            organisation_id: organisationId,
-            asset_id: input.asset_id,
-            product_id: input.product_id,
-            rate_bracket_id,
-          },
-          select: { id: true },
-        }),
-      ]);
-      const errors: { field: string; messages: string[] }[] = [];
-      if (!asset || asset.is_deleted) errors.push({ field: 'asset_id', messages: ['Unknown asset.'] });
-      if (!product || product.organisation_id !== organisationId)
-        errors.push({ field: 'product_id', messages: ['Not a product of your organisation.'] });
-      else if (rate_bracket_id !== null && bracket?.product_id !== input.product_id)
-        errors.push({ field: 'rate_bracket_id', messages: ['Not a rate bracket of that product.'] });
-      if (errors.length === 0 && twin)
-        errors.push({ field: 'asset_id', messages: [`Already mapped (asset mapping ${twin.id}).`] });
-      if (errors.length) throw new ValidationError(errors);
-      const asset_mapping = await tx.assetRateBracket.create({
-        data: {
+  return cardChange(ctx, caller, 'asset_mapping', expectedVersion, async (tx) => {
+    const rate_bracket_id = input.rate_bracket_id ?? null;
+    const [asset, product, bracket, twin] = await Promise.all([
+      tx.asset.findUnique({ where: { id: input.asset_id }, select: { is_deleted: true } }),
+      tx.product.findUnique({ where: { id: input.product_id }, select: { organisation_id: true } }),
+      rate_bracket_id === null
+        ? null
+        : tx.rateBracket.findUnique({ where: { id: rate_bracket_id }, select: { product_id: true } }),
+      tx.assetRateBracket.findFirst({
+        where: {
           organisation_id: organisationId,
           asset_id: input.asset_id,
           product_id: input.product_id,
           rate_bracket_id,
         },
-      });
-      reason = `Mapped asset ${input.asset_id} to product ${input.product_id}${rate_bracket_id === null ? '' : `, rate bracket ${rate_bracket_id}`} (mapping ${asset_mapping.id})`;
-      return { asset_mapping };
-    },
-  );
+        select: { id: true },
+      }),
+    ]);
+    const errors: { field: string; messages: string[] }[] = [];
+    if (!asset || asset.is_deleted) errors.push({ field: 'asset_id', messages: ['Unknown asset.'] });
+    if (!product || product.organisation_id !== organisationId)
+      errors.push({ field: 'product_id', messages: ['Not a product of your organisation.'] });
+    else if (rate_bracket_id !== null && bracket?.product_id !== input.product_id)
+      errors.push({ field: 'rate_bracket_id', messages: ['Not a rate bracket of that product.'] });
+    if (errors.length === 0 && twin)
+      errors.push({ field: 'asset_id', messages: [`Already mapped (asset mapping ${twin.id}).`] });
+    if (errors.length) throw new ValidationError(errors);
+    const asset_mapping = await tx.assetRateBracket.create({
+      data: {
+        organisation_id: organisationId,
+        asset_id: input.asset_id,
+        product_id: input.product_id,
+        rate_bracket_id,
+      },
+    });
+    return {
+      changed: { asset_mapping },
+      reason: `Mapped asset ${input.asset_id} to product ${input.product_id}${rate_bracket_id === null ? '' : `, rate bracket ${rate_bracket_id}`} (mapping ${asset_mapping.id})`,
+    };
+  });
 }
 
 export function deleteAssetMapping(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
