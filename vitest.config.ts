@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -11,8 +12,12 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Vitest's default leaves a core idle (cores - 1: one worker on a 2-core machine). Test files spend much of
+    // their time waiting on sockets and child processes, so every core gets a worker.
+    maxWorkers: availableParallelism(),
   },
 });

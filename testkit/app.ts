@@ -3,7 +3,6 @@
  * in-memory PGlite by default; a fresh PostgreSQL database per file when TEST_DATABASE_URL is set (CI's second pass).
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { GraphQLClient } from 'graphql-request';
@@ -14,6 +13,12 @@ import { answerClientErrorsInJson } from '../src/http/client-errors.ts';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
 import { freshPostgres } from './postgres.ts';
+import {
+  loadDemoCatalogue,
+  pgliteStartingPoint,
+  postgresStartingPoint,
+  type StartingPoint,
+} from './starting-points.ts';
 
 export { DEMO_CATALOGUE_PATH, DEMO_PASSWORD, freshPostgres };
 
@@ -52,6 +57,9 @@ export interface TestAppOptions {
 
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const clock = options.clock ?? systemClock;
+  const point: StartingPoint = options.seed ?? 'demo';
+  /** The run's copy this database started from (testkit/starting-points.ts), if any. */
+  let startedFrom: Blob | string | undefined;
   let database: Database;
   let drop = async () => {};
   let databaseUrl: string | null = null;
@@ -62,7 +70,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ? await openDatabase({ databaseUrl, dataDir: ':memory:', migrate: false })
       : options.shareDatabaseWith.database; // PGlite has one connection: share it (still two app instances)
   } else if (postgresUrl) {
-    const fresh = await freshPostgres(postgresUrl, options.databasePrefix);
+    startedFrom = postgresStartingPoint(point);
+    const fresh = await freshPostgres(postgresUrl, options.databasePrefix, startedFrom);
     const url = new URL(fresh.url);
     if (options.databaseAddress) {
       url.hostname = options.databaseAddress.host;
@@ -72,7 +81,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     drop = fresh.drop;
     database = await openDatabase({ databaseUrl, dataDir: ':memory:', timeouts: options.config });
   } else {
-    database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+    startedFrom = pgliteStartingPoint(point);
+    database = await openDatabase({ databaseUrl: null, dataDir: ':memory:', pgliteDataDir: startedFrom });
   }
   const config = loadConfig(
     { ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: '0' },
@@ -84,13 +94,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       ...options.config,
     },
   );
-  if (!options.shareDatabaseWith && (options.seed ?? 'demo') === 'demo') {
-    const { parseCatalogueFile } = await import('../src/modules/catalogue/catalogue-file.ts');
-    const { loadCatalogue } = await import('../src/modules/catalogue/load-catalogue.ts');
-    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
-    if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
-    await loadCatalogue(database.prisma, parsed.value, { reset: false });
-  }
+  // A database copied from the run's demo starting point already holds the demo catalogue.
+  if (!options.shareDatabaseWith && point === 'demo' && !startedFrom) await loadDemoCatalogue(database);
   if (options.prepare) await options.prepare(database);
   const app = createApp({ config, database, clock });
   const server: Server = await new Promise((resolve) => {

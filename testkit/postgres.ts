@@ -25,11 +25,16 @@ async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
-/** `prefix` names the database (`prefix_<12 hex>`): lowercase letters and underscores only, as it is not quoted. */
-export async function freshPostgres(serverUrl: string, prefix = 'test'): Promise<FreshDatabase> {
+/**
+ * `prefix` names the database (`prefix_<12 hex>`): lowercase letters and underscores only, as it is not quoted.
+ * `template`: a database (with no connections) to copy, such as one already migrated and seeded.
+ */
+export async function freshPostgres(serverUrl: string, prefix = 'test', template?: string): Promise<FreshDatabase> {
   if (!/^[a-z_]+$/.test(prefix)) throw new Error(`freshPostgres: bad prefix ${JSON.stringify(prefix)}`);
+  if (template !== undefined && !/^[a-z0-9_]+$/.test(template))
+    throw new Error(`freshPostgres: bad template ${JSON.stringify(template)}`);
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   undropped.set(name, serverUrl);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;

@@ -23,6 +23,8 @@ export interface Database {
   queryCount(): number;
   /** The connection pool now (GET /metrics); PGlite is one connection that never queues. */
   poolState(): { total: number; idle: number; waiting: number };
+  /** PGlite only: the whole data directory as a tarball (a starting point other databases open from). */
+  dumpDataDir?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -35,6 +37,8 @@ export interface DatabaseOptions {
   timeouts?: Partial<DatabaseTimeouts>;
   /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
   lockOwner?: string;
+  /** PGlite in memory only: start from this dump of a data directory (dumpDataDir) instead of an empty cluster. */
+  pgliteDataDir?: Blob;
   /** Told each step of opening (connecting, each migration applied), so a start can say what it is doing. */
   onProgress?: (step: string) => void;
 }
@@ -98,7 +102,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let pglite: PGlite;
   let lock: { release(): void } | undefined;
-  if (options.dataDir === ':memory:') pglite = new PGlite();
+  if (options.dataDir === ':memory:')
+    pglite = new PGlite(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : undefined);
   else {
     // One process per data directory (src/lib/data-dir-lock.ts), and only its owner may read it.
     lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'server');
@@ -135,6 +140,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     kind: 'pglite',
     queryCount: () => queries,
     poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
+    dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
       try {
         await prisma.$disconnect();
