@@ -11,6 +11,7 @@ import type { Request, Response } from 'express';
 import { buildContext, type AppDeps, type Context } from './context.ts';
 import { graphqlLimits } from './limits.ts';
 import { storableTextOnly } from './input-text.ts';
+import { connectionCursorsOnly } from './cursors.ts';
 import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import {
@@ -133,6 +134,7 @@ export function createGraphQLServer(deps: AppDeps) {
       graphqlRequestParsing(),
       graphqlLimits(),
       storableTextOnly(),
+      connectionCursorsOnly(),
       ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
     ],
   });

@@ -1,6 +1,7 @@
 import { resolveCursorConnection } from '@pothos/plugin-relay';
 import type { Approval, Prisma } from '../../generated/prisma/client.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, builder } from '../../graphql/builder.ts';
+import { OWN_CURSOR_CHECK } from '../../graphql/cursors.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { ApprovalRef } from './approval.types.ts';
 import { APPROVAL_ORDER, approvalsWhere } from './service.ts';
@@ -36,6 +37,8 @@ builder.queryField('approvals', (t) =>
     authScopes: { signedIn: true },
     errors: { types: [ValidationError] },
     args: { organisationId: t.arg.int({ description: 'Only this financier' }) },
+    // cursorId() below answers a typed ValidationError for any cursor it did not hand out (src/graphql/cursors.ts).
+    extensions: { [OWN_CURSOR_CHECK]: true },
     resolve: (_root, args, ctx) => {
       const after = cursorId(args.after, 'after');
       const before = cursorId(args.before, 'before');
