@@ -60,7 +60,7 @@ export function billingHttp(deps: AppDeps): express.Router {
     const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     let event: ProcessorEvent;
     try {
-      event = processor.parseWebhook(body, req.get('stripe-signature'));
+      event = await processor.parseWebhook(body, req.get('stripe-signature'));
     } catch (error) {
       if (error instanceof InvalidWebhookError) {
         res.status(400).json({ error: error.message });

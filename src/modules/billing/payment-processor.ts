@@ -75,6 +75,6 @@ export interface PaymentProcessor {
   /** Clears cancel-at-period-end at the processor; answers the subscription's state after it. */
   reactivate(subscription: ProcessorSubscriptionRef, idempotencyKey: string): Promise<ProcessorSubscriptionState>;
   createCheckoutSession(request: CheckoutRequest): Promise<CheckoutSession>;
-  /** Verifies the signature over the raw body and reads the event; throws InvalidWebhookError. */
-  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent;
+  /** Verifies the signature over the raw body and reads the event; throws (or rejects with) InvalidWebhookError. */
+  parseWebhook(rawBody: Buffer, signatureHeader: string | undefined): ProcessorEvent | Promise<ProcessorEvent>;
 }

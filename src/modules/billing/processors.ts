@@ -4,7 +4,6 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotConfiguredError } from '../../lib/errors.ts';
 import { BuiltinProcessor } from './built-in-processor.ts';
-import { StripeProcessor } from './stripe-processor.ts';
 import {
   InvalidWebhookError,
   type CheckoutSession,
@@ -30,10 +29,28 @@ class NoProcessor implements PaymentProcessor {
   }
 }
 
+/**
+ * Stripe, its SDK loaded on the first billing call: the SDK takes about half a second to load, which every process
+ * (and every test file) would otherwise pay at start whether or not it ever bills.
+ */
+function lazyStripe(config: Config): PaymentProcessor {
+  let loaded: Promise<PaymentProcessor> | undefined;
+  const stripe = () => {
+    loaded ??= import('./stripe-processor.ts').then((m) => new m.StripeProcessor(config));
+    return loaded;
+  };
+  return {
+    name: 'stripe',
+    reactivate: async (subscription, idempotencyKey) => (await stripe()).reactivate(subscription, idempotencyKey),
+    createCheckoutSession: async (request) => (await stripe()).createCheckoutSession(request),
+    parseWebhook: async (rawBody, signatureHeader) => (await stripe()).parseWebhook(rawBody, signatureHeader),
+  };
+}
+
 export function createPaymentProcessor(config: Config, prisma: PrismaClient, clock: Clock): PaymentProcessor {
   switch (config.paymentProcessor) {
     case 'stripe':
-      return new StripeProcessor(config);
+      return lazyStripe(config);
     case 'builtin':
       return new BuiltinProcessor(config, prisma, clock);
     case 'none':

@@ -8,9 +8,7 @@
  */
 import express, { type Request, type Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, InitializeRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { buildContext, type AppDeps, type Context } from '../../graphql/context.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { UnauthenticatedError } from '../../lib/errors.ts';
@@ -32,6 +30,35 @@ const INSTRUCTIONS =
   'cheapest first (run_calculator prices only, run_matrix places only). Pricing runs use the daily allowances of ' +
   "the user who connected you; when one is spent, the tool says so: tell the user, don't retry.";
 
+/**
+ * The MCP SDK, loaded by the first POST /mcp: it takes over half a second to load, which every process (and every
+ * test file) would otherwise pay at start whether or not an assistant ever connects.
+ */
+interface Sdk {
+  McpServer: typeof import('@modelcontextprotocol/sdk/server/mcp.js').McpServer;
+  StreamableHTTPServerTransport: typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+  CallToolRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').CallToolRequestSchema;
+  InitializeRequestSchema: typeof import('@modelcontextprotocol/sdk/types.js').InitializeRequestSchema;
+}
+let sdk: Sdk;
+let loading: Promise<Sdk> | undefined;
+function loadSdk(): Promise<Sdk> {
+  loading ??= Promise.all([
+    import('@modelcontextprotocol/sdk/server/mcp.js'),
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('@modelcontextprotocol/sdk/types.js'),
+  ]).then(([server, http, types]) => {
+    sdk = {
+      McpServer: server.McpServer,
+      StreamableHTTPServerTransport: http.StreamableHTTPServerTransport,
+      CallToolRequestSchema: types.CallToolRequestSchema,
+      InitializeRequestSchema: types.InitializeRequestSchema,
+    };
+    return sdk;
+  });
+  return loading;
+}
+
 /** JSON-RPC error body for what the transport never sees (a body that is not JSON). */
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -43,7 +70,7 @@ function messagesOf(body: unknown): unknown[] {
 /** The client's name from an `initialize` request in the body, cleaned; null when the body holds none. */
 function handshakeName(messages: unknown[]): string | null {
   for (const message of messages) {
-    const parsed = InitializeRequestSchema.safeParse(message);
+    const parsed = sdk.InitializeRequestSchema.safeParse(message);
     if (parsed.success) return cleanClientName(parsed.data.params.clientInfo.name);
   }
   return null;
@@ -59,7 +86,7 @@ function calledTools(messages: unknown[]): { names: Set<string>; count: number }
   for (const message of messages) {
     if ((message as { method?: unknown } | null)?.method !== 'tools/call') continue;
     count += 1;
-    const parsed = CallToolRequestSchema.safeParse(message);
+    const parsed = sdk.CallToolRequestSchema.safeParse(message);
     if (parsed.success) names.add(parsed.data.params.name);
   }
   return { names, count };
@@ -69,7 +96,7 @@ function calledTools(messages: unknown[]): { names: Set<string>; count: number }
 export const MAX_TOOL_CALLS_PER_REQUEST = 1;
 
 function serverFor(schema: GraphQLSchema, compiled: CompiledTool[], ctx: Context, called: Set<string>): McpServer {
-  const server = new McpServer(
+  const server = new sdk.McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
@@ -125,6 +152,7 @@ export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHand
 
   const post = async (req: Request, res: Response): Promise<void> => {
     try {
+      await loadSdk();
       const ctx = await buildContext(deps, {
         authorization: req.get('authorization'),
         serviceClient: req.get('x-service-client'),
@@ -158,7 +186,10 @@ export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHand
         return;
       }
       const server = serverFor(schema, compiled, assistantContext(ctx, caller, connection), called.names);
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new sdk.StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();
