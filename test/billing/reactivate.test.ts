@@ -109,12 +109,12 @@ describe('cancel_at_period_end true + reactivate -> false (renews normally): 200
       mutation {
         reactivateSubscription {
           __typename
-          ... on Subscription { cancel_at_period_end status }
+          ... on BillingSubscription { cancel_at_period_end status }
         }
       }
     `);
     expect(data.reactivateSubscription).toEqual({
-      __typename: 'Subscription',
+      __typename: 'BillingSubscription',
       cancel_at_period_end: false,
       status: 'active',
     });

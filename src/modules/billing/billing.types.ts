@@ -9,7 +9,11 @@ import {
 } from './errors.ts';
 import { SURFACES, type Surface } from '../../lib/vocabulary.ts';
 
+// Named BillingSubscription: a type called `Subscription` is GraphQL's subscription root by convention, and
+// clients and code generators read it as one (`subscription { plan }` would be a subscription operation).
 export const SubscriptionRef = builder.prismaObject('Subscription', {
+  name: 'BillingSubscription',
+  description: "An organisation's billing subscription: plan, status, seats, renewal and the card on file",
   fields: (t) => ({
     plan: t.exposeString('plan'),
     plan_name: t.exposeString('plan_name'),

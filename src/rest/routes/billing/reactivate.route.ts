@@ -4,10 +4,10 @@ import { defineRoute } from '../../define-route.ts';
 export default defineRoute({
   method: 'post',
   path: '/billing/reactivate',
-  document: `mutation RestReactivate { reactivateSubscription { __typename ... on Subscription {
+  document: `mutation RestReactivate { reactivateSubscription { __typename ... on BillingSubscription {
     plan plan_name status seats trial_end current_period_end cancel_at_period_end card_brand card_last4 } ...ErrorFields } }`,
   respond: (r) => {
-    if (r.__typename === 'Subscription') {
+    if (r.__typename === 'BillingSubscription') {
       const { __typename, ...subscription } = r;
       return [200, subscription];
     }
