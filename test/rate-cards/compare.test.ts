@@ -10,60 +10,14 @@ import {
   range,
   SHADOW_CHECK_LIMIT,
 } from '../../src/modules/rate-cards/compare.ts';
+import { makeBracket, makeProduct } from '../pricing/fixtures.ts';
 
 const ORG = 7;
-function product(id: number, product_name: string, fields: Partial<Product> = {}): Product {
-  return {
-    id,
-    product_name,
-    organisation_id: ORG,
-    min_range: null,
-    max_range: null,
-    min_amount: null,
-    max_amount: null,
-    min_abn_age: null,
-    max_abn_age: null,
-    min_asset_age: null,
-    max_asset_age: null,
-    min_gst_age: null,
-    max_gst_age: null,
-    min_asset_age_plus_term: null,
-    max_asset_age_plus_term: null,
-    min_credit_score: null,
-    max_credit_score: null,
-    monthly_fee: null,
-    documentation_fee: null,
-    brokerage_cap: null,
-    maximum_brokerage_limit: null,
-    compounding_frequency: null,
-    brokerage_loading_treatment: null,
-    max_origination_fee_limit: null,
-    doc_fee_financed: null,
-    private_sale: null,
-    sale_hire_back: null,
-    home_owner: null,
-    ...fields,
-  };
-}
-function bracket(id: number, product_id: number, name: string, fields: Partial<RateBracket> = {}): RateBracket {
-  return {
-    id,
-    name,
-    organisation_id: ORG,
-    product_id,
-    type: 'commercial',
-    min_term: null,
-    max_term: null,
-    min_amount: null,
-    max_amount: null,
-    min_asset_age: null,
-    max_asset_age: null,
-    base_min: 8.45,
-    base_max: 8.45,
-    max_lvr: null,
-    ...fields,
-  };
-}
+// The engines' record builders (test/pricing/fixtures.ts), with this file's organisation and default rate.
+const product = (id: number, product_name: string, fields: Partial<Product> = {}): Product =>
+  makeProduct({ id, product_name, organisation_id: ORG, ...fields });
+const bracket = (id: number, product_id: number, name: string, fields: Partial<RateBracket> = {}): RateBracket =>
+  makeBracket({ id, product_id, name, organisation_id: ORG, base_min: 8.45, base_max: 8.45, ...fields });
 const card = (products: Product[], rate_brackets: RateBracket[]): RateCard => ({ products, rate_brackets });
 
 /** A small card: "Low Doc" with two term tiers, "Full Doc" with one. */
