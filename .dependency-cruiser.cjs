@@ -29,20 +29,26 @@ module.exports = {
       severity: 'error',
       comment: "A module uses another module's use cases only through that module's public entry (index.ts).",
       from: { path: '^src/modules/([^/]+)/' },
-      to: { path: '^src/modules/[^/]+/service\\.ts$', pathNot: '^src/modules/$1/' },
+      to: { path: ['^src/modules/[^/]+/service\\.ts$', '^src/modules/[^/]+/[^/]+\\.service\\.ts$'], pathNot: '^src/modules/$1/' },
     },
     {
       name: 'layers-use-public-entries',
       severity: 'error',
       comment: "The GraphQL and HTTP layers reach a module's use cases through its public entry (index.ts), as modules do.",
       from: { path: '^src/(graphql|http)/' },
-      to: { path: '^src/modules/[^/]+/service\\.ts$' },
+      to: { path: ['^src/modules/[^/]+/service\\.ts$', '^src/modules/[^/]+/[^/]+\\.service\\.ts$'] },
     },
     {
       name: 'services-carry-no-graphql',
       severity: 'error',
       comment: 'Services, engines and error classes are plain TypeScript: GraphQL types live in *.types.ts and graphql.ts.',
-      from: { path: '^src/modules/.*/(service|errors|engine|finance|criteria|join|rows|recalculate|deal|validate|model|snapshot)\\.ts$' },
+      from: {
+        path: [
+          '^src/modules/.*/(service|errors|engine|finance|criteria|join|rows|recalculate|deal|validate|model|snapshot)\\.ts$',
+          '^src/modules/.*/(compare|store|versions|asset-tree|quiet-hours|subject|card)\\.ts$',
+          '^src/modules/[^/]+/[^/]+\\.service\\.ts$',
+        ],
+      },
       to: { path: '^src/graphql/|^node_modules/(graphql|graphql-yoga|@pothos)/' },
     },
     {
