@@ -39,26 +39,50 @@ function argumentValue(node: ValueNode, variables: Record<string, unknown>): unk
   return node.kind === Kind.STRING ? node.value : undefined;
 }
 
+interface CursorArgument {
+  name: string;
+  value: ValueNode;
+}
+
+/**
+ * The `after` / `before` arguments of `document` this plugin checks (not those of fields that check their own),
+ * found once per parsed document: Yoga reuses a document's AST across requests, so a hot query is walked once.
+ */
+const cursorArgumentsOf = new WeakMap<DocumentNode, CursorArgument[]>();
+
+function cursorArguments(schema: GraphQLSchema, document: DocumentNode): CursorArgument[] {
+  let found = cursorArgumentsOf.get(document);
+  if (!found) {
+    const list: CursorArgument[] = [];
+    const typeInfo = new TypeInfo(schema);
+    visit(
+      document,
+      visitWithTypeInfo(typeInfo, {
+        Argument(node) {
+          if (!CURSOR_ARGUMENTS.has(node.name.value)) return;
+          if (typeInfo.getFieldDef()?.extensions?.[OWN_CURSOR_CHECK]) return;
+          list.push({ name: node.name.value, value: node.value });
+        },
+      }),
+    );
+    found = list;
+    cursorArgumentsOf.set(document, found);
+  }
+  return found;
+}
+
 /** The cursor arguments in `document` that name no record a connection could have handed out. */
 export function forgedCursorArguments(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Record<string, unknown>,
 ): string[] {
-  const forged: string[] = [];
-  const typeInfo = new TypeInfo(schema);
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Argument(node) {
-        if (!CURSOR_ARGUMENTS.has(node.name.value)) return;
-        if (typeInfo.getFieldDef()?.extensions?.[OWN_CURSOR_CHECK]) return;
-        const value = argumentValue(node.value, variables);
-        if (typeof value === 'string' && !acceptableCursor(value)) forged.push(node.name.value);
-      },
-    }),
-  );
-  return forged;
+  return cursorArguments(schema, document)
+    .filter(({ value }) => {
+      const cursor = argumentValue(value, variables);
+      return typeof cursor === 'string' && !acceptableCursor(cursor);
+    })
+    .map(({ name }) => name);
 }
 
 export function connectionCursorsOnly(): Plugin<Context> {
