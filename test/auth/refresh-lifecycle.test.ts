@@ -62,6 +62,16 @@ describe('spent --refresh within the 30-second grace window--> returns the same 
     clock.advance(60_000);
   });
 
+  it('a replay whose clock reads a moment before the spend (a concurrent refresh on another process) gets the successor', async () => {
+    const pair = await t.login('broker.user@demo.test');
+    const first = await refresh(pair.refresh);
+    clock.advance(-250); // this process read its clock just before the other one stamped the token spent
+    const again = await refresh(pair.refresh);
+    expect(again.status).toBe(200);
+    expect(again.body.refresh).toBe(first.body.refresh);
+    clock.advance(60_250);
+  });
+
   it('only the immediate parent gets grace: a grandparent whose successor has rotated is refused', async () => {
     const pair = await t.login('broker.admin@demo.test');
     const child = await refresh(pair.refresh);

@@ -184,8 +184,10 @@ export async function refresh(deps: AuthDeps, presented: unknown): Promise<Token
 /** A spent token inside the grace window gets its successor back, once more; only the immediate parent has grace. */
 function replay(deps: AuthDeps, parts: RefreshTokenParts, row: RefreshRow, now: Date, refused: () => Error): TokenPair {
   if (row.session_revoked_at || !row.is_active || row.spent_at === null || !row.successor_id) throw refused();
+  // A concurrent refresh on another process may have stamped spent_at a moment after this request read its clock:
+  // a negative age is that race (or clock skew between processes), not a forgery, so it counts as inside the window.
   const age = now.getTime() - row.spent_at.getTime();
-  if (age < 0 || age >= deps.config.refreshGraceSeconds * 1000) throw refused();
+  if (age >= deps.config.refreshGraceSeconds * 1000) throw refused();
   // The successor has itself been refreshed: this token is a grandparent now, and gets no grace.
   if (row.successor_spent_at !== null || !row.successor_expires_at) throw refused();
   if (row.successor_expires_at.getTime() <= now.getTime()) throw refused();
