@@ -9,6 +9,7 @@ import { systemClock, type Clock } from './lib/clock.ts';
 import type { AppDeps } from './graphql/context.ts';
 import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
+import { openApiDocument } from './rest/openapi/document.ts';
 import { schema } from './schema.ts';
 import { createGraphQLServer } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
@@ -49,6 +50,10 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   // Processor webhooks read the raw body (signatures are over its bytes), so they come before any JSON parsing.
   app.use(billingHttp(deps));
+  // The REST contract as an OpenAPI 3.1 document (src/rest/openapi/): public, like the docs it describes.
+  app.get('/api/v1/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
+  });
   app.use('/api/v1', createRestRouter(schema, deps));
   // Where a newcomer starts: what this is and where to go next.
   app.get('/', (_req, res) => {
@@ -58,6 +63,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
         graphql: '/graphql',
         ...(options.config.graphqlExplorer ? { graphiql: '/graphql (open in a browser)' } : {}),
         rest: '/api/v1',
+        openapi: '/api/v1/openapi.json',
         health: '/healthz',
         mcp: '/mcp (AI assistants, Model Context Protocol)',
         metrics: '/metrics',
