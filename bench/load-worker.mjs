@@ -11,9 +11,11 @@ import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
 const { url, method, headers, body, connections, durationMs, maxRequests } = workerData;
-const target = new URL(url);
-if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost')
-  throw new Error(`load generator: loopback only, not ${target.hostname}`);
+// One URL or several (several server processes): connection k sends to targets[k % targets.length].
+const targets = (Array.isArray(url) ? url : [url]).map((u) => new URL(u));
+for (const target of targets)
+  if (target.hostname !== '127.0.0.1' && target.hostname !== 'localhost')
+    throw new Error(`load generator: loopback only, not ${target.hostname}`);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
 const payload = body === undefined ? undefined : Buffer.from(body);
@@ -39,7 +41,7 @@ const latencies = [];
 const started = performance.now();
 const deadline = started + durationMs;
 
-function once() {
+function once(target) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const req = http.request(target, { method, headers: requestHeaders, agent }, (res) => {
@@ -64,14 +66,14 @@ function once() {
   });
 }
 
-async function loop() {
+async function loop(target) {
   while (performance.now() < deadline && sent < maxRequests) {
     sent++;
-    await once();
+    await once(target);
   }
 }
 
-await Promise.all(Array.from({ length: connections }, loop));
+await Promise.all(Array.from({ length: connections }, (_, k) => loop(targets[k % targets.length])));
 const seconds = (performance.now() - started) / 1000;
 agent.destroy();
 latencies.sort((a, b) => a - b);

@@ -1,0 +1,111 @@
+/**
+ * `npm run bench -- --profile` (or BENCH_PROFILE=1): a CPU profile of the server's thread while it serves the REST
+ * load, written as a .cpuprofile (open it in Chrome DevTools or speedscope), and its self time summarised by area.
+ * The inspector profiles only the thread it is attached to: the load generator runs in a worker thread and the
+ * PostgreSQL backends in their own processes, so the profile is the server's share of a request.
+ */
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+export const PROFILE_REQUESTED = process.argv.includes('--profile') || process.env.BENCH_PROFILE === '1';
+
+/** Runs `work` under the CPU profiler (100 us sampling); the profile is written to `file`. */
+export async function profiled<T>(file: string, work: () => Promise<T>): Promise<{ result: T; profile: Profile }> {
+  const session = new Session();
+  session.connect();
+  try {
+    await session.post('Profiler.enable');
+    await session.post('Profiler.setSamplingInterval', { interval: 100 });
+    await session.post('Profiler.start');
+    const result = await work();
+    const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+    writeFileSync(file, JSON.stringify(profile));
+    return { result, profile };
+  } finally {
+    session.disconnect();
+  }
+}
+
+/** Where a function lives, by its script's path: the areas docs/performance.md talks about. */
+export function areaOf(url: string, functionName: string): string {
+  if (!url) {
+    if (functionName === '(garbage collector)') return 'GC';
+    if (functionName === '(idle)' || functionName === '(program)') return 'idle / outside JavaScript';
+    return 'native (JSON, crypto, regexp, other)';
+  }
+  const u = url.replace(/\\/g, '/');
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(u)?.[1];
+  if (pkg) {
+    if (
+      /^(express|router|body-parser|raw-body|finalhandler|send|serve-static|on-finished|type-is|content-type|qs|iconv-lite|statuses|http-errors|depd|mime|accepts|negotiator|cookie|vary|encodeurl|escape-html|parseurl|path-to-regexp|media-typer)$/.test(
+        pkg,
+      )
+    )
+      return 'express and its middleware';
+    if (pkg === 'graphql') return 'graphql-js';
+    if (/^(graphql-yoga|@whatwg-node\/.*|@envelop\/.*|@graphql-tools\/.*|@graphql-yoga\/.*)$/.test(pkg)) return 'yoga';
+    if (/^@pothos\//.test(pkg)) return 'pothos';
+    if (/^(@prisma\/.*|prisma|pglite-prisma-adapter)$/.test(pkg)) return 'prisma';
+    if (/^(pg|pg-pool|pg-protocol|pg-types|pg-connection-string|@electric-sql\/pglite)$/.test(pkg))
+      return 'pg / pglite (driver; PGlite: the database itself)';
+    if (pkg === 'jsonwebtoken' || pkg === 'jws' || pkg === 'jwa') return 'jsonwebtoken';
+    if (pkg === 'tsx' || pkg === 'esbuild') return 'tsx loader';
+    return `other package (${pkg})`;
+  }
+  if (u.includes('/src/generated/prisma/')) return 'prisma';
+  if (/\/src\/modules\/(matrix|pricing|catalogue|deal)\//.test(u))
+    return 'our engines (deal, catalogue, matrix, pricing)';
+  if (u.includes('/src/rest/')) return 'our REST bridge';
+  if (u.includes('/src/graphql/')) return 'our GraphQL layer (context, limits, errors)';
+  if (u.includes('/src/modules/')) return 'our services (auth, billing, scenarios, ...)';
+  if (u.includes('/src/')) return 'our app (http, lib)';
+  if (u.includes('/bench/')) return 'bench (load generator is in a worker: not here)';
+  if (u.startsWith('node:')) return 'node (http, streams, net)';
+  return 'other';
+}
+
+/** Self time by area and the heaviest functions, as printable lines; `requests` scales to milliseconds per request. */
+export function summariseProfile(profile: Profile, requests: number, top = 15): string[] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const self = new Map<number, number>();
+  for (let k = 0; k < profile.samples.length; k++)
+    self.set(profile.samples[k], (self.get(profile.samples[k]) ?? 0) + (profile.timeDeltas[k] ?? 0));
+  const areas = new Map<string, number>();
+  const functions = new Map<string, { area: string; us: number }>();
+  let busy = 0;
+  for (const [id, us] of self) {
+    const node = byId.get(id)!;
+    const { functionName, url, lineNumber } = node.callFrame;
+    const area = areaOf(url, functionName);
+    if (area === 'idle / outside JavaScript' && functionName === '(idle)') continue;
+    busy += us;
+    areas.set(area, (areas.get(area) ?? 0) + us);
+    const key = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+    const f = functions.get(key) ?? { area, us: 0 };
+    f.us += us;
+    functions.set(key, f);
+  }
+  const per = (us: number) => `${(us / 1000 / Math.max(1, requests)).toFixed(3)} ms/req`;
+  const share = (us: number) => `${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%`;
+  const out = [`self time while busy: ${(busy / 1000).toFixed(0)} ms over ${requests} requests (${per(busy)})`];
+  out.push('by area:');
+  for (const [area, us] of [...areas].sort((a, b) => b[1] - a[1])) out.push(`  ${share(us)}  ${per(us)}  ${area}`);
+  out.push(`top ${top} functions by self time:`);
+  for (const [name, f] of [...functions].sort((a, b) => b[1].us - a[1].us).slice(0, top))
+    out.push(`  ${share(f.us)}  ${name}  [${f.area}]`);
+  return out;
+}
