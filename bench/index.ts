@@ -17,7 +17,8 @@
  * Loopback only. Environment: BENCH_DEALS (default 500), BENCH_LOAD_SECONDS (default 3), BENCH_CONNECTIONS (8),
  * BENCH_DATABASE_URL or DATABASE_URL (the PostgreSQL server; default postgres://postgres:postgres@127.0.0.1:5432/postgres
  * when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end),
- * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profile of the REST load).
+ * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profile of the REST load,
+ * written to BENCH_PROFILE_DIR, default the system's temporary directory).
  * NODE_ENV: production unless set (bench/env.ts, imported first so graphql-js sees it when it loads).
  */
 import { NODE_ENV_SOURCE } from './env.ts';
@@ -386,7 +387,12 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
       rows: totals.rows + t.rows.length,
     };
   }
-  await new Promise((r) => setImmediate(r));
+  // GC entries arrive asynchronously: let them in, then take what is still queued.
+  await new Promise((r) => setTimeout(r, 100));
+  for (const e of observer.takeRecords()) {
+    gcEvents += 1;
+    gcMs += e.duration;
+  }
   observer.disconnect();
   const matrixStats = summary(stages.total);
   line('3', 'matrix engines (criteria+pricing+join+rows): median', ms(matrixStats.median));
@@ -649,8 +655,8 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     );
     line(
       '5',
-      `CPU per request, ${postgresUrl ? 'PostgreSQL backends' : 'database (PGlite: inside the server thread above)'}: bare / baseline / REST / GraphQL`,
-      list((r) => r.cpu.database),
+      'CPU per request, database: bare / baseline / REST / GraphQL',
+      postgresUrl ? list((r) => r.cpu.database) : '(PGlite: inside the server thread above)',
     );
     line(
       '5',
@@ -695,7 +701,10 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     );
 
   if (PROFILE_REQUESTED) {
-    const file = path.resolve(`bench-rest-${key}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`);
+    const file = path.join(
+      process.env.BENCH_PROFILE_DIR || os.tmpdir(),
+      `bench-rest-${key}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
+    );
     process.stderr.write(`bench: profiling the REST load (${LOAD_SECONDS} s) ...\n`);
     const { result, profile } = await profiled(file, () =>
       load({ ...targets.rest, method: 'POST', headers, connections: CONNECTIONS, durationMs: LOAD_SECONDS * 1000 }),

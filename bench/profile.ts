@@ -42,6 +42,7 @@ export async function profiled<T>(file: string, work: () => Promise<T>): Promise
 
 /** Where a function lives, by its script's path: the areas docs/performance.md talks about. */
 export function areaOf(url: string, functionName: string): string {
+  if (functionName.startsWith('wasm-function')) return 'pg / pglite (driver; PGlite: the database itself)';
   if (!url) {
     if (functionName === '(garbage collector)') return 'GC';
     if (functionName === '(idle)' || functionName === '(program)') return 'idle / outside JavaScript';
@@ -82,7 +83,8 @@ export function areaOf(url: string, functionName: string): string {
 export function summariseProfile(profile: Profile, requests: number, top = 15): string[] {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const self = new Map<number, number>();
-  for (let k = 0; k < profile.samples.length; k++)
+  // The first sample's delta runs from the profiler's start (the inspector call itself): left out.
+  for (let k = 1; k < profile.samples.length; k++)
     self.set(profile.samples[k], (self.get(profile.samples[k]) ?? 0) + (profile.timeDeltas[k] ?? 0));
   const areas = new Map<string, number>();
   const functions = new Map<string, { area: string; us: number }>();
@@ -99,9 +101,11 @@ export function summariseProfile(profile: Profile, requests: number, top = 15): 
     f.us += us;
     functions.set(key, f);
   }
+  // Samples are taken on wall-clock ticks while the thread runs; on a busy machine a descheduled thread inflates them,
+  // so the shares are the figure to read, and ms/req is sampled time, not CPU time.
   const per = (us: number) => `${(us / 1000 / Math.max(1, requests)).toFixed(3)} ms/req`;
   const share = (us: number) => `${((100 * us) / Math.max(1, busy)).toFixed(1).padStart(5)}%`;
-  const out = [`self time while busy: ${(busy / 1000).toFixed(0)} ms over ${requests} requests (${per(busy)})`];
+  const out = [`sampled self time while busy: ${(busy / 1000).toFixed(0)} ms over ${requests} requests (${per(busy)})`];
   out.push('by area:');
   for (const [area, us] of [...areas].sort((a, b) => b[1] - a[1])) out.push(`  ${share(us)}  ${per(us)}  ${area}`);
   out.push(`top ${top} functions by self time:`);
