@@ -45,6 +45,9 @@ export function areaOf(url: string, functionName: string): string {
   if (functionName.startsWith('wasm-function')) return 'pg / pglite (driver; PGlite: the database itself)';
   if (!url) {
     if (functionName === '(garbage collector)') return 'GC';
+    // libuv's socket writes (responses, and on PostgreSQL the statements' messages): mostly kernel time.
+    if (/^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(functionName))
+      return 'node (http, streams, net)';
     if (functionName === '(idle)' || functionName === '(program)') return 'idle / outside JavaScript';
     return 'native (JSON, crypto, regexp, other)';
   }
@@ -74,7 +77,8 @@ export function areaOf(url: string, functionName: string): string {
   if (u.includes('/src/graphql/')) return 'our GraphQL layer (context, limits, errors)';
   if (u.includes('/src/modules/')) return 'our services (auth, billing, scenarios, ...)';
   if (u.includes('/src/')) return 'our app (http, lib)';
-  if (u.includes('/bench/')) return 'bench (load generator is in a worker: not here)';
+  if (u.includes('/bench/baseline')) return 'the hand-written baseline (bench/baseline.ts)';
+  if (u.includes('/bench/')) return 'bench harness (its PGlite timer; the load generator runs in a worker)';
   if (u.startsWith('node:')) return 'node (http, streams, net)';
   return 'other';
 }
