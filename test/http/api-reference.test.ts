@@ -64,14 +64,17 @@ describe('GET /docs answers the reference page with a strict Content-Security-Po
       expect(csp.get('default-src')).toBe("'self'");
       expect(csp.get('script-src')).toBe("'self'");
       expect(csp.get('connect-src')).toBe("'self'");
+      expect(csp.get('style-src')).toBe("'self'");
       expect(csp.get('img-src')).toBe("'self' data:");
+      expect(res.headers.get('content-security-policy')).not.toContain("'unsafe-");
       expect(csp.get('frame-ancestors')).toBe("'none'");
       expect(res.headers.get('cache-control')).toBe('no-cache');
     }
   });
 
-  it('carries no inline script, so the policy needs no unsafe-inline for scripts', async () => {
+  it('carries no inline script or style, so the policy needs no unsafe-inline', async () => {
     const { html } = await page(app);
+    expect(html).not.toMatch(/<style\b|\sstyle=/i);
     const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)];
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attributes, body] of scripts) {
