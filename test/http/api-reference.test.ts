@@ -5,6 +5,7 @@
  */
 import { get } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startupBanner } from '../../src/lib/startup.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let app: TestApp;
@@ -188,9 +189,23 @@ describe('the reference stays on in prod (the contract it shows is public)', () 
   });
 });
 
-describe('GET / links a newcomer to the API reference', () => {
-  it('lists /docs beside the OpenAPI document', async () => {
+describe('GET / and the start banner point a newcomer to the API reference', () => {
+  it('GET / lists /docs beside the OpenAPI document', async () => {
     const links = (await (await fetch(`${app.baseUrl}/`)).json()).links;
     expect(links).toMatchObject({ docs: '/docs', openapi: '/api/v1/openapi.json' });
+  });
+
+  it('the banner names /docs in every environment, prod included', () => {
+    for (const environment of ['local', 'prod'] as const) {
+      const banner = startupBanner({
+        environment,
+        port: 4000,
+        where: 'PGlite',
+        graphqlExplorer: environment !== 'prod',
+        decision: environment === 'prod' ? 'never-in-prod' : 'load',
+        databaseEmpty: true,
+      });
+      expect(banner.join('\n')).toContain('http://localhost:4000/docs');
+    }
   });
 });
