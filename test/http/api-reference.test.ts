@@ -136,6 +136,8 @@ describe("only the page's own files are served from swagger-ui-dist", () => {
       `${dist}/index.html`,
       `${dist}/swagger-initializer.js`,
       `${dist}/swagger-ui-bundle.js.map`,
+      `${dist}/swagger-ui-standalone-preset.js`,
+      `${dist}/oauth2-redirect.html`,
       `${dist}/package.json`,
       `${dist}/../../../package.json`,
       `${dist}/%2e%2e/%2e%2e/package.json`,

@@ -11,6 +11,7 @@ window.addEventListener('DOMContentLoaded', () => {
     displayRequestDuration: true,
     // The default posts the document's URL to validator.swagger.io for a badge: another origin, and a leak.
     validatorUrl: null,
+    // The plain layout: the standalone preset's top bar only offers a box to open some other document's URL.
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
   });
