@@ -16,6 +16,7 @@ import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
 import { metricsHandler } from './http/metrics.ts';
+import { apiReference } from './http/api-reference.ts';
 import { requestObservability } from './http/request-log.ts';
 import { createMcpHandlers } from './modules/mcp/server.ts';
 import { billingHttp } from './modules/billing/http.ts';
@@ -55,6 +56,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
     res.json(openApiDocument);
   });
   app.use('/api/v1', createRestRouter(schema, deps));
+  // The interactive reference of that document (Swagger UI, served offline), in prod too (docs/operations.md).
+  app.use(apiReference());
   // Where a newcomer starts: what this is and where to go next.
   app.get('/', (_req, res) => {
     res.json({
@@ -64,6 +67,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
         ...(options.config.graphqlExplorer ? { graphiql: '/graphql (open in a browser)' } : {}),
         rest: '/api/v1',
         openapi: '/api/v1/openapi.json',
+        docs: '/docs',
         health: '/healthz',
         mcp: '/mcp (AI assistants, Model Context Protocol)',
         metrics: '/metrics',

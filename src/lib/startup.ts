@@ -38,7 +38,7 @@ export function startupBanner(f: BannerFacts): string[] {
   const lines = [
     `Asset-finance service (${f.environment}) serving on ${f.where}${demoLoaded ? ', demo data loaded' : ''}`,
     `  GraphQL:  ${base}/graphql${f.graphqlExplorer ? ' (GraphiQL in a browser)' : ''}`,
-    `  REST:     ${base}/api/v1`,
+    `  REST:     ${base}/api/v1 (reference: ${base}/docs)`,
   ];
   if (demoLoaded) lines.push(`  Demo logins (password ${DEMO_PASSWORD}): ${DEMO_LOGINS.join(', ')}`);
   if (f.decision === 'never-in-prod' && f.databaseEmpty)
