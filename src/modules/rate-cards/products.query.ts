@@ -9,7 +9,7 @@ builder.queryField('products', (t) =>
     cursor: 'id',
     description: "A financier's products (default: the caller's own), oldest first",
     authScopes: { signedIn: true },
-    args: { organisationId: t.arg.int() },
+    args: { organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);

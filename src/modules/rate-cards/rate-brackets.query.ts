@@ -9,7 +9,10 @@ builder.queryField('rateBrackets', (t) =>
     cursor: 'id',
     description: "A financier's rate brackets (default: the caller's own), of one product when given, oldest first",
     authScopes: { signedIn: true },
-    args: { organisationId: t.arg.int(), productId: t.arg.int() },
+    args: {
+      organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }),
+      productId: t.arg.int({ description: 'Only the brackets of this product' }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
