@@ -11,7 +11,7 @@ function decimalString(value: { toFixed(places: number): string } | null, places
 
 export const ApprovalRef = builder.prismaObject('Approval', {
   description:
-    "A financier's approval destination. A null criterion is not checked, so a blank criterion never disqualifies a deal",
+    "A financier's approval destination. A null criterion is not checked, so a blank criterion never disqualifies a deal. Any signed-in caller may read it; only its financier changes it (change_approval)",
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'Identifies the approval (approval_id on result rows)' }),
     name: t.exposeString('name', { description: "The destination's name, shown on result rows" }),

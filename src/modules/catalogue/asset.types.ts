@@ -39,7 +39,8 @@ function ancestorsLoader(ctx: Context, query: AssetQuery): DataLoader<number, As
 }
 
 export const AssetRef = builder.prismaObject('Asset', {
-  description: 'A node of the asset tree: a category (is_asset false) or an actual asset (a leaf, is_asset true)',
+  description:
+    'A node of the asset tree: a category (is_asset false) or an actual asset (a leaf, is_asset true). Any signed-in caller reads it; changes need permission to edit equipment',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The id the calculator and Matrix take as asset_value' }),
     name: t.exposeString('name', {

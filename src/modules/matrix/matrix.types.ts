@@ -111,7 +111,7 @@ export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('
 export const MatrixFinancierGroupRef = builder.objectRef<MatrixFinancierGroup>('MatrixFinancierGroup').implement({
   description: "One financier's approvals that the deal is not ruled out of",
   fields: (t) => ({
-    organisation_id: t.exposeInt('organisation_id', { description: 'The financier' }),
+    organisation_id: t.exposeInt('organisation_id', { description: "The financier's organisation id" }),
     organisation_name: t.exposeString('organisation_name', { description: "The financier's name; groups sort on it" }),
     financier: t.loadable(financierField),
     approvals: t.field({

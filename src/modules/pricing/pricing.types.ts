@@ -17,10 +17,12 @@ export const AmortisationRowRef = builder.objectRef<AmortisationRow>('Amortisati
   fields: (t) => ({
     index: t.exposeInt('index', { description: 'Instalment number, from 1' }),
     opening: t.exposeFloat('opening', { description: 'Balance before this instalment, dollars' }),
-    payment: t.exposeFloat('payment', { description: 'Instalment before any monthly fee' }),
+    payment: t.exposeFloat('payment', { description: 'Instalment before any monthly fee, dollars' }),
     interest: t.exposeFloat('interest', { description: 'Interest charged in this period, dollars' }),
-    principal: t.exposeFloat('principal', { description: 'Payment less interest: what the balance falls by' }),
-    balance: t.exposeFloat('balance', { description: 'Balance after this instalment; the last ends at the balloon' }),
+    principal: t.exposeFloat('principal', { description: 'Payment less interest: what the balance falls by, dollars' }),
+    balance: t.exposeFloat('balance', {
+      description: 'Balance after this instalment, dollars; the last ends at the balloon',
+    }),
   }),
 });
 
@@ -112,7 +114,7 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
     // analysis refuses a page beyond the maximum, and the resolver keeps to the same bounds.
     schedule: t.field({
       type: [AmortisationRowRef],
-      description: `Instalments offset+1 .. offset+first (first: default ${SCHEDULE_PAGE_DEFAULT}, at most ${SCHEDULE_PAGE_MAX})`,
+      description: `The amortisation schedule at one end of the rate band, a page at a time: instalments offset+1 .. offset+first (first: default ${SCHEDULE_PAGE_DEFAULT}, at most ${SCHEDULE_PAGE_MAX})`,
       args: {
         band: t.arg({
           type: RateBandEnum,

@@ -10,7 +10,8 @@ import { RateCardVersionConflictError } from './errors.ts';
 import type { CardChangeResult, VersionDiff } from './service.ts';
 
 export const ProductRef = builder.prismaObject('Product', {
-  description: "A financier's product: the rules its rate brackets share",
+  description:
+    "A financier's product: the fees and bounds its rate brackets share. Brokers read every financier's, a financier its own; its financier changes it (change_rate_card)",
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The product id (rate brackets name it as product_id)' }),
     product_name: t.exposeString('product_name', { description: "The product's name, shown on result rows" }),
@@ -133,7 +134,8 @@ export const ProductRef = builder.prismaObject('Product', {
 });
 
 export const RateBracketRef = builder.prismaObject('RateBracket', {
-  description: 'One line of a rate card: the base rates a product charges within its bounds',
+  description:
+    'One line of a rate card: the base rate band a product charges within its bounds. Read and changed like its product',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The rate bracket id (result rows name it as rate_bracket_id)' }),
     name: t.exposeString('name', { description: "The bracket's name, shown on result rows" }),
@@ -191,7 +193,8 @@ export const AssistantConnectionRef = builder
   });
 
 export const RateCardVersionRef = builder.prismaObject('RateCardVersion', {
-  description: "One restore point of a financier's rate card or asset mappings (metadata only, never the payload)",
+  description:
+    "One restore point of a financier's rate card or asset mappings (metadata only, never the payload). Its own financier reads it with view_rate_card_version",
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The restore point id (diff, restore, pin and label take it)' }),
     organisation_id: t.exposeInt('organisation_id', { nullable: true, description: 'The financier whose card it is' }),
