@@ -7,7 +7,8 @@ builder.queryField('rateBrackets', (t) =>
   t.prismaConnection({
     type: 'RateBracket',
     cursor: 'id',
-    description: "A financier's rate brackets (default: the caller's own), of one product when given, oldest first",
+    description:
+      "A financier's rate brackets (default: the caller's own), of one product when given, oldest first. Readable like products",
     authScopes: { signedIn: true },
     args: {
       organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }),

@@ -306,7 +306,7 @@ export const RateCardVersionDiffRef = builder.objectRef<VersionDiff>('RateCardVe
       resolve: (d) => d.parts,
     }),
     warnings: t.exposeStringList('warnings', {
-      description: 'What to check first: unreachable or shadowed brackets, large rate moves',
+      description: 'What to check first: unreachable or shadowed brackets, large rate moves, unlinked approvals',
     }),
     subtrees: t.field({
       type: 'JSON',
