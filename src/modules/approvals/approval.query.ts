@@ -8,7 +8,7 @@ builder.queryField('approval', (t) =>
     type: ApprovalRef,
     description: 'One approval, any financier (readable by any signed-in caller)',
     authScopes: { signedIn: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The approval id' }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (_query, _root, args, ctx) => approvalById(ctx, args.id),
   }),

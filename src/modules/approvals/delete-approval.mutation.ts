@@ -9,7 +9,7 @@ builder.mutationField('deleteApproval', (t) =>
     type: DeletedApprovalRef,
     description: "Deletes one of the caller's own approvals and its rate-bracket links",
     authScopes: { $all: { write: true, permission: 'change_approval' } },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "One of the caller's own approvals" }) },
     errors: { types: [NotFoundError, ForbiddenError], directResult: true },
     resolve: (_root, args, ctx) => deleteApproval(ctx, callerOf(ctx), args.id),
   }),

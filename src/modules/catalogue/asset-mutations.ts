@@ -12,6 +12,7 @@ import { createAsset, deleteAsset, restoreAsset, updateAsset } from './assets.se
 const EDIT_EQUIPMENT = { $all: { write: true, permission: 'change_equipment' } } as const;
 
 const CreateAssetInput = builder.inputType('CreateAssetInput', {
+  description: 'A new node of the asset tree: a category or an actual asset',
   fields: (t) => ({
     name: t.string({ required: true, description: `1 to ${MAX_ASSET_NAME_LENGTH} characters after trimming` }),
     alias: t.string({ description: `Comma-separated alternative names, at most ${MAX_ASSET_ALIAS_LENGTH} characters` }),
@@ -35,8 +36,9 @@ const UpdateAssetInput = builder.inputType('UpdateAssetInput', {
 builder.mutationField('createAsset', (t) =>
   t.prismaField({
     type: AssetRef,
+    description: 'Adds a node to the asset tree (needs permission to edit equipment)',
     authScopes: EDIT_EQUIPMENT,
-    args: { input: t.arg({ type: CreateAssetInput, required: true }) },
+    args: { input: t.arg({ type: CreateAssetInput, required: true, description: 'The new node' }) },
     errors: { types: [ValidationError], directResult: true },
     resolve: (query, _root, args, ctx) => createAsset(ctx, args.input, query),
   }),
@@ -45,9 +47,13 @@ builder.mutationField('createAsset', (t) =>
 builder.mutationField('updateAsset', (t) =>
   t.prismaField({
     type: AssetRef,
-    description: 'Renames, re-aliases or moves a node of the asset tree (PATCH /assets/{id})',
+    description:
+      'Renames, re-aliases or moves a node of the asset tree (PATCH /assets/{id}); needs permission to edit equipment',
     authScopes: EDIT_EQUIPMENT,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateAssetInput, required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: 'The node to change (a deleted one included)' }),
+      input: t.arg({ type: UpdateAssetInput, required: true, description: 'The fields to change' }),
+    },
     errors: { types: [NotFoundError, ValidationError], directResult: true },
     resolve: (query, _root, args, ctx) => updateAsset(ctx, args.id, args.input, query),
   }),
@@ -57,9 +63,11 @@ builder.mutationField('deleteAsset', (t) =>
   t.prismaField({
     type: AssetRef,
     description:
-      'Marks a node deleted: it and everything beneath it leave search and pricing; rows, mappings and children stay',
+      'Marks a node deleted: it and everything beneath it leave search and pricing; rows, mappings and children stay. Needs permission to edit equipment',
     authScopes: EDIT_EQUIPMENT,
-    args: { id: t.arg.int({ required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: 'The node to delete; deleting a deleted one changes nothing' }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (query, _root, args, ctx) => deleteAsset(ctx, args.id, query),
   }),
@@ -68,9 +76,11 @@ builder.mutationField('deleteAsset', (t) =>
 builder.mutationField('restoreAsset', (t) =>
   t.prismaField({
     type: AssetRef,
-    description: 'Undoes deleteAsset: the node and its subtree return as they were',
+    description: 'Undoes deleteAsset: the node and its subtree return as they were; needs permission to edit equipment',
     authScopes: EDIT_EQUIPMENT,
-    args: { id: t.arg.int({ required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: 'The node to restore; restoring a live one changes nothing' }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (query, _root, args, ctx) => restoreAsset(ctx, args.id, query),
   }),

@@ -13,9 +13,9 @@ export const AssetSearchResultRef = builder.objectRef<AssetSearchResult>('AssetS
   description: 'A leaf of the asset tree (an actual asset, never a category) found by assetSearch',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The id the calculator and Matrix take as asset_value' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', { description: "The asset's name" }),
     alias: t.exposeString('alias', { nullable: true, description: 'Comma-separated alternative names' }),
-    parent_id: t.exposeInt('parent_id', { nullable: true }),
+    parent_id: t.exposeInt('parent_id', { nullable: true, description: 'The category it sits in; null at the top' }),
     path: t.exposeStringList('path', { description: 'Ancestor names, root first' }),
     label: t.exposeString('label', { description: 'The path and the name, e.g. "Motor Vehicles › Passenger Car"' }),
   }),

@@ -39,10 +39,13 @@ function ancestorsLoader(ctx: Context, query: AssetQuery): DataLoader<number, As
 }
 
 export const AssetRef = builder.prismaObject('Asset', {
-  description: 'A node of the asset tree: a category (is_asset false) or an actual asset (a leaf, is_asset true)',
+  description:
+    'A node of the asset tree: a category (is_asset false) or an actual asset (a leaf, is_asset true). Any signed-in caller reads it; changes need permission to edit equipment',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The id the calculator and Matrix take as asset_value' }),
-    name: t.exposeString('name'),
+    name: t.exposeString('name', {
+      description: 'What the node is called; search matches it (sibling names may repeat)',
+    }),
     alias: t.exposeString('alias', { nullable: true, description: 'Comma-separated alternative names' }),
     parent: t.string({
       nullable: true,
@@ -50,7 +53,10 @@ export const AssetRef = builder.prismaObject('Asset', {
       select: { parent: { select: { name: true } } },
       resolve: (asset) => asset.parent?.name ?? null,
     }),
-    parent_id: t.exposeInt('parent_id', { nullable: true }),
+    parent_id: t.exposeInt('parent_id', {
+      nullable: true,
+      description: "The parent node's id; null at the top of the tree",
+    }),
     is_asset: t.exposeBoolean('is_asset', { description: 'true: an actual asset (a leaf); false: a category' }),
     is_deleted: t.exposeBoolean('is_deleted', {
       description: 'Deleted assets, and everything beneath them, are out of search and pricing; restoreAsset undoes it',
@@ -67,8 +73,8 @@ export const AssetRef = builder.prismaObject('Asset', {
         };
       },
     }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When the node was created' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the node last changed' }),
     parent_asset: t.relation('parent', {
       nullable: true,
       description: 'The parent node itself (null at the top of the tree)',

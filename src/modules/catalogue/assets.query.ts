@@ -31,9 +31,9 @@ builder.queryField('assets', (t) =>
 builder.queryField('asset', (t) =>
   t.prismaField({
     type: AssetRef,
-    description: 'One node of the asset tree, deleted or not',
+    description: 'One node of the asset tree, deleted or not; any signed-in caller',
     authScopes: { signedIn: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: 'The node id' }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const asset = args.id >= 1 ? await ctx.prisma.asset.findUnique({ ...query, where: { id: args.id } }) : null;

@@ -9,9 +9,16 @@ builder.queryField('matrixCalculator', (t) =>
   t.field({
     type: MatrixCalculatorResultRef,
     description:
-      'Both engines on one deal, joined on rate brackets: each row a financier that can price and approve it. Metered on both allowances',
+      'Both engines on one deal, joined on rate brackets: each row a financier that can price and approve it. Needs the matrix.enabled entitlement and the matrix_calculator surface available; metered on both allowances; Free-tier rows past the cheapest three are masked',
     authScopes: { signedIn: true },
-    args: { input: t.arg({ type: DealInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: DealInput,
+        required: true,
+        description:
+          'The deal: cost, asset_value, term, advance_arrears and repayment_frequency are required; type commercial only',
+      }),
+    },
     errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => runMatrixCalculator(ctx, callerOf(ctx), args.input),
   }),

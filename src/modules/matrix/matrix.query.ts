@@ -9,9 +9,16 @@ builder.queryField('matrix', (t) =>
   t.field({
     type: MatrixResultRef,
     description:
-      "The Approval Matrix: every financier's approvals the deal is not ruled out of, grouped by financier. Metered (Matrix allowance)",
+      "The Approval Matrix: every financier's approvals the deal is not ruled out of, grouped by financier. Needs the matrix.enabled entitlement (Pro and above) and the matrix surface available; metered (Matrix allowance)",
     authScopes: { signedIn: true },
-    args: { input: t.arg({ type: DealInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: DealInput,
+        required: true,
+        description:
+          'The deal: only cost and asset_value are required; every other answer is tested against the criteria',
+      }),
+    },
     errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => runMatrix(ctx, callerOf(ctx), args.input),
   }),

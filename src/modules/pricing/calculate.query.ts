@@ -11,7 +11,14 @@ builder.queryField('calculate', (t) =>
     description:
       "Prices a deal against every rate card in the caller's book, cheapest first. Metered (calculator allowance) and saved as a recent scenario",
     authScopes: { signedIn: true },
-    args: { input: t.arg({ type: DealInput, required: true }) },
+    args: {
+      input: t.arg({
+        type: DealInput,
+        required: true,
+        description:
+          'The deal: cost, asset_value, term, advance_arrears and repayment_frequency are required; other answers narrow the cards',
+      }),
+    },
     errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) => calculate(ctx, callerOf(ctx), args.input),
   }),

@@ -11,7 +11,7 @@ builder.mutationField('createAssetMapping', (t) =>
     description: 'Maps an asset to a product or one of its brackets (an asset_mapping restore point)',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      input: t.arg({ type: AssetMappingInput, required: true }),
+      input: t.arg({ description: 'The mapping to add', type: AssetMappingInput, required: true }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

@@ -12,7 +12,7 @@ builder.mutationField('createProduct', (t) =>
     description: "Adds a product to the caller's organisation's rate card (records a restore point)",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      input: t.arg({ type: ProductInput, required: true }),
+      input: t.arg({ description: 'The new product', type: ProductInput, required: true }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

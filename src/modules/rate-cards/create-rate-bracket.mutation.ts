@@ -12,7 +12,7 @@ builder.mutationField('createRateBracket', (t) =>
     description: "Adds a rate bracket to one of the caller's organisation's products",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      input: t.arg({ type: RateBracketInput, required: true }),
+      input: t.arg({ description: 'The new rate bracket', type: RateBracketInput, required: true }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

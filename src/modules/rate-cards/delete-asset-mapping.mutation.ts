@@ -11,7 +11,7 @@ builder.mutationField('deleteAssetMapping', (t) =>
     description: "Removes an asset mapping of the caller's organisation",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      id: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true, description: "One of the caller's own asset mappings" }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

@@ -11,7 +11,7 @@ builder.mutationField('deleteProduct', (t) =>
     description: 'Deletes a product with its rate brackets and their asset mappings',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      id: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true, description: "One of the caller's own products" }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

@@ -11,7 +11,7 @@ builder.mutationField('deleteRateBracket', (t) =>
     description: 'Deletes a rate bracket and its asset mappings',
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      id: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true, description: "One of the caller's own rate brackets" }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

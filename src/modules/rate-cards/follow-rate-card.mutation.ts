@@ -9,7 +9,12 @@ builder.mutationField('followRateCard', (t) =>
     type: RateCardFollowingRef,
     description: "Be told (notification category rate_card) when this financier's rate card changes; idempotent",
     authScopes: { write: true },
-    args: { organisationId: t.arg.int({ required: true }) },
+    args: {
+      organisationId: t.arg.int({
+        required: true,
+        description: 'The financier whose card to follow (one the caller may read)',
+      }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (_root, args, ctx) => ({
       organisation_id: args.organisationId,
@@ -23,7 +28,7 @@ builder.mutationField('unfollowRateCard', (t) =>
     type: RateCardFollowingRef,
     description: 'Stop following a rate card; idempotent',
     authScopes: { write: true },
-    args: { organisationId: t.arg.int({ required: true }) },
+    args: { organisationId: t.arg.int({ required: true, description: 'The financier whose card to stop following' }) },
     errors: { directResult: true },
     resolve: async (_root, args, ctx) => {
       await unfollowRateCard(ctx, callerOf(ctx), args.organisationId);

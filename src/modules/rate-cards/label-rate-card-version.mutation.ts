@@ -9,7 +9,10 @@ builder.mutationField('labelRateCardVersion', (t) =>
     type: RateCardVersionRef,
     description: 'Names a restore point ("before the March review"); an empty label clears it',
     authScopes: { $all: { write: true, permission: 'restore_rate_card_version' } },
-    args: { id: t.arg.int({ required: true }), label: t.arg.string({ required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "A restore point of the caller's organisation" }),
+      label: t.arg.string({ required: true, description: 'At most 200 characters, stored trimmed; empty clears it' }),
+    },
     errors: { types: [NotFoundError, ValidationError], directResult: true },
     resolve: (_query, _root, args, ctx) => labelRateCardVersion(ctx, callerOf(ctx), args.id, args.label),
   }),

@@ -7,9 +7,13 @@ builder.queryField('rateBrackets', (t) =>
   t.prismaConnection({
     type: 'RateBracket',
     cursor: 'id',
-    description: "A financier's rate brackets (default: the caller's own), of one product when given, oldest first",
+    description:
+      "A financier's rate brackets (default: the caller's own), of one product when given, oldest first. Readable like products",
     authScopes: { signedIn: true },
-    args: { organisationId: t.arg.int(), productId: t.arg.int() },
+    args: {
+      organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }),
+      productId: t.arg.int({ description: 'Only the brackets of this product' }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);

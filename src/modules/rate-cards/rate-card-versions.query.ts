@@ -12,7 +12,12 @@ builder.queryField('rateCardVersions', (t) =>
     description:
       "The caller's organisation's restore points, newest first (needs view_rate_card_version; another organisation answers NotFoundError)",
     authScopes: { $all: { signedIn: true, permission: 'view_rate_card_version' } },
-    args: { organisationId: t.arg.int(), resource: t.arg({ type: VersionResourceEnum }) },
+    args: {
+      organisationId: t.arg.int({
+        description: "The caller's own organisation (the default); any other answers NotFoundError",
+      }),
+      resource: t.arg({ type: VersionResourceEnum, description: 'Only this series (default: both)' }),
+    },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (query, _root, args, ctx) => {
       const organisationId = versionHistoryOrganisation(callerOf(ctx), args.organisationId);

@@ -11,7 +11,7 @@ builder.queryField('rateCard', (t) =>
     description:
       "A financier's rate card (default: the caller's own) with its version. Brokers read every financier's; a financier only its own",
     authScopes: { signedIn: true },
-    args: { organisationId: t.arg.int() },
+    args: { organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (_root, args, ctx) => {
       const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);

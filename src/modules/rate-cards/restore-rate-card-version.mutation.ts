@@ -11,7 +11,7 @@ builder.mutationField('restoreRateCardVersion', (t) =>
     description: 'Makes the card equal a restore point, recorded as a new restore point naming it',
     authScopes: { $all: { write: true, permission: 'restore_rate_card_version', organisationType: 'f' } },
     args: {
-      id: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true, description: "A restore point of the caller's organisation, either series" }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

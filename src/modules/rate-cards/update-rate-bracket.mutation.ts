@@ -13,8 +13,12 @@ builder.mutationField('updateRateBracket', (t) =>
       "Changes a rate bracket (absent fields kept, null clears); another organisation's answers NotFoundError",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      id: t.arg.int({ required: true }),
-      input: t.arg({ type: RateBracketPatchInput, required: true }),
+      id: t.arg.int({ required: true, description: "One of the caller's own rate brackets" }),
+      input: t.arg({
+        description: 'The fields to change: absent kept, null clears',
+        type: RateBracketPatchInput,
+        required: true,
+      }),
       expectedVersion: t.arg.int({
         description:
           'The card version the caller read (rateCard.version); a stale one answers RateCardVersionConflictError',

@@ -12,7 +12,7 @@ builder.mutationField('applyRateCardImport', (t) =>
       "Replace the caller's financier's whole rate card with a file's, all or nothing, recorded as a version \"Imported from file\" (POST /rate-cards/import)",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      format: t.arg({ type: RateCardImportFormatEnum, required: true }),
+      format: t.arg({ type: RateCardImportFormatEnum, required: true, description: 'How content is written' }),
       content: t.arg.string({ required: true, description: 'The whole file, as text' }),
       expectedVersion: t.arg.int({
         required: true,

@@ -1,12 +1,19 @@
 import { builder, type ObjectFieldBuilder } from '../../../graphql/builder.ts';
-import { RATE_CARD_IMPORT_FORMATS } from '../../../lib/vocabulary.ts';
+import { RATE_CARD_IMPORT_FORMATS, type RateCardImportFormat } from '../../../lib/vocabulary.ts';
 import type { Comparison } from '../compare.ts';
 import type { RateCardImportResult } from './apply.ts';
 import type { RateCardImportPreview } from './service.ts';
 
+const FORMAT_DESCRIPTIONS: Record<RateCardImportFormat, string> = {
+  csv: 'One row per rate bracket with its product columns repeated, a header row first',
+  json: 'An object with products and rate_brackets lists',
+};
+
 export const RateCardImportFormatEnum = builder.enumType('RateCardImportFormat', {
   description: 'The format of a rate-card file (docs/rate-card-import.md)',
-  values: RATE_CARD_IMPORT_FORMATS,
+  values: Object.fromEntries(
+    RATE_CARD_IMPORT_FORMATS.map((format) => [format, { description: FORMAT_DESCRIPTIONS[format] }]),
+  ) as Record<RateCardImportFormat, { description: string }>,
 });
 
 /** The comparison's four fields, the same on the preview and on the apply's answer (and the version diff). */

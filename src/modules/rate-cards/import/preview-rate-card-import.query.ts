@@ -11,7 +11,7 @@ builder.queryField('previewRateCardImport', (t) =>
       "What importing a rate-card file over the caller's financier's card would change, with warnings; writes nothing (POST /rate-cards/import/preview). A bad file answers ValidationError listing every problem by location",
     authScopes: { $all: { write: true, permission: 'change_rate_card', organisationType: 'f' } },
     args: {
-      format: t.arg({ type: RateCardImportFormatEnum, required: true }),
+      format: t.arg({ type: RateCardImportFormatEnum, required: true, description: 'How content is written' }),
       content: t.arg.string({ required: true, description: 'The whole file, as text' }),
     },
     errors: { types: [ValidationError, ForbiddenError], directResult: true },
