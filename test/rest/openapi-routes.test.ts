@@ -96,6 +96,20 @@ describe('every operation has a summary, a description, a defined tag, a 2xx ans
   });
 });
 
+describe('every answer but 204 has a JSON body schema; 204 has none', () => {
+  /** A `$ref` to components/responses, followed. */
+  const resolved = (response: Record<string, any>) =>
+    response.$ref ? document.components.responses[response.$ref.split('/').at(-1)] : response;
+  it.each(operations.map((o) => [label(o.method, o.path), o] as const))('%s', (_, { operation }) => {
+    for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
+      const answer = resolved(response);
+      expect(answer, `${status}: unresolved ${response.$ref}`).toBeDefined();
+      if (status === '204') expect(answer.content, `${status} has a body`).toBeUndefined();
+      else expect(answer.content?.['application/json']?.schema, `${status} has no JSON schema`).toBeDefined();
+    }
+  });
+});
+
 describe('public routes say `security: []`; protected ones keep the bearer default', () => {
   it('the document requires the bearer token by default', () => {
     expect(document.security).toEqual([{ bearer: [] }]);
