@@ -12,6 +12,7 @@ import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
 import { DEMO_CATALOGUE_PATH, demoDataDecision, startupBanner } from './lib/startup.ts';
 import { createApp } from './app.ts';
+import { holdIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrorsInJson } from './http/client-errors.ts';
 import { parseCatalogueFile } from './modules/catalogue/catalogue-file.ts';
 import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalogue.ts';
@@ -53,6 +54,7 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
   const app = createApp({ config, database });
   const server = createServer(app.express);
   answerClientErrorsInJson(server);
+  holdIdleConnections(server);
   // Without this, a busy port left a process that printed its banner and served nothing.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -10,6 +10,7 @@ import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { createApp, type App } from '../src/app.ts';
 import { answerClientErrorsInJson } from '../src/http/client-errors.ts';
+import { holdIdleConnections } from '../src/http/keep-alive.ts';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
 import { freshPostgres } from './postgres.ts';
@@ -101,6 +102,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const server: Server = await new Promise((resolve) => {
     const s = app.express.listen(0, '127.0.0.1', () => resolve(s));
     answerClientErrorsInJson(s);
+    holdIdleConnections(s);
   });
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
