@@ -4,7 +4,7 @@
  * (record_run, which also records the run as a recent scenario), so they are exact across processes; a refused run
  * consumes nothing.
  */
-import type { Metric, Surface } from '../../lib/vocabulary.ts';
+import type { Metric, Surface, SurfaceState } from '../../lib/vocabulary.ts';
 import { calendarDay } from '../../lib/clock.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { say } from '../../lib/wording.ts';
@@ -14,12 +14,6 @@ import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './e
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
 
-export type SurfaceState =
-  | 'available'
-  | 'entitlement_required'
-  | 'feature_disabled'
-  | 'bid_standing_required'
-  | 'organisation_required';
 
 export function termsOf(caller: Caller): PlanTerms {
   return caller.organisation?.terms ?? PLAN_TERMS.free;
