@@ -23,7 +23,6 @@ import {
   METRICS,
   NOTIFICATION_CATEGORIES,
   NOTIFICATION_OUTCOMES,
-  NOTIFICATION_TRANSPORTS,
   ORGANISATION_TYPES,
   PLANS,
   PURCHASABLE_PLANS,
@@ -104,7 +103,7 @@ export const CardTypeEnum = builder.enumType('CardType', {
 });
 
 export const DocLevelEnum = builder.enumType('DocLevel', {
-  description: "Documentation an approval asks of the borrower; Matrix results sort least onerous first",
+  description: 'Documentation an approval asks of the borrower; Matrix results sort least onerous first',
   values: described(DOC_LEVELS, {
     low_doc: 'least documentation (e.g. declarations instead of financials)',
     lite_doc: 'some documentation (e.g. recent statements)',
@@ -314,16 +313,6 @@ export const NotificationOutcomeEnum = builder.enumType('NotificationOutcome', {
     delivered: 'handed to the device’s push service',
     failed: 'the push service refused or could not be reached (see reason)',
     dropped: 'not sent at all (see reason)',
-  }),
-});
-
-export const NotificationTransportEnum = builder.enumType('NotificationTransport', {
-  description: 'How a notification went out',
-  values: described(NOTIFICATION_TRANSPORTS, {
-    web_push: 'Web Push',
-    apns: 'Apple Push Notification service',
-    fcm: 'Firebase Cloud Messaging',
-    record: 'recorded only: no transport is configured for the platform',
   }),
 });
 

@@ -136,10 +136,6 @@ export type DevicePlatform = (typeof DEVICE_PLATFORMS)[number];
 export const NOTIFICATION_OUTCOMES = ['delivered', 'failed', 'dropped'] as const;
 export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 
-/** How a notification went out: Web Push, APNs, FCM, or only recorded (no transport configured). */
-export const NOTIFICATION_TRANSPORTS = ['web_push', 'apns', 'fcm', 'record'] as const;
-export type NotificationTransport = (typeof NOTIFICATION_TRANSPORTS)[number];
-
 /** Where the zone quiet hours use came from: '' none yet, a device's report, or the user's explicit choice. */
 export const TIMEZONE_SOURCES = ['', 'device', 'user'] as const;
 export type TimezoneSource = (typeof TIMEZONE_SOURCES)[number];

@@ -42,7 +42,7 @@ export const SubscriptionRef = builder.prismaObject('Subscription', {
     }),
     card_last4: t.exposeString('card_last4', {
       nullable: true,
-      description: "The last four digits of the card on file; null when none is known",
+      description: 'The last four digits of the card on file; null when none is known',
     }),
   }),
 });
@@ -86,7 +86,11 @@ export const FeatureFlagsRef = builder
   .implement({
     description: 'What the caller can use now (GET /feature-flags)',
     fields: (t) => ({
-      surfaces: t.field({ type: SurfacesRef, description: 'Each surface, available or why not', resolve: (r) => r.surfaces }),
+      surfaces: t.field({
+        type: SurfacesRef,
+        description: 'Each surface, available or why not',
+        resolve: (r) => r.surfaces,
+      }),
       entitlements: t.exposeStringList('entitlements', {
         description: "What the caller's plan includes, e.g. matrix.enabled, consumer.enabled (docs/plans.md)",
       }),

@@ -3,10 +3,9 @@ import {
   DevicePlatformEnum,
   NotificationCategoryEnum,
   NotificationOutcomeEnum,
-  NotificationTransportEnum,
   TimezoneSourceEnum,
 } from '../../graphql/enums.ts';
-import type { DevicePlatform, NotificationTransport } from '../../lib/vocabulary.ts';
+import type { DevicePlatform } from '../../lib/vocabulary.ts';
 import type { NotificationCategoryDescription } from './categories.ts';
 import type { NotificationPreferences, RegisteredDevice } from './service.ts';
 
@@ -120,7 +119,7 @@ builder.prismaObject('NotificationOutbox', {
       description: "dropped: category_disabled, quiet_hours or no_devices; failed: the transport's report",
     }),
     device_id: t.exposeInt('device_id', { nullable: true, description: 'The device sent to; null on a drop' }),
-    // Stored as text; only delivery writes them, from the device's platform and the transport's name.
+    // Stored as text; only delivery writes it, from the device's platform.
     platform: t.field({
       type: DevicePlatformEnum,
       nullable: true,
@@ -128,12 +127,9 @@ builder.prismaObject('NotificationOutbox', {
       select: { platform: true },
       resolve: (o) => o.platform as DevicePlatform | null,
     }),
-    transport: t.field({
-      type: NotificationTransportEnum,
+    transport: t.exposeString('transport', {
       nullable: true,
-      description: 'How it went out; null on a drop',
-      select: { transport: true },
-      resolve: (o) => o.transport as NotificationTransport | null,
+      description: 'How it went out: web_push, apns, fcm or record (no transport configured); null on a drop',
     }),
     title: t.string({
       description: "The notification's title",

@@ -1,5 +1,5 @@
 import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
-import { RateBandEnum } from '../../graphql/enums.ts';
+import { RateBandEnum, RepaymentFrequencyEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import type { RateBand } from '../../lib/vocabulary.ts';
 import { RecalculationFailedError } from './errors.ts';
@@ -71,7 +71,7 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
     commission: t.exposeFloat('commission', { description: 'Brokerage paid, after caps and GST' }),
     amount_financed: t.exposeFloat('amount_financed'),
     instalments: t.exposeInt('instalments'),
-    repayment_frequency: t.exposeString('repayment_frequency'),
+    repayment_frequency: t.expose('repayment_frequency', { type: RepaymentFrequencyEnum }),
     advance: t.exposeBoolean('advance'),
     monthly_fee_per_instalment: t.exposeFloat('monthly_fee_per_instalment'),
     // Paginated so a request's size is known from its arguments before it runs (docs/graphql.md): the cost

@@ -3,7 +3,14 @@
  * point (metadata only: a version's payload never leaves the service) and its diff, and the version-conflict error.
  */
 import { builder } from '../../graphql/builder.ts';
-import { CardTypeEnum, CompoundingFrequencyEnum, TriStateEnum, VersionResourceEnum } from '../../graphql/enums.ts';
+import {
+  CardTypeEnum,
+  ChangeOriginEnum,
+  CompoundingFrequencyEnum,
+  TriStateEnum,
+  VersionResourceEnum,
+} from '../../graphql/enums.ts';
+import type { ChangeOrigin } from '../../lib/vocabulary.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { AssetRateBracketRef } from '../catalogue/asset-rate-bracket.types.ts';
 import { RateCardVersionConflictError } from './errors.ts';
@@ -91,7 +98,11 @@ export const RateCardVersionRef = builder.prismaObject('RateCardVersion', {
     label: t.exposeString('label'),
     parts_present: t.exposeStringList('parts_present'),
     actor_email: t.exposeString('actor_email'),
-    origin: t.exposeString('origin', { description: 'app (a session), api_token, or assistant (an AI assistant)' }),
+    origin: t.field({
+      type: ChangeOriginEnum,
+      description: 'app (a session), api_token, or assistant (an AI assistant)',
+      resolve: (v) => v.origin as ChangeOrigin, // stored as text: always originOf's answer
+    }),
     connection: t.field({
       type: AssistantConnectionRef,
       nullable: true,
