@@ -231,11 +231,11 @@ export const OrganisationTypeEnum = builder.enumType('OrganisationType', {
 export const PlanEnum = builder.enumType('Plan', {
   description: "An organisation's plan (docs/plans.md)",
   values: described(PLANS, {
-    free: 'no subscription; the smallest allowances',
-    pro: 'a paid plan with the Matrix',
-    max: 'a paid plan with larger allowances',
-    team: 'a paid plan for several users',
-    enterprise: 'arranged with us; not bought through checkout',
+    free: 'no subscription: one user and small daily allowances; no Matrix',
+    pro: 'the Matrix and consumer cards, up to 3 users',
+    max: 'as Pro with larger allowances, up to 5 users',
+    team: 'as Max, up to 20 users',
+    enterprise: 'no allowance or user limit; arranged with us, not bought through checkout',
   }),
 });
 
