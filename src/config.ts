@@ -7,6 +7,7 @@ import {
   SURFACES,
   isOneOf,
   type PlanName,
+  PURCHASABLE_PLANS,
   type ServiceEnvironment,
   type Surface,
 } from './lib/vocabulary.ts';
@@ -237,9 +238,6 @@ function billingConfig(env: NodeJS.ProcessEnv, environment: ServiceEnvironment, 
     checkoutReturnUrl: env.CHECKOUT_RETURN_URL || publicBaseUrl,
   };
 }
-
-/** Plans an organisation can buy through checkout (Free needs none; Enterprise is arranged with us). */
-export const PURCHASABLE_PLANS = ['pro', 'max', 'team'] as const satisfies readonly PlanName[];
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 1): number {
   const raw = env[name];

@@ -62,7 +62,30 @@ export const builder = new SchemaBuilder<{
   plugins: [ErrorsPlugin, ScopeAuthPlugin, RelayPlugin, PrismaPlugin, DataloaderPlugin],
   // Lists that grow are cursor connections. Ids stay the spec's integers (no global ids, no node/nodes fields), and
   // every connection is capped: a caller asking for more than MAX_PAGE_SIZE gets that many.
-  relay: { clientMutationId: 'omit', cursorType: 'String', nodeQueryOptions: false, nodesQueryOptions: false },
+  // The generated connection, edge and page types and the paging arguments are described once, here.
+  relay: {
+    clientMutationId: 'omit',
+    cursorType: 'String',
+    nodeQueryOptions: false,
+    nodesQueryOptions: false,
+    defaultConnectionTypeOptions: { description: 'One page of a list: its edges, then where the page sits' },
+    defaultEdgeTypeOptions: { description: 'One item of a page, with the cursor that points at it' },
+    pageInfoTypeOptions: { description: 'Where a page sits in its list: pass a cursor back as after or before' },
+    edgesFieldOptions: { description: 'The items of this page, in list order' },
+    pageInfoFieldOptions: { description: 'Where this page sits, and the cursors to move from it' },
+    nodeFieldOptions: { description: 'The item' },
+    cursorFieldOptions: { description: 'Opaque; pass it as after (or before) to page from this item' },
+    hasNextPageFieldOptions: { description: 'More items follow this page' },
+    hasPreviousPageFieldOptions: { description: 'More items precede this page' },
+    startCursorFieldOptions: { description: "The first item's cursor; null on an empty page" },
+    endCursorFieldOptions: { description: "The last item's cursor; null on an empty page" },
+    firstArgOptions: {
+      description: `Items from the start (or after the cursor): default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}`,
+    },
+    afterArgOptions: { description: "Start after this item's cursor" },
+    lastArgOptions: { description: `Items from the end (or before the cursor), at most ${MAX_PAGE_SIZE}` },
+    beforeArgOptions: { description: "End before this item's cursor" },
+  },
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
@@ -70,7 +93,16 @@ export const builder = new SchemaBuilder<{
     defaultConnectionSize: DEFAULT_PAGE_SIZE,
     maxConnectionSize: MAX_PAGE_SIZE,
   },
-  errors: { defaultTypes: [UnauthenticatedError, ForbiddenError] },
+  errors: {
+    defaultTypes: [UnauthenticatedError, ForbiddenError],
+    // Every field that can fail answers one of these unions; a list or scalar value is wrapped in a Success type.
+    defaultUnionOptions: {
+      description: "A field's answer: its value, or one of the typed errors listed (each implements Error)",
+    },
+    defaultResultOptions: {
+      description: 'The value of a successful answer, in data (a union can hold only object types)',
+    },
+  },
   scopeAuth: {
     // Credentials come first: an anonymous caller is 401 whatever the field asks for; otherwise 403.
     // scope-auth's own message names the resolver ("Not authorized to resolve Mutation.updateUser"): never sent.
@@ -94,8 +126,12 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.queryType({});
-builder.mutationType({});
+builder.queryType({
+  description: 'Reads and computations. Every field needs a signed-in caller unless it says otherwise',
+});
+builder.mutationType({
+  description: 'Changes. Most need a session or a read_write API token; each field says who may call it',
+});
 
 /** The `t` of an object type's `fields: (t) => ...`, for helpers that declare the same fields on several types. */
 export type ObjectFieldBuilder<Parent> = PothosSchemaTypes.ObjectFieldBuilder<

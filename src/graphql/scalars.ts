@@ -5,7 +5,7 @@ import { builder } from './builder.ts';
 const ISO_8601 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})?)?$/;
 
 builder.scalarType('DateTime', {
-  description: 'ISO 8601 timestamp',
+  description: 'An instant as an ISO 8601 timestamp; answers are in UTC (e.g. "2025-03-07T01:30:00.000Z")',
   serialize: (value) => (value instanceof Date ? value.toISOString() : String(value)),
   parseValue: (value) => {
     // ISO 8601 only: Date() alone would also read "1", "2024" or "March 7" as some instant.
@@ -50,4 +50,8 @@ builder.scalarType('Decimal', {
   },
 });
 
-builder.scalarType('JSON', { serialize: (v) => v, parseValue: (v) => v });
+builder.scalarType('JSON', {
+  description: 'Any JSON value: an object, list, string, number, boolean or null; its shape is described on each field',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+});

@@ -2,8 +2,10 @@
  * Errors are values. A service returns or throws one of these; GraphQL exposes each as a member of the field's
  * result union (plugin-errors), and the REST table maps each to the spec's status and body. No GraphQL imports here.
  */
+import type { ErrorCode } from './vocabulary.ts';
+
 export abstract class DomainError extends Error {
-  abstract readonly code: string;
+  abstract readonly code: ErrorCode;
 }
 
 /**
@@ -11,7 +13,7 @@ export abstract class DomainError extends Error {
  * `export class NotFoundError extends errorOf('not_found', 'Not found.') {}`. Errors that carry more fields
  * declare their own constructor and pass the message on.
  */
-export function errorOf<const Code extends string>(code: Code, defaultMessage = '') {
+export function errorOf<const Code extends ErrorCode>(code: Code, defaultMessage = '') {
   return class extends DomainError {
     readonly code: Code = code;
     constructor(message: string = defaultMessage) {

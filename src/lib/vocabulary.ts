@@ -42,8 +42,22 @@ export type TriState = (typeof TRI_STATES)[number];
 export const SURFACES = ['calculator', 'consumer_calculator', 'matrix', 'matrix_calculator'] as const;
 export type Surface = (typeof SURFACES)[number];
 
+/** Whether a caller can use a surface now, or why not (GET /feature-flags `surfaces`). */
+export const SURFACE_STATES = [
+  'available',
+  'entitlement_required',
+  'feature_disabled',
+  'bid_standing_required',
+  'organisation_required',
+] as const;
+export type SurfaceState = (typeof SURFACE_STATES)[number];
+
 export const PLANS = ['free', 'pro', 'max', 'team', 'enterprise'] as const;
 export type PlanName = (typeof PLANS)[number];
+
+/** Plans an organisation can buy through checkout (Free needs none; Enterprise is arranged with us). */
+export const PURCHASABLE_PLANS = ['pro', 'max', 'team'] as const satisfies readonly PlanName[];
+export type PurchasablePlan = (typeof PURCHASABLE_PLANS)[number];
 
 export const SUBSCRIPTION_STATUSES = [
   'trialing',
@@ -71,6 +85,10 @@ export type ApiTokenOrigin = (typeof API_TOKEN_ORIGINS)[number];
 /** The daily allowances a run counts against. */
 export const METRICS = ['calculator', 'matrix'] as const;
 export type Metric = (typeof METRICS)[number];
+
+/** The tools whose runs are kept as scenarios (and counted per tool). */
+export const SCENARIO_TOOLS = ['calculator', 'matrix', 'matrix_calculator'] as const;
+export type ScenarioTool = (typeof SCENARIO_TOOLS)[number];
 
 /** recent: kept automatically; saved: promoted with a name. */
 export const SCENARIO_KINDS = ['recent', 'saved'] as const;
@@ -121,6 +139,46 @@ export type NotificationOutcome = (typeof NOTIFICATION_OUTCOMES)[number];
 /** Where the zone quiet hours use came from: '' none yet, a device's report, or the user's explicit choice. */
 export const TIMEZONE_SOURCES = ['', 'device', 'user'] as const;
 export type TimezoneSource = (typeof TIMEZONE_SOURCES)[number];
+/**
+ * An enum value's GraphQL name must be a name: the empty source is `none` in GraphQL, and REST (whose body the
+ * spec fixes as '') maps it back with timezoneSourceOfGraphQLName.
+ */
+export const TIMEZONE_SOURCE_GRAPHQL_NAMES = { '': 'none', device: 'device', user: 'user' } as const satisfies Record<
+  TimezoneSource,
+  string
+>;
+export function timezoneSourceOfGraphQLName(name: string): string {
+  return TIMEZONE_SOURCES.find((source) => TIMEZONE_SOURCE_GRAPHQL_NAMES[source] === name) ?? name;
+}
+
+/** Every DomainError's `code` (src/lib/errors.ts and each module's errors.ts): a closed set. */
+export const ERROR_CODES = [
+  'unauthenticated',
+  'forbidden',
+  'not_found',
+  'validation_error',
+  'rate_limited',
+  'upstream_unavailable',
+  'not_configured',
+  'cap_hit',
+  'entitlement_required',
+  'feature_disabled',
+  'not_scheduled_to_cancel',
+  'already_subscribed',
+  'checkout_completed',
+  'seat_limit_reached',
+  'last_admin',
+  'email_already_user',
+  'already_invited',
+  'invitation_invalid',
+  'name_required',
+  'over_limit',
+  'version_conflict',
+  'reporting_unavailable',
+  'recalculation_failed',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
 /**
  * ANZSIC 2006 divisions, code -> label: approval `industries` hold these one-letter codes, and
  * GET /approvals/options lists them (value = code, label = the division's name).

@@ -108,6 +108,9 @@ function describeType(type: GraphQLInputType): string {
   if (named.name === 'Float' || named.name === 'Decimal') return 'A valid number is required.';
   if (named.name === 'Boolean') return 'Must be a valid boolean.';
   if (named.name === 'String') return 'Not a valid string.';
+  // An enum may carry the sentence REST has always answered for a value outside it (PurchasablePlan).
+  if (isEnumType(named) && typeof named.extensions.restInvalidValue === 'string')
+    return named.extensions.restInvalidValue;
   if (isEnumType(named))
     return `Must be one of: ${named
       .getValues()

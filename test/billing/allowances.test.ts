@@ -38,7 +38,7 @@ async function callerFor(
   return auth.caller;
 }
 const consumeAllowances = (ctx: ReturnType<typeof ctxOf>, caller: Caller, metrics: Metric[]) =>
-  meterRun(ctx, caller, metrics, { tool: 'allowance-test', request: { metrics } });
+  meterRun(ctx, caller, metrics, { tool: 'calculator', request: { metrics } });
 const ctxOf = (app: TestApp) => ({ prisma: app.database.prisma, config: app.config, clock, client: 'web' as const });
 
 describe('Daily allowance: exact under concurrency across processes', () => {

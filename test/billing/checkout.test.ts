@@ -95,7 +95,7 @@ describe('201 {url, id}: the built-in processor answers a URL on this service th
   it('GraphQL createCheckoutSession answers {url, id}', async () => {
     const data: any = await t.graphql(free).request(gql`
       mutation {
-        createCheckoutSession(plan: "team", seats: 5) {
+        createCheckoutSession(plan: team, seats: 5) {
           __typename
           ... on CheckoutSession { url id }
         }
@@ -148,6 +148,19 @@ describe('400: plan and seats are checked, naming the field', () => {
     expect(res.status).toBe(400);
     expect(Object.keys(res.body.errors)).toContain(field);
     expect(standIn.requests).toHaveLength(0);
+  });
+});
+
+describe('400: plan is an enum of the plans checkout sells; REST answers any other value with the same body', () => {
+  it.each(['free', 'enterprise', 'gold', 'PRO', ''])('%j', async (plan) => {
+    const res = await checkout(stripe, { plan });
+    expect(res.status).toBe(400);
+    expect(res.body).toEqual({ error: 'Invalid request.', errors: { plan: ['Must be one of pro, max, team.'] } });
+  });
+
+  it('a valid value passes the enum (and reaches the processor)', async () => {
+    const res = await checkout(t, { plan: 'max', seats: 1 });
+    expect(res.status).toBe(201);
   });
 });
 

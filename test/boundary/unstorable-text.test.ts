@@ -238,7 +238,7 @@ describe('The text fields a fuzz run reached with a NUL: each refused on both su
       { v: 'a\u0000b' },
       'v',
     ],
-    ['scenarios(tool:)', 'query($v: String) { scenarios(tool: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
+    ['scenarios(tool:)', 'query($v: ScenarioTool) { scenarios(tool: $v) { __typename } }', { v: 'a\u0000b' }, 'v'],
     [
       'renameScenario(name:)',
       'mutation($v: String) { renameScenario(id: 1, name: $v) { __typename } }',

@@ -389,3 +389,20 @@ describe('Concurrent changes keep the rules (PostgreSQL meets the real races)', 
     }
   });
 });
+
+describe("timezone_source: the spec's empty source is '' in REST and none in GraphQL (an enum name cannot be empty)", () => {
+  const QUERY = '{ notificationPreferences { ... on NotificationPreferences { timezone timezone_source } } }';
+
+  it("no zone yet: REST '' (GET and PATCH alike), GraphQL none", async () => {
+    expect((await get()).body.timezone_source).toBe('');
+    expect((await patch({ quiet_hours_enabled: false })).body.timezone_source).toBe('');
+    const data = await t.graphql(session).request<any>(QUERY);
+    expect(data.notificationPreferences).toEqual({ timezone: '', timezone_source: 'none' });
+  });
+
+  it('a chosen zone: user on both surfaces; cleared again: back to empty', async () => {
+    expect((await patch({ timezone: 'Australia/Perth' })).body.timezone_source).toBe('user');
+    expect((await t.graphql(session).request<any>(QUERY)).notificationPreferences.timezone_source).toBe('user');
+    expect((await patch({ timezone: '' })).body.timezone_source).toBe('');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordRun } from '../../src/modules/scenarios/record-run.ts';
+import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -38,7 +39,7 @@ async function setSavedLimit(limit: number | null): Promise<void> {
 }
 
 /** A recent scenario, written by the statement every run records itself with (record_run), no allowance consumed. */
-async function recent(userId = adminId, tool = 'calculator'): Promise<number> {
+async function recent(userId = adminId, tool: ScenarioTool = 'calculator'): Promise<number> {
   const outcome = await recordRun(t.database.prisma, {
     userId,
     day: '',
@@ -52,7 +53,7 @@ async function recent(userId = adminId, tool = 'calculator'): Promise<number> {
   return outcome.scenarioId;
 }
 
-async function saved(userId = adminId, tool = 'calculator', name = 'Saved earlier'): Promise<number> {
+async function saved(userId = adminId, tool: ScenarioTool = 'calculator', name = 'Saved earlier'): Promise<number> {
   const id = await recent(userId, tool);
   await t.database.prisma.scenario.update({ where: { id }, data: { kind: 'saved', name } });
   return id;

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RECENT_SCENARIO_LIMIT, recordRun } from '../../src/modules/scenarios/record-run.ts';
+import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -28,13 +29,18 @@ beforeEach(async () => {
 });
 
 /** A run's recording statement (record_run), with no allowance to consume: the new recent's id. */
-async function saveRecent(run: { userId: number; tool: string; request: unknown; summary: unknown }): Promise<number> {
+async function saveRecent(run: {
+  userId: number;
+  tool: ScenarioTool;
+  request: unknown;
+  summary: unknown;
+}): Promise<number> {
   const outcome = await recordRun(t.database.prisma, { ...run, day: '', metrics: [], limits: [] });
   if (!outcome.ok) throw new Error('a run without allowances cannot be refused');
   return outcome.scenarioId;
 }
 
-const save = (userId = adminId, tool = 'calculator', n = 0) =>
+const save = (userId = adminId, tool: ScenarioTool = 'calculator', n = 0) =>
   saveRecent({ userId, tool, request: { cost: String(1000 + n), term: 36 }, summary: { n } });
 
 const ids = async (where: { user_id: number; tool?: string; kind?: 'recent' | 'saved' }) =>
@@ -145,7 +151,7 @@ describe('record_run: recents trim themselves to the newest 20 per user per tool
   });
 });
 
-const LIST = `query($kind: ScenarioKind, $tool: String) { scenarios(kind: $kind, tool: $tool) { __typename
+const LIST = `query($kind: ScenarioKind, $tool: ScenarioTool) { scenarios(kind: $kind, tool: $tool) { __typename
   ... on QueryScenariosSuccess { data { id tool kind name request summary { amount } created_at updated_at } } } }`;
 const RENAME = `mutation($id: Int!, $name: String) { renameScenario(id: $id, name: $name) { __typename
   ... on Scenario { id name kind } ... on Error { code message } } }`;

@@ -7,15 +7,21 @@ export const AbnDetailsRef = builder.objectRef<AbnDetails>('AbnDetails').impleme
     'A business as the Australian Business Register (ABN Lookup) records it, with the ages the calculator takes',
   fields: (t) => ({
     abn: t.exposeString('abn', { description: '11 digits, no spaces' }),
-    entity_name: t.exposeString('entity_name'),
+    entity_name: t.exposeString('entity_name', { description: 'The legal name of the business' }),
     entity_type: t.exposeString('entity_type', { nullable: true, description: 'e.g. "Australian Private Company"' }),
     abn_status: t.exposeString('abn_status', { description: 'The register\'s word: "Active" or "Cancelled"' }),
     abn_status_effective_from: t.exposeString('abn_status_effective_from', {
       description: 'YYYY-MM-DD: when the current status took effect',
     }),
-    business_names: t.exposeStringList('business_names'),
-    state: t.exposeString('state', { nullable: true }),
-    postcode: t.exposeString('postcode', { nullable: true }),
+    business_names: t.exposeStringList('business_names', { description: 'Its registered business and trading names' }),
+    state: t.exposeString('state', {
+      nullable: true,
+      description: 'State or territory of its main business address, e.g. NSW; null when the register has none',
+    }),
+    postcode: t.exposeString('postcode', {
+      nullable: true,
+      description: 'Postcode of its main business address; null when the register has none',
+    }),
     abn_registered_from: t.exposeString('abn_registered_from', {
       nullable: true,
       description:

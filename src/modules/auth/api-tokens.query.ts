@@ -8,7 +8,7 @@ builder.queryField('apiTokens', (t) =>
     type: [ApiTokenRef],
     description: "The caller's API tokens (metadata only)",
     authScopes: { signedIn: true },
-    errors: {},
+    errors: { dataField: { description: "The caller's tokens, oldest first, revoked ones included" } },
     resolve: (_root, _args, ctx) => listApiTokens(ctx, callerOf(ctx)),
   }),
 );

@@ -11,9 +11,9 @@ builder.mutationField('createApiToken', (t) =>
     description: 'Mint an API token; the secret is in this answer only. Session only: a leaked token cannot mint more',
     authScopes: { session: true },
     args: {
-      name: t.arg.string({ required: true }),
-      scope: t.arg({ type: ApiTokenScopeEnum, required: true }),
-      expires_at: t.arg({ type: 'DateTime' }),
+      name: t.arg.string({ required: true, description: 'A name to recognise it by' }),
+      scope: t.arg({ type: ApiTokenScopeEnum, required: true, description: 'What it may do' }),
+      expires_at: t.arg({ type: 'DateTime', description: 'When it stops working; absent: never' }),
       origin: t.arg({
         type: ApiTokenOriginEnum,
         description: 'ui (default): the app and integrations; mcp: an AI assistant, accepted only at POST /mcp',

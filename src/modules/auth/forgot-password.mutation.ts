@@ -8,7 +8,7 @@ builder.mutationField('forgotPassword', (t) =>
   t.field({
     type: MessageRef,
     description: 'Always the same answer, whether or not the account exists',
-    args: { email: t.arg.string({ required: true }) },
+    args: { email: t.arg.string({ required: true, description: 'The account email' }) },
     errors: { types: [ValidationError], directResult: true },
     resolve: async (_root, args, ctx) => {
       await forgotPassword(ctx, args.email);

@@ -8,7 +8,10 @@ builder.mutationField('login', (t) =>
     type: TokenPairRef,
     description:
       'Sign in with email and password; a wrong password, an unknown email and an inactive user fail alike. Repeated failures lock the email and the client address out for a growing time (RateLimitedError)',
-    args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
+    args: {
+      email: t.arg.string({ required: true, description: 'The account email (case-insensitive)' }),
+      password: t.arg.string({ required: true, description: 'Its password' }),
+    },
     errors: { types: [RateLimitedError], directResult: true },
     resolve: (_root, args, ctx) => login(ctx, args.email, args.password, ctx.clientAddress),
   }),

@@ -9,7 +9,11 @@ builder.mutationField('refresh', (t) =>
     description:
       'Spend a refresh token for a successor pair; repeats inside the 30-second grace window get the same successor',
     // Optional here on purpose: a missing token is one more unusable token, answered 401 like the rest.
-    args: { refresh: t.arg.string() },
+    args: {
+      refresh: t.arg.string({
+        description: 'The refresh token to spend; a missing one answers UnauthenticatedError like any unusable token',
+      }),
+    },
     errors: { types: [RateLimitedError], directResult: true },
     resolve: (_root, args, ctx) => refresh(ctx, args.refresh),
   }),

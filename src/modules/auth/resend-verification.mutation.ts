@@ -8,7 +8,7 @@ builder.mutationField('resendVerification', (t) =>
   t.field({
     type: MessageRef,
     description: 'Same answer whether or not the account exists or is verified',
-    args: { email: t.arg.string({ required: true }) },
+    args: { email: t.arg.string({ required: true, description: 'The account email' }) },
     errors: { types: [ValidationError], directResult: true },
     resolve: async (_root, args, ctx) => {
       await resendVerification(ctx, args.email);

@@ -9,7 +9,7 @@ builder.mutationField('revokeApiToken', (t) =>
     type: ApiTokenRef,
     description: "Revoke one of the caller's API tokens (idempotent)",
     authScopes: { write: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The token's id" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (_root, args, ctx) => revokeApiToken(ctx, callerOf(ctx), args.id),
   }),

@@ -4,7 +4,7 @@
  * (record_run, which also records the run as a recent scenario), so they are exact across processes; a refused run
  * consumes nothing.
  */
-import type { Metric, Surface } from '../../lib/vocabulary.ts';
+import type { Metric, ScenarioTool, Surface, SurfaceState } from '../../lib/vocabulary.ts';
 import { calendarDay } from '../../lib/clock.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { say } from '../../lib/wording.ts';
@@ -13,13 +13,6 @@ import { allowanceRefusals } from '../../lib/metrics.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
 import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
-
-export type SurfaceState =
-  | 'available'
-  | 'entitlement_required'
-  | 'feature_disabled'
-  | 'bid_standing_required'
-  | 'organisation_required';
 
 export function termsOf(caller: Caller): PlanTerms {
   return caller.organisation?.terms ?? PLAN_TERMS.free;
@@ -71,7 +64,7 @@ export async function meterRun(
   ctx: Pick<ServiceContext, 'prisma' | 'config' | 'clock' | 'client'>,
   caller: Caller,
   metrics: Metric[],
-  recent: { tool: string; request: unknown; summary?: unknown },
+  recent: { tool: ScenarioTool; request: unknown; summary?: unknown },
 ): Promise<number> {
   const terms = termsOf(caller);
   const ordered = [...new Set(metrics)].sort();

@@ -10,12 +10,11 @@
  * event id (a replay changes nothing) and comparing the event's `created` with the last one applied (an older event
  * never overwrites newer state).
  */
-import { PURCHASABLE_PLANS } from '../../config.ts';
 import type { Subscription } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors, NotFoundError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
-import { isOneOf, type PlanName, type SubscriptionStatus } from '../../lib/vocabulary.ts';
+import { isOneOf, PURCHASABLE_PLANS, type PlanName, type SubscriptionStatus } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { builtinSubscriptionCreated } from './built-in-processor.ts';

@@ -8,7 +8,7 @@ builder.queryField('mcpConnections', (t) =>
     cursor: 'id',
     description: "The caller's AI-assistant connections, newest first (capped pages)",
     authScopes: { signedIn: true },
-    errors: {},
+    errors: { dataField: { description: 'The page of connections' } },
     resolve: (query, _root, _args, ctx) =>
       ctx.prisma.mcpConnection.findMany({
         ...query,

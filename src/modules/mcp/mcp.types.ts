@@ -6,7 +6,7 @@ export const McpConnectionRef = builder.prismaObject('McpConnection', {
     "An AI assistant connected with one of the caller's mcp API tokens (one connection per token), named by the " +
     "assistant's MCP handshake",
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    id: t.exposeInt('id', { description: "The connection's id (revokeMcpConnection takes it)" }),
     client_name: t.exposeString('client_name', {
       description: "The name the assistant gave in its handshake (clientInfo.name), cleaned; 'unknown' if none",
     }),

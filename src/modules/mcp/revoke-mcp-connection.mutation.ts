@@ -11,7 +11,7 @@ builder.mutationField('revokeMcpConnection', (t) =>
       "Disconnect one of the caller's AI assistants: revokes its token, so its next call is refused. Idempotent (the " +
       "first revocation time is kept). Session only; another user's connection is not found",
     authScopes: { session: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The connection's id" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (_root, args, ctx) => revokeConnection(ctx, callerOf(ctx), args.id),
   }),

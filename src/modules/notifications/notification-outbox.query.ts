@@ -7,7 +7,7 @@ builder.queryField('notificationOutbox', (t) =>
     cursor: 'id',
     description: "What delivery did with the caller's notifications, newest first. Session only",
     authScopes: { session: true },
-    errors: {},
+    errors: { dataField: { description: 'The page of entries' } },
     resolve: (query, _root, _args, ctx) =>
       ctx.prisma.notificationOutbox.findMany({
         ...query,

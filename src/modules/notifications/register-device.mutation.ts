@@ -15,7 +15,7 @@ builder.mutationField('registerDevice', (t) =>
         required: true,
         description: 'APNs device token, FCM registration token, or the Web Push subscription endpoint URL',
       }),
-      platform: t.arg({ type: DevicePlatformEnum, required: true }),
+      platform: t.arg({ type: DevicePlatformEnum, required: true, description: 'Where the install lives' }),
       timezone: t.arg.string({ description: "The install's IANA zone; becomes the user's unless they chose one" }),
       web_push_keys: t.arg({ type: WebPushKeysInput, description: 'web only: the subscription keys' }),
     },

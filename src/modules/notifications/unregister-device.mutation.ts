@@ -10,7 +10,7 @@ builder.mutationField('unregisterDevice', (t) =>
     description:
       "Remove the caller's registration of a push token (on sign-out); another user's is untouched. Session only",
     authScopes: { session: true },
-    args: { token: t.arg.string({ required: true }) },
+    args: { token: t.arg.string({ required: true, description: 'The push token registerDevice was given' }) },
     errors: { types: [ValidationError], directResult: true },
     resolve: async (_root, args, ctx) => ({ removed: await unregisterDevice(ctx, callerOf(ctx).userId, args.token) }),
   }),

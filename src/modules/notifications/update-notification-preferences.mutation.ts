@@ -9,7 +9,9 @@ builder.mutationField('updateNotificationPreferences', (t) =>
     type: NotificationPreferencesRef,
     description: 'Change notification preferences; every field optional. Session only',
     authScopes: { session: true },
-    args: { input: t.arg({ type: UpdateNotificationPreferencesInput, required: true }) },
+    args: {
+      input: t.arg({ type: UpdateNotificationPreferencesInput, required: true, description: 'The settings to change' }),
+    },
     errors: { types: [ValidationError], directResult: true },
     resolve: (_root, args, ctx) => updatePreferences(ctx, callerOf(ctx).userId, args.input),
   }),

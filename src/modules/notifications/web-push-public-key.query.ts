@@ -6,7 +6,7 @@ builder.queryField('webPushPublicKey', (t) =>
     description:
       'The VAPID public key (base64url) a browser passes as applicationServerKey to pushManager.subscribe(); null when Web Push is not configured',
     authScopes: { signedIn: true },
-    errors: {},
+    errors: { dataField: { description: 'The VAPID public key, base64url' } },
     resolve: (_root, _args, ctx) => ctx.config.vapid?.publicKey ?? null,
   }),
 );

@@ -16,8 +16,8 @@ builder.queryField('organisationView', (t) =>
     description:
       'GET /organisations/{id}: your own organisation in full; a financier that appears in your results (in your book, with a rate bracket or approval in the catalogue) as its public profile; any other id NotFoundError, exactly like a missing one',
     authScopes: { signedIn: true },
-    args: { id: t.arg.int({ required: true }) },
-    errors: { types: [NotFoundError] },
+    args: { id: t.arg.int({ required: true, description: 'An organisation id' }) },
+    errors: { types: [NotFoundError], dataField: { description: 'The organisation as the caller may see it' } },
     resolve: (_root, args, ctx) => organisationView(ctx, callerOf(ctx), args.id),
   }),
 );

@@ -9,7 +9,7 @@ builder.queryField('organisation', (t) =>
     type: OrganisationRef,
     description: "The caller's own organisation; any other id answers NotFoundError, exactly like a missing one",
     authScopes: { signedIn: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The caller's organisation id" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       if (!ownsOrganisation(callerOf(ctx), args.id)) throw new NotFoundError('Organisation not found.');

@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
+import { SurfaceEnum } from '../../graphql/enums.ts';
 import { SURFACES, isOneOf } from '../../lib/vocabulary.ts';
 import { FinancierOptionRef } from './pricing.types.ts';
 import { financierOptions } from './service.ts';
@@ -11,7 +12,8 @@ builder.queryField('financiers', (t) =>
       'Options for preferred_financier on a surface, sorted by name; empty when the caller cannot run the surface',
     authScopes: { signedIn: true },
     args: {
-      surface: t.arg.string({
+      surface: t.arg({
+        type: SurfaceEnum,
         description: 'calculator (default; any unknown value), consumer_calculator, matrix, matrix_calculator',
       }),
     },

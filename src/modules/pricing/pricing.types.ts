@@ -1,5 +1,5 @@
 import { builder, type ObjectFieldBuilder } from '../../graphql/builder.ts';
-import { RateBandEnum } from '../../graphql/enums.ts';
+import { RateBandEnum, RepaymentFrequencyEnum } from '../../graphql/enums.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import type { RateBand } from '../../lib/vocabulary.ts';
 import { RecalculationFailedError } from './errors.ts';
@@ -100,7 +100,8 @@ export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow'
     instalments: t.exposeInt('instalments', {
       description: 'Number of instalments: the term in months times instalments per year / 12, rounded',
     }),
-    repayment_frequency: t.exposeString('repayment_frequency', {
+    repayment_frequency: t.expose('repayment_frequency', {
+      type: RepaymentFrequencyEnum,
       description: 'How often instalments fall, as the deal asked (none prices monthly)',
     }),
     advance: t.exposeBoolean('advance', {

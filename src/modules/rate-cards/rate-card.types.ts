@@ -3,7 +3,14 @@
  * point (metadata only: a version's payload never leaves the service) and its diff, and the version-conflict error.
  */
 import { builder } from '../../graphql/builder.ts';
-import { CardTypeEnum, CompoundingFrequencyEnum, TriStateEnum, VersionResourceEnum } from '../../graphql/enums.ts';
+import {
+  CardTypeEnum,
+  ChangeOriginEnum,
+  CompoundingFrequencyEnum,
+  TriStateEnum,
+  VersionResourceEnum,
+} from '../../graphql/enums.ts';
+import type { ChangeOrigin } from '../../lib/vocabulary.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { AssetRateBracketRef } from '../catalogue/asset-rate-bracket.types.ts';
 import { RateCardVersionConflictError } from './errors.ts';
@@ -210,7 +217,11 @@ export const RateCardVersionRef = builder.prismaObject('RateCardVersion', {
       description: 'The parts the restore point holds: products and rate_brackets, or asset_rate_brackets',
     }),
     actor_email: t.exposeString('actor_email', { description: 'Who made the change' }),
-    origin: t.exposeString('origin', { description: 'app (a session), api_token, or assistant (an AI assistant)' }),
+    origin: t.field({
+      type: ChangeOriginEnum,
+      description: 'app (a session), api_token, or assistant (an AI assistant)',
+      resolve: (v) => v.origin as ChangeOrigin, // stored as text: always originOf's answer
+    }),
     connection: t.field({
       type: AssistantConnectionRef,
       nullable: true,

@@ -11,7 +11,7 @@ builder.queryField('issueReports', (t) =>
     description:
       "Reports about the caller's own financier catalogue, newest first: administrators see every kind, holders of change_approval the approval reports, holders of change_rate_card the pricing ones",
     authScopes: { $all: { signedIn: true, organisationType: 'f' } },
-    args: { status: t.arg({ type: IssueReportStatusEnum }) },
+    args: { status: t.arg({ type: IssueReportStatusEnum, description: 'Only this status (default: both)' }) },
     errors: { directResult: true },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.issueReport.findMany({

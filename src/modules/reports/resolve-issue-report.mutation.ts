@@ -10,7 +10,7 @@ builder.mutationField('resolveIssueReport', (t) =>
     description:
       "Resolve a report about your own financier catalogue (idempotent). Another financier's report answers NotFoundError like a missing one",
     authScopes: { $all: { write: true, organisationType: 'f' } },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The report's id" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (_query, _root, args, ctx) => resolveIssueReport(ctx, callerOf(ctx), args.id),
   }),

@@ -9,7 +9,7 @@ builder.mutationField('deleteScenario', (t) =>
     type: DeletedScenarioRef,
     description: "Delete one of the caller's scenarios, recent or saved",
     authScopes: { write: true },
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The scenario's id" }) },
     errors: { types: [ScenarioNotFoundError], directResult: true },
     resolve: (_root, args, ctx) => deleteScenario(ctx, callerOf(ctx), args.id),
   }),

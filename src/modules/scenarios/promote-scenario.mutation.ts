@@ -12,7 +12,7 @@ builder.mutationField('promoteScenario', (t) =>
       "Promote one of the caller's recent scenarios to a saved one, with a name (POST /calculator/scenarios/{id}/promote)",
     authScopes: { write: true },
     args: {
-      id: t.arg.int({ required: true }),
+      id: t.arg.int({ required: true, description: "The recent scenario's id" }),
       name: t.arg.string({
         description: 'Required; surrounding whitespace is trimmed; blank answers NameRequiredError',
       }),

@@ -3,6 +3,7 @@
  * prisma/migrations/*_record_run). Saving a recent without metering is the same statement with no metrics.
  */
 import type { Db } from '../../lib/db.ts';
+import type { ScenarioTool } from '../../lib/vocabulary.ts';
 
 /** Recent scenarios kept per user per tool; older ones are deleted by the write that pushes them out. */
 export const RECENT_SCENARIO_LIMIT = 20;
@@ -14,8 +15,8 @@ export interface RunRecord {
   /** Allowances to consume, sorted (rows are locked in this order), with their limits (null = unlimited). */
   metrics: string[];
   limits: (number | null)[];
-  /** Which tool produced it, e.g. 'calculator'. Recents and saved limits are counted per tool. */
-  tool: string;
+  /** Which tool produced it. Recents and saved limits are counted per tool. */
+  tool: ScenarioTool;
   /** The request as the tool received it (any JSON value). */
   request: unknown;
   /** What the tool answered, condensed for a list (any JSON value, or null). */

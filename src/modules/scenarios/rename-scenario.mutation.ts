@@ -10,7 +10,10 @@ builder.mutationField('renameScenario', (t) =>
     type: ScenarioRef,
     description: "Rename one of the caller's saved scenarios",
     authScopes: { write: true },
-    args: { id: t.arg.int({ required: true }), name: t.arg.string() },
+    args: {
+      id: t.arg.int({ required: true, description: "The saved scenario's id" }),
+      name: t.arg.string({ description: 'The new name; required, trimmed; blank answers NameRequiredError' }),
+    },
     errors: { types: [NameRequiredError, ScenarioNotFoundError, ValidationError], directResult: true },
     resolve: (_root, args, ctx) => renameScenario(ctx, callerOf(ctx), args.id, args.name),
   }),

@@ -1,12 +1,16 @@
 import { builder } from '../../graphql/builder.ts';
-import { ScenarioKindEnum } from '../../graphql/enums.ts';
+import { RepaymentFrequencyEnum, ScenarioKindEnum, ScenarioToolEnum } from '../../graphql/enums.ts';
+import type { ScenarioTool } from '../../lib/vocabulary.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 import { readSummary, type ScenarioSummary } from './summary.ts';
 
 const NamedRef = builder.objectRef<{ id: number; name: string }>('ScenarioNamed').implement({
   description: 'An id and the name it had at the time of the run',
-  fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }),
+  fields: (t) => ({
+    id: t.exposeInt('id', { description: 'Its id' }),
+    name: t.exposeString('name', { description: 'Its name when the run was recorded' }),
+  }),
 });
 
 const CheapestResultRef = builder
@@ -14,22 +18,27 @@ const CheapestResultRef = builder
   .implement({
     description: 'The cheapest result the run showed',
     fields: (t) => ({
-      financier: t.field({ type: NamedRef, resolve: (c) => c.financier }),
-      product: t.field({ type: NamedRef, resolve: (c) => c.product }),
-      rate_bracket_id: t.exposeInt('rate_bracket_id'),
+      financier: t.field({ type: NamedRef, description: 'The financier', resolve: (c) => c.financier }),
+      product: t.field({ type: NamedRef, description: 'Its product', resolve: (c) => c.product }),
+      rate_bracket_id: t.exposeInt('rate_bracket_id', { description: 'The rate bracket it was priced from' }),
       repayment: t.exposeString('repayment', {
         description: "The card's lowest repayment per instalment (repayment_min)",
       }),
-      repayment_frequency: t.exposeString('repayment_frequency'),
+      repayment_frequency: t.expose('repayment_frequency', {
+        type: RepaymentFrequencyEnum,
+        description: 'How often that repayment falls due',
+      }),
     }),
   });
 
 export const ScenarioSummaryRef = builder.objectRef<ScenarioSummary>('ScenarioSummary').implement({
   description: 'Written when the run is recorded and never recomputed; null on scenarios recorded before summaries',
   fields: (t) => ({
-    asset: t.field({ type: NamedRef, resolve: (s) => s.asset }),
-    amount: t.exposeString('amount', { description: 'The asset cost as entered, to the cent' }),
-    term: t.exposeInt('term', { nullable: true, description: 'Months' }),
+    asset: t.field({ type: NamedRef, description: 'The asset priced', resolve: (s) => s.asset }),
+    amount: t.exposeString('amount', {
+      description: 'The asset cost as entered, dollars to the cent (e.g. "55000.00")',
+    }),
+    term: t.exposeInt('term', { nullable: true, description: 'Months; null when the run had none' }),
     cheapest: t.field({
       type: CheapestResultRef,
       nullable: true,
@@ -40,11 +49,17 @@ export const ScenarioSummaryRef = builder.objectRef<ScenarioSummary>('ScenarioSu
 });
 
 export const ScenarioRef = builder.prismaObject('Scenario', {
-  description: 'A saved or recent calculator scenario of the caller',
+  description: 'A run of the calculator, Matrix or Matrix Calculator, kept for its user only (recent or saved)',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    tool: t.exposeString('tool', { description: 'The tool that produced it, e.g. calculator' }),
-    kind: t.expose('kind', { type: ScenarioKindEnum }),
+    id: t.exposeInt('id', { description: "The scenario's id" }),
+    tool: t.field({
+      type: ScenarioToolEnum,
+      description: 'The tool that produced it',
+      select: { tool: true },
+      // Stored as text; only record_run writes it, with the tool's name.
+      resolve: (scenario) => scenario.tool as ScenarioTool,
+    }),
+    kind: t.expose('kind', { type: ScenarioKindEnum, description: 'Recent (kept automatically) or saved' }),
     name: t.exposeString('name', { nullable: true, description: 'Set when saved; null on a recent scenario' }),
     request: t.expose('request', { type: 'JSON', description: 'The request the tool ran' }),
     summary: t.field({
@@ -53,21 +68,31 @@ export const ScenarioRef = builder.prismaObject('Scenario', {
       description: 'What a list shows: asset, amount, term and the cheapest result at the time of the run',
       resolve: (scenario) => readSummary(scenario.summary),
     }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    updated_at: t.expose('updated_at', { type: 'DateTime' }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When the run happened' }),
+    updated_at: t.expose('updated_at', { type: 'DateTime', description: 'Its last change (promoted or renamed)' }),
   }),
 });
 
 export const DeletedScenarioRef = builder.objectRef<{ id: number }>('DeletedScenario').implement({
+  description: 'The answer to deleteScenario',
   fields: (t) => ({ id: t.exposeInt('id', { description: 'The id of the scenario that was deleted' }) }),
 });
 
 // ---------- errors ----------
 
-builder.objectType(NameRequiredError, { name: 'NameRequiredError', interfaces: [ErrorInterface] });
-builder.objectType(ScenarioNotFoundError, { name: 'ScenarioNotFoundError', interfaces: [ErrorInterface] });
+builder.objectType(NameRequiredError, {
+  name: 'NameRequiredError',
+  description: 'A saved scenario needs a name, and none (or a blank one) was sent (REST 400 name_required)',
+  interfaces: [ErrorInterface],
+});
+builder.objectType(ScenarioNotFoundError, {
+  name: 'ScenarioNotFoundError',
+  description: "No such scenario of the caller's (another user's answers the same) (REST 404 not_found)",
+  interfaces: [ErrorInterface],
+});
 builder.objectType(OverLimitError, {
   name: 'OverLimitError',
+  description: 'The tool already keeps as many saved scenarios as the caller may (REST 409 over_limit)',
   interfaces: [ErrorInterface],
   fields: (t) => ({ limit: t.exposeInt('limit', { description: 'Saved scenarios the caller may keep per tool' }) }),
 });

@@ -1,6 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
-import { ScenarioKindEnum } from '../../graphql/enums.ts';
+import { ScenarioKindEnum, ScenarioToolEnum } from '../../graphql/enums.ts';
 import { ScenarioRef } from './scenario.types.ts';
 import { listScenarios } from './service.ts';
 
@@ -9,8 +9,11 @@ builder.queryField('scenarios', (t) =>
     type: [ScenarioRef],
     description: "The caller's scenarios, newest first; optionally of one kind and one tool",
     authScopes: { signedIn: true },
-    args: { kind: t.arg({ type: ScenarioKindEnum }), tool: t.arg.string() },
-    errors: {},
+    args: {
+      kind: t.arg({ type: ScenarioKindEnum, description: 'Only this kind (default: both)' }),
+      tool: t.arg({ type: ScenarioToolEnum, description: "Only this tool's (default: every tool's)" }),
+    },
+    errors: { dataField: { description: 'The scenarios' } },
     resolve: (_root, args, ctx) => listScenarios(ctx, callerOf(ctx), { kind: args.kind, tool: args.tool }),
   }),
 );

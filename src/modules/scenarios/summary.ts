@@ -4,6 +4,7 @@
  * records the run (record_run), and never recomputed: a later catalogue change does not rewrite history.
  * Pure: no I/O, no GraphQL.
  */
+import { isOneOf, REPAYMENT_FREQUENCIES, type RepaymentFrequency } from '../../lib/vocabulary.ts';
 
 export interface ScenarioSummary {
   asset: { id: number; name: string };
@@ -18,7 +19,7 @@ export interface ScenarioSummary {
     rate_bracket_id: number;
     /** The lowest repayment the card offers for the deal (its repayment_min), per instalment. */
     repayment: string;
-    repayment_frequency: string;
+    repayment_frequency: RepaymentFrequency;
   } | null;
 }
 
@@ -33,7 +34,7 @@ export interface CheapestRow {
 }
 
 export function scenarioSummary(
-  deal: { asset_value: number; cost: number; term: number | null; repayment_frequency: string },
+  deal: { asset_value: number; cost: number; term: number | null; repayment_frequency: RepaymentFrequency },
   assetName: string,
   cheapest: CheapestRow | undefined,
 ): ScenarioSummary {
@@ -72,7 +73,7 @@ export function readSummary(stored: unknown): ScenarioSummary | null {
     isNamed(c.product) &&
     Number.isInteger(c.rate_bracket_id) &&
     typeof c.repayment === 'string' &&
-    typeof c.repayment_frequency === 'string'
+    isOneOf(REPAYMENT_FREQUENCIES, c.repayment_frequency)
       ? (c as ScenarioSummary['cheapest'])
       : null;
   return { asset: stored.asset, amount: stored.amount, term: stored.term as number | null, cheapest };

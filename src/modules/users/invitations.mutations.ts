@@ -15,9 +15,9 @@ builder.mutationField('inviteUser', (t) =>
       'Invite an email to your organisation (administrators). The invite holds a seat until accepted, withdrawn or expired; the answer carries its single-use secret once',
     authScopes: ADMIN_WRITE,
     args: {
-      email: t.arg.string({ required: true }),
-      firstName: t.arg.string(),
-      lastName: t.arg.string(),
+      email: t.arg.string({ required: true, description: 'The email to invite' }),
+      firstName: t.arg.string({ description: "The invitee's first name (optional)" }),
+      lastName: t.arg.string({ description: "The invitee's last name (optional)" }),
       groupNames: t.arg.stringList({ description: 'Existing groups the user joins on acceptance (at most 20)' }),
     },
     errors: {
@@ -39,7 +39,7 @@ builder.mutationField('withdrawInvitation', (t) =>
     type: WithdrawnInvitationRef,
     description: 'Withdraw a pending invitation of your organisation: its token stops working and its seat is freed',
     authScopes: ADMIN_WRITE,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The invitation's id" }) },
     errors: { types: [ForbiddenError, NotFoundError], directResult: true },
     resolve: (_root, args, ctx) => withdrawInvitation(ctx, callerOf(ctx), args.id),
   }),
@@ -51,10 +51,10 @@ builder.mutationField('acceptInvitation', (t) =>
     description:
       'Accept an invitation: creates your user in the inviting organisation. No sign-in needed (the token is the credential); sign in afterwards with the email and this password',
     args: {
-      token: t.arg.string({ required: true }),
-      password: t.arg.string({ required: true }),
-      firstName: t.arg.string(),
-      lastName: t.arg.string(),
+      token: t.arg.string({ required: true, description: 'The inv_ secret the administrator handed over' }),
+      password: t.arg.string({ required: true, description: "The new user's password (docs/auth.md has the rules)" }),
+      firstName: t.arg.string({ description: "First name; absent: the invitation's" }),
+      lastName: t.arg.string({ description: "Last name; absent: the invitation's" }),
     },
     errors: { types: [InvitationInvalidError, ValidationError, EmailAlreadyUserError], directResult: true },
     resolve: (_query, _root, args, ctx) =>

@@ -17,7 +17,7 @@ builder.mutationField('deactivateUser', (t) =>
     type: UserRef,
     description: 'Deactivate a user of your organisation: frees their seat and ends their sessions and tokens',
     authScopes: ADMIN_WRITE,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The user's id" }) },
     errors: { types: USER_EDIT_ERRORS, directResult: true },
     resolve: (_query, _root, args, ctx) => updateUser(ctx, callerOf(ctx), args.id, { is_active: false }),
   }),
@@ -28,7 +28,7 @@ builder.mutationField('reactivateUser', (t) =>
     type: UserRef,
     description: 'Reactivate a user of your organisation: takes a seat (SeatLimitReachedError at the limit)',
     authScopes: ADMIN_WRITE,
-    args: { id: t.arg.int({ required: true }) },
+    args: { id: t.arg.int({ required: true, description: "The user's id" }) },
     errors: { types: USER_EDIT_ERRORS, directResult: true },
     resolve: (_query, _root, args, ctx) => updateUser(ctx, callerOf(ctx), args.id, { is_active: true }),
   }),
@@ -40,7 +40,13 @@ builder.mutationField('setAdmin', (t) =>
     description:
       'Grant or take away administrator rights; never leaves the organisation without an active administrator (LastAdminError)',
     authScopes: ADMIN_WRITE,
-    args: { id: t.arg.int({ required: true }), isAdmin: t.arg.boolean({ required: true }) },
+    args: {
+      id: t.arg.int({ required: true, description: "The user's id" }),
+      isAdmin: t.arg.boolean({
+        required: true,
+        description: 'true grants administrator rights, false takes them away',
+      }),
+    },
     errors: { types: USER_EDIT_ERRORS, directResult: true },
     resolve: (_query, _root, args, ctx) => updateUser(ctx, callerOf(ctx), args.id, { is_admin: args.isAdmin }),
   }),

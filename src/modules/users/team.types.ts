@@ -6,21 +6,26 @@ import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError } fr
 export const InvitationRef = builder.prismaObject('Invitation', {
   description: 'A pending invite: holds a seat until accepted, withdrawn or expired. Never carries its secret',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    email: t.exposeString('email'),
-    first_name: t.exposeString('first_name'),
-    last_name: t.exposeString('last_name'),
+    id: t.exposeInt('id', { description: "The invitation's id" }),
+    email: t.exposeString('email', { description: 'The email invited' }),
+    first_name: t.exposeString('first_name', { description: "The invitee's first name, if given (else empty)" }),
+    last_name: t.exposeString('last_name', { description: "The invitee's last name, if given (else empty)" }),
     group_names: t.exposeStringList('group_names', { description: 'Groups the user joins on acceptance' }),
-    created_at: t.expose('created_at', { type: 'DateTime' }),
-    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true }),
+    created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was sent' }),
+    expires_at: t.expose('expires_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'After this it cannot be accepted (it keeps its seat until withdrawn); null: never',
+    }),
   }),
 });
 
 export const CreatedInvitationRef = builder
   .objectRef<{ invitation: Invitation; secret: string }>('CreatedInvitation')
   .implement({
+    description: 'A new invitation and, this once, its secret',
     fields: (t) => ({
-      invitation: t.field({ type: InvitationRef, resolve: (r) => r.invitation }),
+      invitation: t.field({ type: InvitationRef, description: 'The invitation', resolve: (r) => r.invitation }),
       secret: t.exposeString('secret', {
         description:
           'The single-use inv_ token for acceptInvitation: shown this once, never again (only its hash is stored). No mail is sent: hand it to the invitee',
@@ -29,6 +34,7 @@ export const CreatedInvitationRef = builder
   });
 
 export const WithdrawnInvitationRef = builder.objectRef<{ id: number }>('WithdrawnInvitation').implement({
+  description: 'The answer to withdrawInvitation',
   fields: (t) => ({ id: t.exposeInt('id', { description: 'The id of the invitation that was withdrawn' }) }),
 });
 

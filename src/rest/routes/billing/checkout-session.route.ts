@@ -4,7 +4,7 @@ import { body, defineRoute } from '../../define-route.ts';
 export default defineRoute({
   method: 'post',
   path: '/billing/checkout-session',
-  document: `mutation RestCheckoutSession($plan: String!, $seats: Int) { createCheckoutSession(plan: $plan, seats: $seats) {
+  document: `mutation RestCheckoutSession($plan: PurchasablePlan!, $seats: Int) { createCheckoutSession(plan: $plan, seats: $seats) {
     __typename ... on CheckoutSession { url id } ...ErrorFields } }`,
   variables: (req) => ({ plan: body(req).plan, seats: body(req).seats }),
   respond: (r) => {

@@ -1,3 +1,4 @@
+import { timezoneSourceOfGraphQLName } from '../../../lib/vocabulary.ts';
 import { defineRoute } from '../../define-route.ts';
 
 export default defineRoute({
@@ -8,6 +9,7 @@ export default defineRoute({
   respond: (r) => {
     if (r.__typename !== 'NotificationPreferences') return undefined;
     const { __typename, ...preferences } = r;
-    return [200, preferences];
+    // GraphQL's TimezoneSource names the empty source `none`; the spec's body sends ''.
+    return [200, { ...preferences, timezone_source: timezoneSourceOfGraphQLName(preferences.timezone_source) }];
   },
 });
