@@ -35,7 +35,7 @@ builder.queryField('approvals', (t) =>
     description:
       "Every financier's approvals, or one financier's (organisationId), by financier, then priority (highest first), then id. Readable by any signed-in caller; pages default to 20 and are capped at 100",
     authScopes: { signedIn: true },
-    errors: { types: [ValidationError] },
+    errors: { types: [ValidationError], dataField: { description: 'The page of approvals' } },
     args: { organisationId: t.arg.int({ description: 'Only this financier' }) },
     // cursorId() below answers a typed ValidationError for any cursor it did not hand out (src/graphql/cursors.ts).
     extensions: { [OWN_CURSOR_CHECK]: true },

@@ -21,7 +21,7 @@ export const MessageRef = builder.objectRef<{ message: string }>('Message').impl
 });
 
 export const OkRef = builder.objectRef<{ ok: boolean }>('Ok').implement({
-  description: 'Done',
+  description: 'The request was carried out; nothing more to answer',
   fields: (t) => ({ ok: t.exposeBoolean('ok', { description: 'Always true' }) }),
 });
 

@@ -36,7 +36,10 @@ builder.queryField('assetSearch', (t) =>
       }),
       limit: t.arg.int({ description: `1 to ${ASSET_SEARCH_MAX_LIMIT}; default ${ASSET_SEARCH_DEFAULT_LIMIT}` }),
     },
-    errors: { types: [ValidationError] },
+    errors: {
+      types: [ValidationError],
+      dataField: { description: 'The assets whose name or alias matched, best match first' },
+    },
     resolve: async (_root, args, ctx) => {
       const input = validateAssetSearch(args.q, args.limit);
       const snapshot = await ctx.services.catalogue.get();

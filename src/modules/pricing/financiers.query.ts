@@ -17,7 +17,7 @@ builder.queryField('financiers', (t) =>
         description: 'calculator (default; any unknown value), consumer_calculator, matrix, matrix_calculator',
       }),
     },
-    errors: {},
+    errors: { dataField: { description: 'The financiers the caller can choose on that surface' } },
     resolve: (_root, args, ctx) => {
       const surface = isOneOf(SURFACES, args.surface) ? args.surface : 'calculator';
       return financierOptions(ctx, callerOf(ctx), surface);

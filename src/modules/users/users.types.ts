@@ -27,8 +27,8 @@ export const UserRef = builder.prismaObject('User', {
   fields: (t) => ({
     id: t.exposeInt('id', { description: "The user's id" }),
     email: t.exposeString('email', { description: 'Their sign-in email' }),
-    first_name: t.exposeString('first_name', { description: 'First name' }),
-    last_name: t.exposeString('last_name', { description: 'Last name' }),
+    first_name: t.exposeString('first_name', { description: 'Given name, as shown to the team' }),
+    last_name: t.exposeString('last_name', { description: 'Family name, as shown to the team' }),
     organisation_id: t.exposeInt('organisation_id', {
       nullable: true,
       description: 'Their organisation; null: none',
