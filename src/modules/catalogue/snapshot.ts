@@ -81,7 +81,24 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
     Row[],
     [number, number][],
   ];
+  return snapshotOf(state.version, { organisations, assets, products, brackets, relations, approvals, links });
+}
 
+/** The tables as read (rows as JSON values), before the records and indexes are built. */
+export interface CatalogueTables {
+  organisations: { id: number; name: string; type: Organisation['type'] }[];
+  assets: AssetNode[];
+  products: Row[];
+  brackets: Row[];
+  relations: AssetRateBracketRelation[];
+  approvals: Row[];
+  /** [approval_id, rate_bracket_id] pairs, ordered by approval then bracket. */
+  links: [number, number][];
+}
+
+/** The snapshot of catalogue version `version`: records and every engine index, built once. */
+export function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot {
+  const { organisations, assets, products, brackets, relations, approvals, links } = tables;
   const bracketIdsByApproval = new Map<number, number[]>();
   for (const [approvalId, rateBracketId] of links) {
     const list = bracketIdsByApproval.get(approvalId);
@@ -170,7 +187,7 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
   }));
   const organisationRecords = new Map(organisations.map((o) => [o.id, o as Organisation]));
   return {
-    version: state.version,
+    version,
     organisations: organisationRecords,
     organisationNames: new Map(organisations.map((o) => [o.id, o.name])),
     assets,

@@ -8,7 +8,7 @@
  */
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
 import { compareCheapest } from '../pricing/engine.ts';
-import { roundRate } from '../pricing/finance.ts';
+import { roundMoney, roundRate } from '../pricing/finance.ts';
 import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
 
 /** One MatrixCalculatorRow before formatting. */
@@ -58,47 +58,178 @@ export function compareJoinedRows(a: JoinedRow, b: JoinedRow): number {
  * - Only brackets of the approval's own organisation join: a link to another financier's card is a catalogue
  *   error and must never put one lender's rate under another's approval.
  * - A bracket id linked twice by one approval counts once.
+ *
+ * Hot path (thousands of outcomes and priced brackets per run): every sort key is worked out once per priced
+ * bracket or row into typed arrays, so comparisons read numbers instead of rounding figures or collating names
+ * each time (the same orders as `compareCheapest` and `compareJoinedRows`, which stay the definitions).
  */
 export function joinMatrixCalculator(
   outcomes: readonly ApprovalOutcome[],
   priced: readonly PricedBracket[],
   organisationNames: ReadonlyMap<number, string>,
 ): MatrixCalculatorJoin {
-  const pricedById = new Map<number, PricedBracket>();
-  for (const bracket of priced) {
-    // A bracket priced twice should not happen; if it does, keep the cheaper so the answer is deterministic.
-    const seen = pricedById.get(bracket.rate_bracket_id);
-    if (seen === undefined || compareCheapest(bracket, seen) < 0) pricedById.set(bracket.rate_bracket_id, bracket);
+  // Rule 13 keys, as the row shows them, once per priced bracket.
+  const count = priced.length;
+  const shownE = new Float64Array(count);
+  const shownRepayment = new Float64Array(count);
+  let finite = true;
+  for (let k = 0; k < count; k++) {
+    const e = roundRate(priced[k].e_min);
+    const repayment = roundMoney(priced[k].repayment_min);
+    shownE[k] = e;
+    shownRepayment[k] = repayment;
+    if (!Number.isFinite(e) || !Number.isFinite(repayment)) finite = false;
+  }
+  // rank[k]: the place of priced[k] in compareCheapest order. priceDeal's output is already in that order (checked in
+  // one pass), so its rank is its position. With a non-finite figure compareCheapest is no total order (NaN falls
+  // through to the next key), so no rank is taken and brackets are compared pairwise, as the definition does.
+  const cheaper = (a: number, b: number): number =>
+    shownE[a] - shownE[b] ||
+    shownRepayment[a] - shownRepayment[b] ||
+    priced[a].rate_bracket_id - priced[b].rate_bracket_id;
+  let rank: Int32Array | null = null;
+  if (finite) {
+    rank = new Int32Array(count);
+    let inOrder = true;
+    for (let k = 1; k < count && inOrder; k++) if (cheaper(k - 1, k) > 0) inOrder = false;
+    if (inOrder) for (let k = 0; k < count; k++) rank[k] = k;
+    else {
+      const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => cheaper(a, b) || a - b);
+      for (let r = 0; r < count; r++) rank[order[r]] = r;
+    }
   }
 
-  // bracket id -> index of the outcome that last counted it: dedupes repeated links with one map for the whole run.
-  const countedFor = new Map<number, number>();
+  // bracket id -> position in `priced`. A bracket priced twice should not happen; if it does, keep the cheaper so
+  // the answer is deterministic.
+  const table = positionTable(priced);
+  let pricedCount = 0;
+  for (let k = 0; k < count; k++) {
+    const id = priced[k].rate_bracket_id;
+    const seen = positionOf(table, id);
+    if (seen < 0) pricedCount++;
+    if (seen < 0 || (rank !== null ? rank[k] < rank[seen] : cheaper(k, seen) < 0)) setPosition(table, id, k);
+  }
+
+  // position -> index of the outcome that last counted it: dedupes repeated links with one array for the whole run.
+  const countedFor = new Int32Array(count).fill(-1);
   const rows: JoinedRow[] = [];
+  const rowBracket: number[] = [];
   for (let i = 0; i < outcomes.length; i++) {
     const outcome = outcomes[i];
     const approval = outcome.approval;
     const links = approval.rate_bracket_ids;
-    let cheapest: PricedBracket | undefined;
-    let count = 0;
+    let cheapest = -1;
+    let linked = 0;
     for (let k = 0; k < links.length; k++) {
-      const bracket = pricedById.get(links[k]);
-      if (bracket === undefined || bracket.organisation_id !== approval.organisation_id) continue;
-      if (countedFor.get(links[k]) === i) continue;
-      countedFor.set(links[k], i);
-      count++;
-      if (cheapest === undefined || compareCheapest(bracket, cheapest) < 0) cheapest = bracket;
+      const position = positionOf(table, links[k]);
+      if (position < 0 || countedFor[position] === i) continue;
+      if (priced[position].organisation_id !== approval.organisation_id) continue;
+      countedFor[position] = i;
+      linked++;
+      if (cheapest < 0 || (rank !== null ? rank[position] < rank[cheapest] : cheaper(position, cheapest) < 0))
+        cheapest = position;
     }
-    if (cheapest !== undefined) {
+    if (cheapest >= 0) {
       rows.push({
         outcome,
-        bracket: cheapest,
-        priced_bracket_count: count,
+        bracket: priced[cheapest],
+        priced_bracket_count: linked,
         organisation_name: organisationNameOf(organisationNames, approval.organisation_id),
       });
+      rowBracket.push(cheapest);
     }
   }
-  rows.sort(compareJoinedRows);
-  return { rows, priced_count: pricedById.size, destination_count: outcomes.length };
+  return {
+    rows: sortJoinedRows(rows, rowBracket, shownE),
+    priced_count: pricedCount,
+    destination_count: outcomes.length,
+  };
+}
+
+/**
+ * Bracket id -> position in `priced`. Database ids are small non-negative integers, so the usual table is dense:
+ * typed arrays indexed by id, no hashing per link. An entry counts only when its stamp is the call's generation, so
+ * nothing is cleared between calls; the arrays are reused by every call (the join is synchronous, so never by two
+ * at once). Other ids (negative, fractional, huge) take a Map.
+ */
+interface PositionTable {
+  map: Map<number, number> | null;
+  generation: number;
+  stamp: Uint32Array;
+  position: Int32Array;
+}
+
+/** Ids above this use a Map: the dense table is sized by the largest id. */
+const DENSE_ID_LIMIT = 1 << 22;
+const dense: PositionTable = { map: null, generation: 0, stamp: new Uint32Array(0), position: new Int32Array(0) };
+
+function positionTable(priced: readonly PricedBracket[]): PositionTable {
+  let largest = -1;
+  for (let k = 0; k < priced.length; k++) {
+    const id = priced[k].rate_bracket_id;
+    if (!Number.isInteger(id) || id < 0 || id >= DENSE_ID_LIMIT) {
+      return { map: new Map(), generation: 0, stamp: dense.stamp, position: dense.position };
+    }
+    if (id > largest) largest = id;
+  }
+  if (largest >= dense.stamp.length) {
+    const size = Math.min(DENSE_ID_LIMIT, Math.max(largest + 1, dense.stamp.length * 2, 1024));
+    dense.stamp = new Uint32Array(size);
+    dense.position = new Int32Array(size);
+    dense.generation = 0;
+  }
+  if (dense.generation >= 0xfffffffe) {
+    dense.stamp.fill(0);
+    dense.generation = 0;
+  }
+  dense.generation++;
+  return dense;
+}
+
+/** -1 when no priced bracket has this id (any number at all: a link may name a bracket that did not price). */
+function positionOf(table: PositionTable, id: number): number {
+  if (table.map !== null) return table.map.get(id) ?? -1;
+  return id >= 0 && id < table.stamp.length && table.stamp[id] === table.generation ? table.position[id] : -1;
+}
+
+function setPosition(table: PositionTable, id: number, position: number): void {
+  if (table.map !== null) table.map.set(id, position);
+  else {
+    table.stamp[id] = table.generation;
+    table.position[id] = position;
+  }
+}
+
+/**
+ * `rows` in `compareJoinedRows` order (stable, as Array.prototype.sort is), each row's keys read once: status and
+ * doc level ranks, the shown e_min of its bracket (`shownE` at `rowBracket`), and names collated only when two
+ * rows tie on everything before and name different financiers.
+ */
+function sortJoinedRows(rows: readonly JoinedRow[], rowBracket: readonly number[], shownE: Float64Array): JoinedRow[] {
+  const count = rows.length;
+  const rank = new Int32Array(count);
+  const e = new Float64Array(count);
+  const order = new Array<number>(count);
+  for (let k = 0; k < count; k++) {
+    const outcome = rows[k].outcome;
+    rank[k] = STATUS_RANK[outcome.status] * 1024 + docLevelRank(outcome.approval.doc_level);
+    e[k] = shownE[rowBracket[k]];
+    order[k] = k;
+  }
+  order.sort((x, y) => {
+    const a = rows[x];
+    const b = rows[y];
+    return (
+      rank[x] - rank[y] ||
+      compareNumbers(e[x], e[y]) ||
+      (a.organisation_name === b.organisation_name ? 0 : compareNames(a.organisation_name, b.organisation_name)) ||
+      a.outcome.approval.id - b.outcome.approval.id ||
+      a.bracket.rate_bracket_id - b.bracket.rate_bracket_id
+    );
+  });
+  const sorted = new Array<JoinedRow>(count);
+  for (let k = 0; k < count; k++) sorted[k] = rows[order[k]];
+  return sorted;
 }
 
 /** Free-tier paywall (docs/matrix.md): this many rows keep their figures. */
@@ -109,28 +240,54 @@ export interface PaywallOptions {
   masked: boolean;
 }
 
+/** A joined row with the paywall's verdict. */
+export type PaywalledRow = JoinedRow & { masked: boolean };
+
 /**
  * Free-tier paywall: when `masked`, the three rows with the lowest shown `e_min` keep their figures (ties go to the
  * earlier row in the given order) and every other row is flagged `masked`. Returns copies in the same order with
  * a `masked` flag; the inputs are not mutated. Nulling the figures is the formatting layer's job, so masked
  * values never reach the JSON.
  */
-export function applyPaywall<R extends JoinedRow>(
-  rows: readonly R[],
-  options: PaywallOptions,
-): Array<R & { masked: boolean }> {
-  if (!options.masked) return rows.map((row) => ({ ...row, masked: false }));
+export function applyPaywall(rows: readonly JoinedRow[], options: PaywallOptions): PaywalledRow[] {
+  const count = rows.length;
+  const out = new Array<PaywalledRow>(count);
+  if (!options.masked) {
+    for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], false);
+    return out;
+  }
 
   // The lowest three by (e_min, position), in one pass: rows are visited in order, so a tie never displaces
   // an earlier row.
   const visible: number[] = [];
-  for (let i = 0; i < rows.length; i++) {
+  const visibleE: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const e = shownEMin(rows[i]);
     let at = visible.length;
-    while (at > 0 && compareNumbers(shownEMin(rows[i]), shownEMin(rows[visible[at - 1]])) < 0) at--;
+    while (at > 0 && compareNumbers(e, visibleE[at - 1]) < 0) at--;
     if (at < FREE_TIER_VISIBLE_ROWS) {
       visible.splice(at, 0, i);
-      if (visible.length > FREE_TIER_VISIBLE_ROWS) visible.pop();
+      visibleE.splice(at, 0, e);
+      if (visible.length > FREE_TIER_VISIBLE_ROWS) {
+        visible.pop();
+        visibleE.pop();
+      }
     }
   }
-  return rows.map((row, i) => ({ ...row, masked: !visible.includes(i) }));
+  for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], !visible.includes(i));
+  return out;
+}
+
+/**
+ * The copy as one literal: `{ ...row, masked }` measured ~40x slower, and left objects whose properties the row
+ * formatter then read slowly (V8 gives a spread-then-extended object no stable shape).
+ */
+function paywalled(row: JoinedRow, masked: boolean): PaywalledRow {
+  return {
+    outcome: row.outcome,
+    bracket: row.bracket,
+    priced_bracket_count: row.priced_bracket_count,
+    organisation_name: row.organisation_name,
+    masked,
+  };
 }

@@ -302,13 +302,41 @@ export function roundHalfUp(x: number, dp: number): number {
   const scaled = magnitude * scale;
   // 15 or more digits kept: the decimal places reach the noise itself; the string definition settles it exactly.
   if (scaled >= 1e14) return roundHalfUpByString(x, dp);
-  let whole = Math.floor(scaled);
-  // Half a unit of the 15th significant digit of x, in units of the last kept decimal: a fraction within it of
-  // one half is a half disguised by representation noise.
-  const noise = 0.5 * 10 ** (Math.floor(Math.log10(magnitude)) - 14) * scale;
-  if (scaled - whole >= 0.5 - noise) whole += 1;
-  const rounded = whole / scale; // both exact integers: the nearest double to the decimal result
+  const rounded = roundedUnits(magnitude, scaled, scale) / scale; // both exact integers: the nearest double to the decimal
   return rounded === 0 ? 0 : x < 0 ? -rounded : rounded;
+}
+
+/**
+ * `scaled` (= magnitude x 10^dp, below 1e14) rounded half-up to a whole number of units of the last kept decimal,
+ * robust to binary noise: half a unit of the 15th significant digit of the magnitude, in those units, is at most
+ * 0.5e-14 x scaled, so a fraction clearly below one half (the usual case) is settled without the logarithm.
+ */
+function roundedUnits(magnitude: number, scaled: number, scale: number): number {
+  const whole = Math.floor(scaled);
+  const fraction = scaled - whole;
+  if (fraction >= 0.5) return whole + 1;
+  if (fraction < 0.5 - 1e-14 * scaled) return whole;
+  // A fraction within the noise of one half is a half disguised by representation noise.
+  const noise = 0.5 * 10 ** (Math.floor(Math.log10(magnitude)) - 14) * scale;
+  return fraction >= 0.5 - noise ? whole + 1 : whole;
+}
+
+/**
+ * `roundHalfUp(x, dp).toFixed(dp)`, the same characters, written from the whole number of units directly (no
+ * toFixed, which is slow: the rows of one run format thousands of figures). Values off the integer path (very large,
+ * or so precise that the string definition settles them) go through toFixed.
+ */
+function formatHalfUp(x: number, dp: 2 | 4): string {
+  const magnitude = Math.abs(x);
+  const scale = dp === 2 ? 100 : 10_000;
+  const scaled = magnitude * scale;
+  if (!(magnitude < 1e15) || !(scaled < 1e14)) return roundHalfUp(x, dp).toFixed(dp);
+  if (magnitude === 0) return dp === 2 ? '0.00' : '0.0000';
+  const units = roundedUnits(magnitude, scaled, scale);
+  const integer = Math.floor(units / scale);
+  const fraction = units - integer * scale;
+  const digits = dp === 2 ? (fraction < 10 ? `0${fraction}` : `${fraction}`) : `${fraction + 10_000}`.slice(1);
+  return `${x < 0 && units !== 0 ? '-' : ''}${integer}.${digits}`;
 }
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
@@ -331,12 +359,12 @@ export function roundRate(x: number): number {
 
 /** Rule 10: a plain decimal string with 2 dp, no symbol or separator: "1050.09". Non-finite values print as JS does. */
 export function formatMoney(x: number): string {
-  return Number.isFinite(x) ? roundMoney(x).toFixed(2) : String(x);
+  return Number.isFinite(x) ? formatHalfUp(x, 2) : String(x);
 }
 
 /** Rule 10: a plain decimal string with 4 dp: "8.8807". */
 export function formatRate(x: number): string {
-  return Number.isFinite(x) ? roundRate(x).toFixed(4) : String(x);
+  return Number.isFinite(x) ? formatHalfUp(x, 4) : String(x);
 }
 
 // ---------------------------------------------------------------------------------------------------------------
