@@ -121,11 +121,13 @@ export class ConformanceChecker {
     const below = path.slice(PREFIX.length);
     if (!served.some((r) => r.method === method && r.pattern.test(below))) return; // unknown route: its JSON 404
 
-    const fail = (problem: string, details = ''): never => {
-      throw new Error(
+    const failure = (problem: string, details = ''): Error =>
+      new Error(
         `OpenAPI conformance: ${response.method.toUpperCase()} ${path} answered ${response.status}: ${problem}` +
           `${details ? `\n${details}` : ''}\nbody: ${truncate(response.text)}`,
       );
+    const fail = (problem: string, details = ''): never => {
+      throw failure(problem, details);
     };
 
     const template = this.templates.find(
@@ -133,13 +135,13 @@ export class ConformanceChecker {
     );
     if (!template) {
       if (this.options.onlyDocumented) return;
-      return fail('the operation is not documented');
+      throw failure('the operation is not documented');
     }
     const operation = this.document.paths[template.path][method];
     const operationPointer = `/paths/${escapePointer(template.path)}/${method}`;
     const status = String(response.status);
     const key = [status, `${status[0]}XX`, 'default'].find((k) => operation.responses?.[k] !== undefined);
-    if (!key) return fail(`status ${status} is not documented for ${operation.operationId ?? template.path}`);
+    if (!key) throw failure(`status ${status} is not documented for ${operation.operationId ?? template.path}`);
     const documented = resolve(this.document, operation.responses[key], `${operationPointer}/responses/${key}`);
 
     for (const [name, header] of Object.entries<Json>(documented.node.headers ?? {})) {
@@ -160,7 +162,7 @@ export class ConformanceChecker {
       return;
     }
     const json = content['application/json'];
-    if (!json) return fail(`only ${Object.keys(content).join(', ')} is documented; this check reads JSON answers`);
+    if (!json) throw failure(`only ${Object.keys(content).join(', ')} is documented; this check reads JSON answers`);
     if (!/^application\/json\b/i.test(response.contentType ?? ''))
       fail(`content-type ${response.contentType ?? '(none)'}, documented application/json`);
     if (typeof response.body === 'string' && response.text.length > 0 && !isJsonText(response.text))

@@ -90,14 +90,14 @@ describe('A correct answer passes', () => {
   it('a list of resources with its required header', async () => {
     const res = await observe('GET', '/api/v1/approvals', broker);
     expect(res.status).toBe(200);
-    expect(res.body.length).toBeGreaterThan(0);
+    expect((res.body as unknown[]).length).toBeGreaterThan(0);
     expect(() => checker.check(res)).not.toThrow();
   });
 
   it('a typed refusal: 403 entitlement_required', async () => {
     const res = await observe('POST', '/api/v1/matrix/', free, { cost: '10000', asset_value: 11 });
     expect(res.status).toBe(403);
-    expect(res.body.error).toBe('entitlement_required');
+    expect((res.body as { error: string }).error).toBe('entitlement_required');
     expect(() => checker.check(res)).not.toThrow();
   });
 
