@@ -116,7 +116,8 @@ export class ConformanceChecker {
   /** Throws an Error naming method, path, status, what is wrong and the body when the answer is not documented. */
   check(response: ObservedResponse): void {
     const method = response.method.toLowerCase();
-    const path = response.url.split('?')[0];
+    // Dot segments are resolved as the HTTP client resolves them before sending (`/a/./b` is `/a/b`).
+    const path = new URL(response.url.split('?')[0], 'http://conformance.invalid').pathname;
     if (!path.toLowerCase().startsWith(`${PREFIX}/`)) return; // /graphql, /mcp, /metrics, /readyz ...
     const below = path.slice(PREFIX.length);
     if (!served.some((r) => r.method === method && r.pattern.test(below))) return; // unknown route: its JSON 404
