@@ -14,6 +14,7 @@ import { holdIdleConnections } from '../src/http/keep-alive.ts';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
 import { freshPostgres } from './postgres.ts';
+import { assertConforms } from './conformance.ts';
 import {
   loadDemoCatalogue,
   pgliteStartingPoint,
@@ -29,11 +30,20 @@ export interface TestApp {
   database: Database;
   config: Config;
   clock: Clock;
-  /** REST call: JSON in, { status, body, headers } out. */
+  /**
+   * REST call: JSON in, { status, body, headers } out. Every /api/v1 answer is checked against the OpenAPI document
+   * (testkit/conformance.ts); `conformance: false` only for requests deliberately outside any documented operation.
+   */
   rest(
     method: string,
     url: string,
-    options?: { token?: string | null; body?: unknown; raw?: string; headers?: Record<string, string> },
+    options?: {
+      token?: string | null;
+      body?: unknown;
+      raw?: string;
+      headers?: Record<string, string>;
+      conformance?: boolean;
+    },
   ): Promise<{ status: number; body: any; headers: Headers }>;
   graphql(token?: string | null, headers?: Record<string, string>): GraphQLClient;
   login(email: string, password?: string): Promise<{ access: string; refresh: string }>;
@@ -124,6 +134,10 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       parsed = text ? JSON.parse(text) : null;
     } catch {
       /* keep text */
+    }
+    if (opts.conformance !== false) {
+      const observed = { method, url, status: res.status, headers: res.headers, text, body: parsed };
+      assertConforms({ ...observed, contentType: res.headers.get('content-type') });
     }
     return { status: res.status, body: parsed, headers: res.headers };
   };

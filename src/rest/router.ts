@@ -20,7 +20,7 @@ function send(res: Response, [status, body, headers]: RestReply): void {
 }
 
 /** A route path (`/users/:id`) as Express matches it: any one segment per parameter, case-insensitive, one optional trailing slash. */
-function pathPattern(path: string): RegExp {
+export function pathPattern(path: string): RegExp {
   const source = path
     .replace(/\/$/, '')
     .split('/')
