@@ -8,6 +8,7 @@
  * graphql-js's generic walk. A document graphql-jit cannot compile runs through graphql-js `execute`, as before.
  */
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { leavesOutAVariable, variablesWithoutDefault } from '../graphql/compiled-execution.ts';
 import {
   type GraphQLError,
   type GraphQLSchema,
@@ -64,11 +65,13 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
   const slow: Executor = (ctx, variables) =>
     execute({ schema, document: compiled, variableValues: variables, contextValue: ctx });
   const jit = compileQuery(schema, compiled);
+  const declared = variablesWithoutDefault(compiled);
   const executor: Pick<CompiledRoute, 'execute' | 'executor'> = isCompiledQuery(jit)
     ? {
         executor: 'jit',
         // Variables graphql-jit refuses (errors, no data) go to graphql-js, whose messages the logs know.
         execute: async (ctx, variables) => {
+          if (leavesOutAVariable(declared, variables)) return slow(ctx, variables);
           const out = await jit.query(undefined, ctx, variables);
           return 'data' in out ? out : slow(ctx, variables);
         },

@@ -1,7 +1,7 @@
 /**
- * Compiled execution (docs/architecture.md, Gateway): REST documents are compiled once at start, a /graphql document
- * on its second execution; graphql-js runs whatever graphql-jit cannot compile and every request whose variables
- * graphql-jit refuses, so an answer never depends on which executor produced it.
+ * Compiled execution (docs/architecture.md, Gateway): REST documents are compiled once at start; graphql-js runs
+ * whatever graphql-jit cannot compile, every request that leaves a variable out and every request whose variables
+ * graphql-jit refuses, so an answer never depends on which executor produced it. /graphql runs graphql-js.
  */
 import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, type ExecutionArgs } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +43,7 @@ describe('REST: every route document is compiled once at start by graphql-jit', 
   });
 });
 
-describe('GraphQL: the first, graphql-js, execution of a document and its later, compiled, executions answer alike', () => {
+describe('GraphQL over HTTP: every execution of a document answers alike (/graphql runs graphql-js; see Gateway)', () => {
   const thrice = async (variables: Record<string, unknown>, token: string) => {
     const answers = [];
     for (let k = 0; k < 3; k++) answers.push(await post(t, MATRIX_CALCULATOR, variables, token));
