@@ -11,6 +11,7 @@ import { say } from '../../src/lib/wording.ts';
 import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
 import { MAX_TOOL_CALLS_PER_REQUEST, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
+import { DEMO_DEAL } from '../../testkit/demo.ts';
 
 const clock = new ManualClock(new Date());
 let t: TestApp;
@@ -32,17 +33,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
+const DEAL = DEMO_DEAL;
 
 async function mint(
   scope: 'read' | 'read_write',

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { recalculationBody } from '../../testkit/recalculation.ts';
+import { DEMO_DEAL } from '../../testkit/demo.ts';
 
 interface DemoCatalogue {
   organisations: { id: number; name: string; type: string }[];
@@ -230,17 +231,7 @@ const tokensOfOthers = (c: Caller) => otherUsers(c).flatMap((u) => tokensOf.get(
 const bracketsOutsideBook = (c: Caller) => demo.rate_brackets.filter((b) => !c.brackets(b)).map((b) => b.id);
 
 /** preferred_financier takes organisation ids: a lender naming another financier gets the answer of an unknown id. */
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
+const DEAL = DEMO_DEAL;
 /** Only the lender probes metered runs: its Enterprise plan has no daily allowance to exhaust. */
 const lenderOnly = (c: Caller) => (c.organisationId === 1 ? otherOrganisations(c) : []);
 /** A run's own scenario id differs from run to run; everything else must not. */

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { recalculationBody } from '../../testkit/recalculation.ts';
+import { DEMO_DEAL } from '../../testkit/demo.ts';
 
 const GOLDEN = new URL('./__golden__/corpus.json', import.meta.url);
 
@@ -40,17 +41,7 @@ let t: TestApp;
 const tokens: Record<string, string> = {};
 let bracketId: number;
 
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
+const DEAL = DEMO_DEAL;
 const DEALS = [
   DEAL,
   { cost: 30000, asset_value: 11, term: 48, advance_arrears: 'advance', repayment_frequency: 'monthly' },

@@ -6,21 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { recordRun } from '../../src/modules/scenarios/record-run.ts';
+import { DEMO_DEAL } from '../../testkit/demo.ts';
 
 let t: TestApp;
 let pro: string;
 let free: string;
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
+const DEAL = DEMO_DEAL;
 const SCENARIOS = `query($tool: ScenarioTool) { scenarios(tool: $tool) { ... on QueryScenariosSuccess { data { id kind
   summary { asset { id name } amount term cheapest { financier { id name } product { id name } rate_bracket_id repayment repayment_frequency } } } } } }`;
 
