@@ -8,7 +8,6 @@
  * graphql-js's generic walk. A document graphql-jit cannot compile runs through graphql-js `execute`, as before.
  */
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
-import { leavesOutAVariable, variablesWithoutDefault } from '../graphql/compiled-execution.ts';
 import {
   type GraphQLError,
   type GraphQLSchema,
@@ -65,13 +64,17 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
   const slow: Executor = (ctx, variables) =>
     execute({ schema, document: compiled, variableValues: variables, contextValue: ctx });
   const jit = compileQuery(schema, compiled);
-  const declared = variablesWithoutDefault(compiled);
+  // A declared variable left out must reach resolvers as absent (graphql-js leaves the argument or input field out:
+  // "unchanged" on a patch); graphql-jit would pass null ("clear it"), so such a request runs on graphql-js.
+  const declared = (operation.variableDefinitions ?? [])
+    .filter((d) => !d.defaultValue)
+    .map((d) => d.variable.name.value);
   const executor: Pick<CompiledRoute, 'execute' | 'executor'> = isCompiledQuery(jit)
     ? {
         executor: 'jit',
         // Variables graphql-jit refuses (errors, no data) go to graphql-js, whose messages the logs know.
         execute: async (ctx, variables) => {
-          if (leavesOutAVariable(declared, variables)) return slow(ctx, variables);
+          if (declared.some((name) => variables[name] === undefined)) return slow(ctx, variables);
           const out = await jit.query(undefined, ctx, variables);
           return 'data' in out ? out : slow(ctx, variables);
         },
@@ -168,12 +171,8 @@ export function coerceVariables(
   return errors.length ? { errors } : { values };
 }
 
-/**
- * Executes and returns the root field's typed result, or null when GraphQL reported errors (a bug on this path).
- * The route carries its executor (compiled at start against the schema), so `_schema` is only the callers' signature.
- */
+/** Executes and returns the root field's typed result, or null when GraphQL reported errors (a bug on this path). */
 export async function run(
-  _schema: GraphQLSchema,
   route: CompiledRoute,
   ctx: Context,
   variables: Record<string, unknown>,

@@ -59,7 +59,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       if (unstorable.length) return send(res, [400, fieldErrorBody(unstorable)]);
       const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
       if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
-      const outcome = await run(schema, route, ctx, coerced.values);
+      const outcome = await run(route, ctx, coerced.values);
       if ('bug' in outcome) {
         const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
         if (down) return send(res, databaseUnavailableReply(down));

@@ -3,9 +3,7 @@
  * whatever graphql-jit cannot compile, every request that leaves a variable out and every request whose variables
  * graphql-jit refuses, so an answer never depends on which executor produced it. /graphql runs graphql-js.
  */
-import { GraphQLObjectType, GraphQLSchema, GraphQLString, execute, parse, type ExecutionArgs } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compiledExecution } from '../../src/graphql/compiled-execution.ts';
 import { compileRoute } from '../../src/rest/bridge.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { schema } from '../../src/schema.ts';
@@ -74,25 +72,5 @@ describe('GraphQL over HTTP: every execution of a document answers alike (/graph
       'Variable "$input" got invalid value "sixty" at "input.term"; Int cannot represent non-integer value: "sixty"',
     );
     for (const answer of later) expect(answer).toEqual(first);
-  });
-});
-
-describe('A document graphql-jit cannot compile runs on graphql-js', () => {
-  it('the executor the plugin installs answers what graphql-js answers, on every execution', async () => {
-    const tiny = new GraphQLSchema({
-      query: new GraphQLObjectType({ name: 'Query', fields: { hello: { type: GraphQLString, resolve: () => 'hi' } } }),
-    });
-    // Not validated (Yoga validates first; here the plugin is called directly): graphql-jit refuses to compile a
-    // directive without its argument, in words of its own; graphql-js's answer is the one every execution gets.
-    const args = { schema: tiny, document: parse('{ hello @skip }') } as ExecutionArgs;
-    const plugin = compiledExecution();
-    const results = [];
-    for (let k = 0; k < 3; k++) {
-      let executor: ((a: ExecutionArgs) => unknown) | undefined;
-      (plugin.onExecute as any)({ args, setExecuteFn: (fn: typeof executor) => (executor = fn) });
-      results.push(await executor!(args));
-    }
-    for (const result of results) expect(result).toEqual(execute(args));
-    expect((results[0] as any).errors[0].message).toBe('Argument "if" of required type "Boolean!" was not provided.');
   });
 });

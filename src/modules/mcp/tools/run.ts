@@ -69,7 +69,7 @@ export async function runTool(
   if (unstorable.length) return text(fieldErrorsText('Invalid arguments.', unstorable), true);
   const coerced = coerceVariables(compiled.operation, compiled.arguments.variables(args));
   if ('errors' in coerced) return text(fieldErrorsText('Invalid arguments.', coerced.errors), true);
-  const outcome = await run(schema, compiled.operation, ctx, coerced.values);
+  const outcome = await run(compiled.operation, ctx, coerced.values);
   if ('bug' in outcome) {
     if (outcome.bug.some((e) => isDatabaseUnavailable(e))) return text(DATABASE_UNAVAILABLE_MESSAGE, true);
     logger.error('mcp.graphql_errors', {
