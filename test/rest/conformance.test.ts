@@ -1,12 +1,10 @@
 /**
- * The OpenAPI document is the REST contract: every route of the table has its operation, and the conformance check
- * testkit/app.ts runs on every REST answer can fail. Real answers from the real app are checked as they are (they
+ * The conformance check testkit/app.ts runs on every REST answer can fail (that every route of the table has its
+ * operation is test/rest/openapi-routes.test.ts). Real answers from the real app are checked as they are (they
  * pass), then altered the ways drift looks (they must not).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/rest/openapi/document.ts';
-import { routes } from '../../src/rest/routes/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { ConformanceChecker, type ObservedResponse, useConformanceChecker } from '../../testkit/conformance.ts';
 
@@ -49,42 +47,6 @@ function altered(response: ObservedResponse, change: (body: any) => void, status
   change(body);
   return { ...response, status, body, text: JSON.stringify(body) };
 }
-
-describe('Every route of the table is documented', () => {
-  // The route table's import names are the operationIds (`import matrixCalculator from './matrix/...'`).
-  const source = readFileSync(new URL('../../src/rest/routes/index.ts', import.meta.url), 'utf8');
-  const imports = [...source.matchAll(/^import (\w+) from '\.\/(.+\.route\.ts)';$/gm)].map(([, name, file]) => ({
-    name,
-    file,
-  }));
-  const operations = Object.entries(openApiDocument.paths as Record<string, Record<string, any>>).flatMap(
-    ([path, item]) => Object.entries(item).map(([method, operation]) => ({ path, method, id: operation.operationId })),
-  );
-  const onlyDocumented = process.env.TEST_CONFORMANCE_ONLY_DOCUMENTED === '1';
-
-  it('reads one import name per route of the table', () => {
-    expect(imports).toHaveLength(routes.length);
-  });
-
-  it('each route has one operation, named after its import, at its path (`:id` as `{id}`) and method', async () => {
-    const found: unknown[] = [];
-    const expected: unknown[] = [];
-    for (const { name, file } of imports) {
-      const route = (await import(`../../src/rest/routes/${file}`)).default;
-      const documented = operations.filter((o) => o.id === name);
-      if (onlyDocumented && documented.length === 0) continue;
-      found.push(...documented.map((o) => `${name}: ${o.method.toUpperCase()} ${o.path}`));
-      expected.push(`${name}: ${route.method.toUpperCase()} /api/v1${route.path.replace(/:(\w+)/g, '{$1}')}`);
-    }
-    expect(found).toEqual(expected);
-  });
-
-  it('each documented operation is a route of the table', () => {
-    const names = new Set(imports.map((i) => i.name));
-    const strays = operations.filter((o) => o.path.startsWith('/api/v1/') && !names.has(o.id));
-    expect(strays).toEqual([]);
-  });
-});
 
 describe('A correct answer passes', () => {
   it('a list of resources with its required header', async () => {
