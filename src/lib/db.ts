@@ -11,6 +11,7 @@ import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.ts';
 import { acquireDataDirLock, restrictToOwner } from './data-dir-lock.ts';
+import { preparedPglite } from './pglite-prepared.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
 
 /** What a query needs: the client, or the client of a transaction in progress. */
@@ -131,7 +132,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     lock?.release();
     throw e;
   }
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite), log: [{ emit: 'event', level: 'query' }] });
+  const prisma = new PrismaClient({
+    // Prisma's PGlite adapter over prepared statements (pglite-prepared.ts): one WASM call per warm statement, not six.
+    adapter: new PrismaPGlite(preparedPglite(pglite) as PGlite),
+    log: [{ emit: 'event', level: 'query' }],
+  });
   prisma.$on('query' as never, () => {
     queries += 1;
   });

@@ -55,9 +55,16 @@ interface CallerRow {
   org_overrides: PlanOverrides | null;
   org_bid: boolean | null;
   permissions: string[];
+  catalogue_version: bigint;
+}
+
+interface SessionCallerRow extends CallerRow {
   session_revoked_at: Date | null;
   session_user_id: number | null;
-  token_pk: number | null;
+}
+
+interface ApiTokenCallerRow extends CallerRow {
+  token_pk: number;
   token_hash: string | null;
   token_scope: ApiTokenScope | null;
   token_env: string | null;
@@ -65,30 +72,41 @@ interface CallerRow {
   token_expires_at: Date | null;
   token_revoked_at: Date | null;
   token_last_used_at: Date | null;
-  catalogue_version: bigint;
 }
 
-// One statement: the user, their organisation, their permissions through groups, the session or API token, and the
-// catalogue version as the request starts (so a warm run needs no separate version read).
-const CALLER_SQL = `
-SELECT u.id, u.email, u.is_admin, u.is_active, u.organisation_id,
+// One statement per request: the user, their organisation, their permissions through groups, the session or API
+// token, and the catalogue version as the request starts (so a warm run needs no separate version read). Two texts,
+// one per credential, each reaching the user through an index: one text serving both (`WHERE u.id = COALESCE($1,
+// t.user_id)`) gets a generic plan that scans every user once PostgreSQL caches it (17 ms at 20,000 users).
+const CALLER_COLUMNS = `u.id, u.email, u.is_admin, u.is_active, u.organisation_id,
        o.name AS org_name, o.type::text AS org_type, o.plan::text AS org_plan, o.plan_overrides AS org_overrides, o.is_bid_broker AS org_bid,
        ARRAY(SELECT DISTINCT p.codename FROM "_UserGroups" ug
                JOIN "_GroupPermissions" gp ON gp."A" = ug."A"
                JOIN permissions p ON p.id = gp."B"
               WHERE ug."B" = u.id) AS permissions,
-       s.revoked_at AS session_revoked_at, s.user_id AS session_user_id,
-       t.id AS token_pk, t.secret_hash AS token_hash, t.scope::text AS token_scope, t.environment::text AS token_env,
-       t.origin::text AS token_origin, t.expires_at AS token_expires_at, t.revoked_at AS token_revoked_at,
-       t.last_used_at AS token_last_used_at,
-       (SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version
+       (SELECT version FROM catalogue_state WHERE id = 1) AS catalogue_version`;
+
+/** An access token's caller: $1 the user id (the token's `sub`), $2 the session id (its `sid`). */
+const SESSION_CALLER_SQL = `
+SELECT ${CALLER_COLUMNS},
+       s.revoked_at AS session_revoked_at, s.user_id AS session_user_id
   FROM users u
   LEFT JOIN organisations o ON o.id = u.organisation_id
   LEFT JOIN sessions s ON s.id = $2::text
-  LEFT JOIN api_tokens t ON t.token_id = $3::text
- WHERE u.id = COALESCE($1::int, t.user_id)`;
+ WHERE u.id = $1::int`;
 
-function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null): Caller {
+/** An API token's caller: $1 the token id (the public part of the token). */
+const API_TOKEN_CALLER_SQL = `
+SELECT ${CALLER_COLUMNS},
+       t.id AS token_pk, t.secret_hash AS token_hash, t.scope::text AS token_scope, t.environment::text AS token_env,
+       t.origin::text AS token_origin, t.expires_at AS token_expires_at, t.revoked_at AS token_revoked_at,
+       t.last_used_at AS token_last_used_at
+  FROM api_tokens t
+  JOIN users u ON u.id = t.user_id
+  LEFT JOIN organisations o ON o.id = u.organisation_id
+ WHERE t.token_id = $1::text`;
+
+function toCaller(row: CallerRow & Partial<ApiTokenCallerRow>, via: Caller['via'], sessionId: string | null): Caller {
   return {
     userId: row.id,
     email: row.email,
@@ -106,10 +124,10 @@ function toCaller(row: CallerRow, via: Caller['via'], sessionId: string | null):
           },
     permissions: new Set(row.permissions),
     via,
-    scope: via === 'api_token' ? row.token_scope : null,
-    origin: via === 'api_token' ? row.token_origin : null,
+    scope: via === 'api_token' ? (row.token_scope ?? null) : null,
+    origin: via === 'api_token' ? (row.token_origin ?? null) : null,
     sessionId,
-    apiTokenId: via === 'api_token' ? row.token_pk : null,
+    apiTokenId: via === 'api_token' ? (row.token_pk ?? null) : null,
     assistant: null,
   };
 }
@@ -138,9 +156,9 @@ export async function authenticate(
   if (token.startsWith(API_TOKEN_PREFIX)) {
     const parts = parseApiToken(token);
     if (!parts) return { kind: 'invalid' };
-    const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, null, null, parts.tokenId);
+    const rows = await prisma.$queryRawUnsafe<ApiTokenCallerRow[]>(API_TOKEN_CALLER_SQL, parts.tokenId);
     const row = rows[0];
-    if (!row || row.token_pk === null || !row.token_hash) return { kind: 'invalid' };
+    if (!row?.token_hash) return { kind: 'invalid' };
     if (!sameDigest(sha256(parts.secret), row.token_hash)) return { kind: 'invalid' };
     // A token works only in the environment that issued it, and never after expiry or revocation.
     if (row.token_env !== config.environment || row.token_revoked_at || !row.is_active) return { kind: 'invalid' };
@@ -156,7 +174,7 @@ export async function authenticate(
   const userId = claims ? userIdOf(claims.sub) : null;
   // Session ids are 32 hex digits; anything else (a NUL byte included) cannot name a session and never reaches SQL.
   if (!claims || userId === null || !/^[0-9a-f]{32}$/.test(claims.sid)) return { kind: 'invalid' };
-  const rows = await prisma.$queryRawUnsafe<CallerRow[]>(CALLER_SQL, userId, claims.sid, null);
+  const rows = await prisma.$queryRawUnsafe<SessionCallerRow[]>(SESSION_CALLER_SQL, userId, claims.sid);
   const row = rows[0];
   // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
   if (!row?.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };

@@ -1,0 +1,136 @@
+/**
+ * PGlite with prepared statements, for Prisma's PGlite adapter.
+ *
+ * The adapter runs every statement through `PGlite.query()`, which enters the WebAssembly module six times (Parse,
+ * Describe, Bind, Describe, Execute, Sync, one call each) and parses and plans the text every time. This client keeps
+ * `query()`'s contract (same mutexes, same parameter serialisers, same result parsing, same errors, same file sync) and
+ * changes only the messages:
+ *
+ * - a text seen before is a **named prepared statement**: one call per run (Bind + Describe + Execute + Sync), and
+ *   PostgreSQL reuses its plan;
+ * - a text seen for the first time (or past the name limit) is parsed unnamed: two calls (Parse + Describe + Sync, to
+ *   learn the parameter types the serialisers need, then the run).
+ *
+ * Naming follows the PostgreSQL pool's rule (`preparedStatementNames` in db.ts): named on the second use, at most
+ * `max` names. Figures: docs/performance.md.
+ */
+import { type PGlite, parse as pgliteParse, protocol, type Results } from '@electric-sql/pglite';
+
+type QueryOptions = Parameters<PGlite['query']>[2];
+type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+
+/** What the adapter uses of a PGlite instance: `query`, `exec`, `transaction`. */
+export type PreparedPglite = Pick<PGlite, 'query' | 'exec' | 'transaction'>;
+
+/** PGlite's own entry points that `query()` uses internally (public in the build, not in its typings). */
+interface PgliteInternals {
+  serializers: Record<number, ((value: unknown) => string) | undefined>;
+  parsers: Record<number, (text: string, typeId: number) => unknown>;
+  /** Throws "PGlite is closed" / "PGlite is closing" (a closed module must never be entered: it spins). */
+  _checkReady(): Promise<void>;
+  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+  execProtocolStream(message: Uint8Array, options: { syncToFs: boolean }): Promise<unknown[]>;
+  syncToFs(): Promise<void>;
+}
+
+interface Statement {
+  /** '' for the unnamed statement. */
+  name: string;
+  /** Parameter type OIDs, as PostgreSQL inferred them (the serialisers are chosen by them). */
+  paramTypes: number[];
+}
+
+/** PostgreSQL's codes for a named statement that no longer fits its text or no longer exists. */
+const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
+
+/** Statement names are unique in the process, so two clients over one PGlite instance never collide. */
+let lastName = 0;
+
+export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
+  const db = pglite as unknown as PgliteInternals;
+  const s = protocol.serialize;
+  const named = new Map<string, Statement>();
+  let seenOnce = new Set<string>();
+
+  const concat = (parts: Uint8Array[]): Uint8Array => {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  };
+
+  /** The statement to run `sql` as, parsed now when it has no name yet. Runs under the query mutex. */
+  async function statementFor(sql: string): Promise<Statement> {
+    const known = named.get(sql);
+    if (known) return known;
+    let name = '';
+    if (named.size < max) {
+      if (seenOnce.has(sql)) {
+        seenOnce.delete(sql);
+        name = `app_${++lastName}`;
+      } else {
+        if (seenOnce.size >= 10 * max) seenOnce = new Set();
+        seenOnce.add(sql);
+      }
+    }
+    const messages = await db.execProtocolStream(
+      concat([s.parse({ name, text: sql }), s.describe({ type: 'S', name }), s.sync()]),
+      { syncToFs: false },
+    );
+    const statement = { name, paramTypes: pgliteParse.parseDescribeStatementResults(messages as never) };
+    if (name) named.set(sql, statement);
+    return statement;
+  }
+
+  async function run(sql: string, params: unknown[], options: QueryOptions, inTransaction: boolean) {
+    await db._checkReady();
+    return db._runExclusiveQuery(async () => {
+      const statement = await statementFor(sql);
+      const values = params.map((value, i) => {
+        if (value === null || value === undefined) return null;
+        const type = statement.paramTypes[i];
+        const serialize = options?.serializers?.[type] ?? db.serializers[type];
+        return serialize ? serialize(value) : String(value);
+      });
+      let messages: unknown[];
+      try {
+        messages = await db.execProtocolStream(
+          concat([s.bind({ statement: statement.name, values }), s.describe({ type: 'P' }), s.execute({}), s.sync()]),
+          { syncToFs: false },
+        );
+      } catch (e) {
+        // A named statement whose tables changed shape (or that is gone) is parsed again next time.
+        if (statement.name && STALE_STATEMENT_CODES.has((e as { code?: string }).code ?? '')) named.delete(sql);
+        Object.assign(e as object, { query: sql, params, queryOptions: options });
+        throw e;
+      }
+      // query() syncs the files after a statement outside a transaction; COMMIT syncs a transaction's.
+      if (!inTransaction) await db.syncToFs();
+      return pgliteParse.parseResults(messages as never, db.parsers as never, options)[0];
+    });
+  }
+
+  const query = ((sql: string, params: unknown[] = [], options?: QueryOptions) =>
+    db._runExclusiveTransaction(() => run(sql, params, options, false))) as PGlite['query'];
+
+  return {
+    query,
+    exec: (sql, options) => pglite.exec(sql, options),
+    transaction: (fn) =>
+      pglite.transaction((tx) => {
+        const prepared: Transaction = Object.create(tx, {
+          query: {
+            value: async (sql: string, params?: unknown[], options?: QueryOptions) => {
+              if (tx.closed) throw new Error('Transaction is closed');
+              return run(sql, params ?? [], options, true) as Promise<Results<never>>;
+            },
+          },
+        });
+        return fn(prepared);
+      }),
+  };
+}
