@@ -14,7 +14,7 @@
  * Naming follows the PostgreSQL pool's rule (`preparedStatementNames` in db.ts): named on the second use, at most
  * `max` names. Figures: docs/performance.md.
  */
-import { type PGlite, parse as pgliteParse, protocol, type Results } from '@electric-sql/pglite';
+import { type PGlite, parse as pgliteParse, protocol, type Results, types } from '@electric-sql/pglite';
 
 type QueryOptions = Parameters<PGlite['query']>[2];
 type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
@@ -25,7 +25,7 @@ export type PreparedPglite = Pick<PGlite, 'query' | 'exec' | 'transaction'>;
 /** PGlite's own entry points that `query()` uses internally (public in the build, not in its typings). */
 interface PgliteInternals {
   serializers: Record<number, ((value: unknown) => string) | undefined>;
-  parsers: Record<number, (text: string, typeId: number) => unknown>;
+  parsers: Parsers;
   /** Throws "PGlite is closed" / "PGlite is closing" (a closed module must never be entered: it spins). */
   _checkReady(): Promise<void>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
@@ -43,6 +43,62 @@ interface Statement {
 
 /** PostgreSQL's codes for a named statement that no longer fits its text or no longer exists. */
 const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
+
+type Parsers = NonNullable<Parameters<typeof types.parseType>[2]>;
+
+/** The backend messages a run's result is read from (PGlite's protocol parser builds them). */
+type BackendMessage =
+  | { name: 'rowDescription'; fields: { name: string; dataTypeID: number }[] }
+  | { name: 'dataRow'; fields: (string | null)[] }
+  | { name: 'commandComplete'; text: string }
+  | { name: string };
+
+/**
+ * One run's result, as PGlite's `parseResults(...)[0]` builds it (first command's fields, rows and affected rows),
+ * without its per-call merge of every type parser (a spread of some 200 entries per statement, a tenth of a warm
+ * request's time): the merged table is made once per parser set (`parsersFor`).
+ */
+function resultOf(messages: BackendMessage[], parsers: Parsers, arrayRows: boolean): Results<never> {
+  let fields: { name: string; dataTypeID: number }[] = [];
+  const rows: unknown[] = [];
+  for (const message of messages) {
+    if (message.name === 'rowDescription') {
+      fields = (message as { fields: { name: string; dataTypeID: number }[] }).fields.map((f) => ({
+        name: f.name,
+        dataTypeID: f.dataTypeID,
+      }));
+    } else if (message.name === 'dataRow') {
+      const cells = (message as { fields: (string | null)[] }).fields;
+      if (arrayRows) rows.push(cells.map((cell, i) => types.parseType(cell, fields[i].dataTypeID, parsers)));
+      else {
+        const row: Record<string, unknown> = {};
+        for (let i = 0; i < cells.length; i++)
+          row[fields[i].name] = types.parseType(cells[i], fields[i].dataTypeID, parsers);
+        rows.push(row);
+      }
+    } else if (message.name === 'commandComplete') {
+      return { rows, fields, affectedRows: affectedRowsOf((message as { text: string }).text) } as unknown as Results<never>;
+    }
+  }
+  // No command completed (PGlite answers the same empty result).
+  return { rows: [], fields: [], affectedRows: 0 } as unknown as Results<never>;
+}
+
+/** Rows a command tag reports ("INSERT 0 3", "UPDATE 2"); 0 for a SELECT, as PGlite counts them. */
+function affectedRowsOf(tag: string): number {
+  const words = tag.split(' ');
+  switch (words[0]) {
+    case 'INSERT':
+      return Number.parseInt(words[2], 10);
+    case 'UPDATE':
+    case 'DELETE':
+    case 'COPY':
+    case 'MERGE':
+      return Number.parseInt(words[1], 10);
+    default:
+      return 0;
+  }
+}
 
 /** Statement names are unique in the process, so two clients over one PGlite instance never collide. */
 let lastName = 0;
@@ -86,6 +142,19 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
     return statement;
   }
 
+  // PGlite's parsers with a caller's own on top (the adapter passes one fixed set), merged once per set. PGlite
+  // extends its table in place (array types, at start), so the merge is taken after the first statement.
+  const merged = new WeakMap<object, Parsers>();
+  const parsersFor = (extra: Parsers | undefined): Parsers => {
+    if (!extra) return db.parsers;
+    let table = merged.get(extra);
+    if (!table) {
+      table = { ...db.parsers, ...extra };
+      merged.set(extra, table);
+    }
+    return table;
+  };
+
   async function run(sql: string, params: unknown[], options: QueryOptions, inTransaction: boolean) {
     await db._checkReady();
     return db._runExclusiveQuery(async () => {
@@ -110,7 +179,7 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
       }
       // query() syncs the files after a statement outside a transaction; COMMIT syncs a transaction's.
       if (!inTransaction) await db.syncToFs();
-      return pgliteParse.parseResults(messages as never, db.parsers as never, options)[0];
+      return resultOf(messages as BackendMessage[], parsersFor(options?.parsers as Parsers | undefined), options?.rowMode === 'array');
     });
   }
 

@@ -47,6 +47,18 @@ describe('Answers: the same rows, fields and counts as PGlite query()', () => {
     );
   });
 
+  it("object rows, and a caller's own parsers over PGlite's (as the Prisma adapter passes them)", async () => {
+    const prepared = preparedPglite(pglite);
+    const custom = { rowMode: 'object' as const, parsers: { 1700: (text: string) => `numeric:${text}` } };
+    const expected = await pglite.query(SELECT, [1, 'none'], custom);
+    expect(expected.rows).toEqual([expect.objectContaining({ amount: 'numeric:1234.50' })]);
+    for (let run = 0; run < 3; run++) {
+      const got = await prepared.query(SELECT, [1, 'none'], custom);
+      expect(got.rows).toEqual(expected.rows);
+      expect(Object.keys(got.rows[0] as object)).toEqual(Object.keys(expected.rows[0] as object));
+    }
+  });
+
   it('parameters are serialised by their inferred types (json, arrays, dates, bytes)', async () => {
     const prepared = preparedPglite(pglite);
     const sql = 'SELECT $1::jsonb AS j, $2::int[] AS a, $3::timestamp(3) AS d, $4::bytea AS b';
