@@ -125,6 +125,9 @@ function asRequestError(error: GraphQLError): GraphQLError {
   });
 }
 
+/** Metered root fields per operation (a parsed document's operations are reused across requests). */
+const meteredFields = new WeakMap<OperationDefinitionNode, number>();
+
 export function graphqlLimits(): Plugin<Context> {
   return {
     onResultProcess({ result, setResult }) {
@@ -169,11 +172,15 @@ export function graphqlLimits(): Plugin<Context> {
       // A metered field's lists hold at most what the catalogue it prices against has: a signed-in caller's
       // operation is costed with the actual counts (the snapshot the resolver reads next; cached per version).
       // Without a metered field or a caller (no engine runs for them) the declared scale is used and nothing is read.
-      const measure = analyseOperation(args.schema, operation, fragments, DECLARED_SIZES, variables);
-      const shape =
-        measure.metered > 0 && ctx.caller
-          ? analyseOperation(args.schema, operation, fragments, sizesOf(await snapshotFor(ctx)), variables)
-          : measure;
+      // Whether it has a metered field depends on the operation alone: known from the first request that sent it
+      // (Yoga reuses a document's AST), so each request walks the operation once.
+      let metered = meteredFields.get(operation);
+      if (metered === undefined) {
+        metered = analyseOperation(args.schema, operation, fragments, DECLARED_SIZES).metered;
+        meteredFields.set(operation, metered);
+      }
+      const sizes = metered > 0 && ctx.caller ? sizesOf(await snapshotFor(ctx)) : DECLARED_SIZES;
+      const shape = analyseOperation(args.schema, operation, fragments, sizes, variables);
       const errors = shape.problems.map((p) => refusal(p, 'BAD_USER_INPUT'));
       if (!errors.length && shape.cost > MAX_COST) errors.push(costRefusal(shape.cost));
       if (errors.length) setResultAndStopExecution({ errors });
