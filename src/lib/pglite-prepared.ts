@@ -6,8 +6,8 @@
  * `query()`'s contract (same mutexes, same parameter serialisers, same result parsing, same errors, same file sync) and
  * changes only the messages:
  *
- * - a text seen before is a **named prepared statement**: one call per run (Bind + Describe + Execute + Sync), and
- *   PostgreSQL reuses its plan;
+ * - a text seen before is a **named prepared statement**: one call per run (Bind + Execute + Sync; its columns were
+ *   described when it was parsed), and PostgreSQL reuses its plan;
  * - a text seen for the first time (or past the name limit) is parsed unnamed: two calls (Parse + Describe + Sync, to
  *   learn the parameter types the serialisers need, then the run).
  *
@@ -39,6 +39,11 @@ interface Statement {
   name: string;
   /** Parameter type OIDs, as PostgreSQL inferred them (the serialisers are chosen by them). */
   paramTypes: number[];
+  /**
+   * The result's columns, from the statement's own description: a run then needs no Describe of its own. Shared by
+   * every result of the statement (read-only, as the adapter uses it).
+   */
+  fields: readonly Field[];
 }
 
 /** PostgreSQL's codes for a named statement that no longer fits its text or no longer exists. */
@@ -47,6 +52,11 @@ const STALE_STATEMENT_CODES = new Set(['0A000', '26000']);
 type Parsers = NonNullable<Parameters<typeof types.parseType>[2]>;
 
 /** The backend messages a run's result is read from (PGlite's protocol parser builds them). */
+interface Field {
+  name: string;
+  dataTypeID: number;
+}
+
 type BackendMessage =
   | { name: 'rowDescription'; fields: { name: string; dataTypeID: number }[] }
   | { name: 'dataRow'; fields: (string | null)[] }
@@ -58,8 +68,13 @@ type BackendMessage =
  * without its per-call merge of every type parser (a spread of some 200 entries per statement, a tenth of a warm
  * request's time): the merged table is made once per parser set (`parsersFor`).
  */
-function resultOf(messages: BackendMessage[], parsers: Parsers, arrayRows: boolean): Results<never> {
-  let fields: { name: string; dataTypeID: number }[] = [];
+function resultOf(
+  messages: BackendMessage[],
+  parsers: Parsers,
+  arrayRows: boolean,
+  described: readonly Field[],
+): Results<never> {
+  let fields = described as Field[];
   const rows: unknown[] = [];
   for (const message of messages) {
     if (message.name === 'rowDescription') {
@@ -77,7 +92,11 @@ function resultOf(messages: BackendMessage[], parsers: Parsers, arrayRows: boole
         rows.push(row);
       }
     } else if (message.name === 'commandComplete') {
-      return { rows, fields, affectedRows: affectedRowsOf((message as { text: string }).text) } as unknown as Results<never>;
+      return {
+        rows,
+        fields,
+        affectedRows: affectedRowsOf((message as { text: string }).text),
+      } as unknown as Results<never>;
     }
   }
   // No command completed (PGlite answers the same empty result).
@@ -137,7 +156,14 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
       concat([s.parse({ name, text: sql }), s.describe({ type: 'S', name }), s.sync()]),
       { syncToFs: false },
     );
-    const statement = { name, paramTypes: pgliteParse.parseDescribeStatementResults(messages as never) };
+    const described = (messages as BackendMessage[]).find((m) => m.name === 'rowDescription') as
+      | { fields: Field[] }
+      | undefined;
+    const statement: Statement = {
+      name,
+      paramTypes: pgliteParse.parseDescribeStatementResults(messages as never),
+      fields: described ? described.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) : [],
+    };
     if (name) named.set(sql, statement);
     return statement;
   }
@@ -168,7 +194,7 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
       let messages: unknown[];
       try {
         messages = await db.execProtocolStream(
-          concat([s.bind({ statement: statement.name, values }), s.describe({ type: 'P' }), s.execute({}), s.sync()]),
+          concat([s.bind({ statement: statement.name, values }), s.execute({}), s.sync()]),
           { syncToFs: false },
         );
       } catch (e) {
@@ -179,7 +205,12 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
       }
       // query() syncs the files after a statement outside a transaction; COMMIT syncs a transaction's.
       if (!inTransaction) await db.syncToFs();
-      return resultOf(messages as BackendMessage[], parsersFor(options?.parsers as Parsers | undefined), options?.rowMode === 'array');
+      return resultOf(
+        messages as BackendMessage[],
+        parsersFor(options?.parsers as Parsers | undefined),
+        options?.rowMode === 'array',
+        statement.fields,
+      );
     });
   }
 
