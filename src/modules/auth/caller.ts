@@ -106,6 +106,9 @@ SELECT ${CALLER_COLUMNS},
   LEFT JOIN organisations o ON o.id = u.organisation_id
  WHERE t.token_id = $1::text`;
 
+/** The two texts, for the test that keeps their plans on indexes (test/auth/caller-statement-plan.test.ts). */
+export const CALLER_STATEMENTS = { session: SESSION_CALLER_SQL, apiToken: API_TOKEN_CALLER_SQL } as const;
+
 function toCaller(row: CallerRow & Partial<ApiTokenCallerRow>, via: Caller['via'], sessionId: string | null): Caller {
   return {
     userId: row.id,
