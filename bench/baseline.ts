@@ -23,6 +23,7 @@
 import { createSecretKey } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { PGlite } from '@electric-sql/pglite';
+import { concat } from '../src/lib/pglite-prepared.ts';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import type { Config } from '../src/config.ts';
@@ -113,16 +114,6 @@ const int16 = (n: number) => [(n >> 8) & 0xff, n & 0xff];
 const int32 = (n: number) => [(n >>> 24) & 0xff, (n >>> 16) & 0xff, (n >>> 8) & 0xff, n & 0xff];
 const SYNC = message('S', []);
 const EXECUTE = message('E', [cstring(''), int32(0)]);
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
 
 function bind(statement: string, params: Cell[]): Uint8Array {
   const values: number[] = [];

@@ -119,6 +119,17 @@ function affectedRowsOf(tag: string): number {
   }
 }
 
+/** Protocol messages written back to back, as one call into PGlite sends them. */
+export function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** Statement names are unique in the process, so two clients over one PGlite instance never collide. */
 let lastName = 0;
 
@@ -127,16 +138,6 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
   const s = protocol.serialize;
   const named = new Map<string, Statement>();
   let seenOnce = new Set<string>();
-
-  const concat = (parts: Uint8Array[]): Uint8Array => {
-    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  };
 
   /** The statement to run `sql` as, parsed now when it has no name yet. Runs under the query mutex. */
   async function statementFor(sql: string): Promise<Statement> {
