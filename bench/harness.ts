@@ -25,8 +25,9 @@ export { dropFreshDatabases };
 
 /**
  * PGlite's database time, measured in the bench only: PGlite runs SQL in WebAssembly on the calling thread, and every
- * statement enters the WASM module through `execProtocolRawSync` (PGlite's `query` enters it six times: parse,
- * describe, bind, describe, execute, sync). `wasmMs` is the time spent inside those calls (the database itself);
+ * statement enters the WASM module through `execProtocolRawSync` (once per warm statement through the app's prepared
+ * path, src/lib/pglite-prepared.ts; PGlite's own `query` enters it six times: parse, describe, bind, describe, execute,
+ * sync). `wasmMs` is the time spent inside those calls (the database itself);
  * `driverMs` the wall time of the outermost `query` / `exec` / `execProtocolRaw` calls (the database plus PGlite's own
  * JavaScript: message building, result parsing, its mutex), meaningful for sequential requests only. Patching the
  * prototype also tells which instance ran the last statement: the app's, right after a statement through its Prisma.
