@@ -193,15 +193,30 @@ describe("withdrawInvitation: frees the seat; another organisation's invite answ
     expect((await a.gql(SEATS)).seats.used).toBe(1);
   });
 
-  it('an expired invite no longer holds a seat', async () => {
+  it('an expired invite keeps its seat until withdrawn; inviting its email again renews it in the same seat', async () => {
     const { gql } = await team(2);
-    const { inviteUser } = await gql(INVITE, { email: 'lapsed@inv.test' });
+    const lapsed = (await gql(INVITE, { email: 'lapsed@inv.test' })).inviteUser;
     await t.database.prisma.invitation.update({
-      where: { id: inviteUser.invitation.id },
+      where: { id: lapsed.invitation.id },
       data: { expires_at: new Date(Date.now() - 1000) },
     });
-    expect((await gql(SEATS)).seats.used).toBe(1);
-    expect((await gql(INVITE, { email: 'lapsed@inv.test' })).inviteUser.__typename).toBe('CreatedInvitation');
+    // Not yet accepted, so still counted: the seat does not free itself.
+    expect((await gql(SEATS)).seats).toEqual({ used: 2, limit: 2 });
+    const other = await gql(INVITE, { email: 'someone-else@inv.test' });
+    expect(other.inviteUser).toMatchObject({ __typename: 'SeatLimitReachedError', seats: { used: 2, limit: 2 } });
+    // The same email again: the expired row is replaced, in its own seat.
+    const renewed = (await gql(INVITE, { email: 'lapsed@inv.test' })).inviteUser;
+    expect(renewed.__typename).toBe('CreatedInvitation');
+    expect((await gql(SEATS)).seats).toEqual({ used: 2, limit: 2 });
+    const rows = await t.database.prisma.invitation.findMany({ where: { email: 'lapsed@inv.test' } });
+    expect(rows.map((r) => r.id)).toEqual([renewed.invitation.id]);
+    // The old secret died with its row.
+    expect(
+      (await anonymous(ACCEPT, { token: lapsed.secret, password: 'lapsed-password-1' })).acceptInvitation.__typename,
+    ).toBe('InvitationInvalidError');
+    // Withdrawing frees it.
+    await gql(WITHDRAW, { id: renewed.invitation.id });
+    expect((await gql(SEATS)).seats).toEqual({ used: 1, limit: 2 });
   });
 });
 

@@ -12,7 +12,7 @@ builder.mutationField('inviteUser', (t) =>
   t.field({
     type: CreatedInvitationRef,
     description:
-      'Invite an email to your organisation (administrators). The invite holds a seat until accepted, withdrawn or expired; the answer carries its single-use secret once',
+      'Invite an email to your organisation (administrators). The invite holds a seat until accepted or withdrawn; inviting the email of an expired invite renews it in the same seat; the answer carries its single-use secret once',
     authScopes: ADMIN_WRITE,
     args: {
       email: t.arg.string({ required: true, description: 'The email to invite' }),

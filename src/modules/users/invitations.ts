@@ -1,6 +1,6 @@
 /**
- * Invitations (docs/team.md). An administrator invites an email; the invite holds a seat until it is accepted,
- * withdrawn or expires. Its secret is single-use and shown once, in the answer to inviteUser: only its sha256 is
+ * Invitations (docs/team.md). An administrator invites an email; the invite holds a seat until it is accepted or
+ * withdrawn (an expired one too, until withdrawn or renewed by inviting the email again). Its secret is single-use and shown once, in the answer to inviteUser: only its sha256 is
  * stored, and there is no mail sender here, so the administrator hands it to the invitee.
  *
  * Concurrency: inviting counts seats and looks for a pending invite of the same email under the organisation's row
@@ -95,16 +95,13 @@ export async function inviteUser(
     await requireActiveAdmin(tx, caller, organisation.id);
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw new EmailAlreadyUserError();
     const pending = await tx.invitation.findFirst({
-      where: {
-        organisation_id: organisation.id,
-        email,
-        accepted_at: null,
-        OR: [{ expires_at: null }, { expires_at: { gt: now } }],
-      },
-      select: { id: true },
+      where: { organisation_id: organisation.id, email, accepted_at: null },
+      select: { id: true, expires_at: true },
     });
-    if (pending) throw new AlreadyInvitedError();
-    const seats = await seatsOf(tx, organisation.id, now);
+    if (pending && (pending.expires_at === null || pending.expires_at > now)) throw new AlreadyInvitedError();
+    // Inviting an expired invite's email again renews it: the old row (and its secret) goes, its seat is reused.
+    if (pending) await tx.invitation.delete({ where: { id: pending.id } });
+    const seats = await seatsOf(tx, organisation.id);
     if (seats.limit !== null && seats.used >= seats.limit)
       throw new SeatLimitReachedError(
         say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }),

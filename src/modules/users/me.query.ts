@@ -25,7 +25,7 @@ builder.queryField('seats', (t) =>
     errors: { directResult: true },
     resolve: (_root, _args, ctx) => {
       const organisationId = callerOf(ctx).organisation?.id;
-      return organisationId ? seatsOf(ctx.prisma, organisationId, ctx.clock.now()) : null;
+      return organisationId ? seatsOf(ctx.prisma, organisationId) : null;
     },
   }),
 );

@@ -25,19 +25,18 @@ export interface UpdateUserInput {
 }
 
 /**
- * Seats.used: active users plus invites not yet accepted. An expired invite can no longer be accepted, so it no
- * longer holds a seat (`now` is the service clock's, the same one acceptance is judged by).
+ * Seats.used: active users plus invites not yet accepted. An expired invite keeps its seat until it is withdrawn or
+ * renewed (inviting the same email again): the administrator sees it in the list and decides, and a seat never
+ * frees itself behind the administrator's back only to be taken by someone else.
  */
-export async function seatsOf(tx: Db, organisationId: number, now: Date = new Date()): Promise<Seats> {
+export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
   const [row] = await tx.$queryRawUnsafe<{ used: number; plan: PlanName; plan_overrides: PlanOverrides }[]>(
     `
     SELECT o.plan::text AS plan, o.plan_overrides,
            (SELECT count(*)::int FROM users u WHERE u.organisation_id = o.id AND u.is_active)
-         + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL
-               AND (i.expires_at IS NULL OR i.expires_at > $2::timestamp)) AS used
+         + (SELECT count(*)::int FROM invitations i WHERE i.organisation_id = o.id AND i.accepted_at IS NULL) AS used
       FROM organisations o WHERE o.id = $1`,
     organisationId,
-    now,
   );
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
 }
@@ -137,7 +136,7 @@ export async function updateUser(
     if (reactivating) {
       if (staysInOrganisation) {
         await lockOrganisation(tx, target.organisation_id!);
-        const seats = await seatsOf(tx, target.organisation_id!, ctx.clock.now());
+        const seats = await seatsOf(tx, target.organisation_id!);
         if (seats.limit !== null && seats.used >= seats.limit) {
           throw new SeatLimitReachedError(
             say('seat_limit_reached', ctx.client, { used: seats.used, limit: seats.limit }),
