@@ -4,7 +4,8 @@ import type { Invitation } from '../../generated/prisma/client.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError } from './errors.ts';
 
 export const InvitationRef = builder.prismaObject('Invitation', {
-  description: 'A pending invite: holds a seat until accepted or withdrawn (an expired one too, until withdrawn or renewed by inviting the email again). Never carries its secret',
+  description:
+    'A pending invite: holds a seat until accepted or withdrawn (an expired one too, until withdrawn or renewed by inviting the email again). Never carries its secret',
   fields: (t) => ({
     id: t.exposeInt('id', { description: "The invitation's id" }),
     email: t.exposeString('email', { description: 'The email invited' }),
