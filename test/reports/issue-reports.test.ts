@@ -90,6 +90,9 @@ describe('GET /reports/duplicates: 200 {group_hash, count} of open reports shari
       '?kind=approval&subject_org=1',
       `?kind=approval&subject_org=1&approval=${approvalId}`,
       `?kind=approval&subject_org=1&approval=${approvalId}&subject_field=nonsense`,
+      // Blank fields, as a form sends them, are absent: partial, not malformed.
+      '?kind=approval&subject_org=&approval=&rate_bracket=&subject_field=',
+      `?kind=approval&subject_org=1&approval=${approvalId}&subject_field=%20`,
     ]) {
       const res = await duplicates(broker, query);
       expect(res.status, query).toBe(200);
