@@ -3,6 +3,8 @@
  * (id and name), the amount, the term, and the cheapest result at the time of the run (financier, product,
  * repayment), exposed as a typed GraphQL object; written once by the statement that records the run.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { recordRun } from '../../src/modules/scenarios/record-run.ts';
@@ -150,5 +152,45 @@ describe('a stored summary of another shape (or none) reads as null, never faili
     const data = await t.graphql(token).request<any>(SCENARIOS, { tool: 'calculator' });
     // Newest first: the four just recorded.
     expect(data.scenarios.data.slice(0, 4).map((s: any) => s.summary)).toEqual([null, null, null, null]);
+  });
+});
+
+describe('scenarios recorded before summaries existed get one from their request (the backfill migration)', () => {
+  it('asset (its name today), amount and term from the request; cheapest null; unreadable requests stay null', async () => {
+    const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } });
+    const legacy = [
+      { cost: '55000', asset_value: 11, term: 48 },
+      { cost: 12345.678, asset_value: '11' },
+      { cost: 1000, asset_value: 99_999_999, term: 12 },
+      { cost: 'abc', asset_value: 11, term: 12 },
+      [1, 2],
+    ];
+    const ids: number[] = [];
+    for (const request of legacy) {
+      const row = await t.database.prisma.scenario.create({
+        data: { user_id: user.id, tool: 'calculator', kind: 'saved', name: `legacy ${ids.length}`, request },
+      });
+      ids.push(row.id);
+    }
+    // A summary that exists is never touched.
+    const kept = { asset: { id: 1, name: 'kept' }, amount: '1.00', term: null, cheapest: null };
+    const keptRow = await t.database.prisma.scenario.create({
+      data: { user_id: user.id, tool: 'calculator', kind: 'saved', name: 'kept', request: legacy[0], summary: kept },
+    });
+    const sql = readFileSync(
+      path.resolve(
+        import.meta.dirname,
+        '../../prisma/migrations/20261125170000_scenario_summary_backfill/migration.sql',
+      ),
+      'utf8',
+    );
+    await t.database.prisma.$executeRawUnsafe(sql);
+    const rows = await t.database.prisma.scenario.findMany({ where: { id: { in: [...ids, keptRow.id] } } });
+    const summaryOf = (id: number) => rows.find((r) => r.id === id)?.summary;
+    const asset = { id: 11, name: await assetName() };
+    expect(summaryOf(ids[0])).toEqual({ asset, amount: '55000.00', term: 48, cheapest: null });
+    expect(summaryOf(ids[1])).toEqual({ asset, amount: '12345.68', term: null, cheapest: null });
+    expect([summaryOf(ids[2]), summaryOf(ids[3]), summaryOf(ids[4])]).toEqual([null, null, null]);
+    expect(summaryOf(keptRow.id)).toEqual(kept);
   });
 });
