@@ -190,11 +190,17 @@ describe('409: not scheduled to cancel (cancel_at_period_end false stays unchang
 });
 
 describe('502: the payment processor could not be reached (within a bounded time; the subscription unchanged)', () => {
-  it('a processor that never answers', async () => {
+  it('a processor that never answers: 502 once the processor timeout has passed, not later', async () => {
     standIn.mode = 'hang';
     const before = await stored();
+    const started = performance.now();
     const res = await reactivate(stripe);
+    const elapsed = performance.now() - started;
     expect(res.status).toBe(502);
+    // The stand-in config bounds the processor at 400 ms; the answer comes after that bound and well before a client
+    // would give up (a generous margin for a loaded machine, far below the test's own timeout).
+    expect(elapsed).toBeGreaterThanOrEqual(stripe.config.paymentProcessorTimeoutMs);
+    expect(elapsed).toBeLessThan(stripe.config.paymentProcessorTimeoutMs + 3_000);
     expect(res.body).toEqual({ error: expect.any(String) });
     expect(await stored()).toEqual(before);
   });
