@@ -36,8 +36,8 @@ import type { Deal } from '../src/modules/catalogue/model.ts';
 import type { CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
 import { validatedDeal, type DealRequest } from '../src/modules/deal/index.ts';
 import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
-import { applyPaywall, joinMatrixCalculator } from '../src/modules/matrix/join.ts';
-import { matrixCalculatorRow, type MatrixCalculatorRow } from '../src/modules/matrix/rows.ts';
+import { joinMatrixCalculator } from '../src/modules/matrix/join.ts';
+import { matrixCalculatorRows, type MatrixCalculatorRow } from '../src/modules/matrix/rows.ts';
 import { priceDeal } from '../src/modules/pricing/engine.ts';
 import { RECENT_SCENARIO_LIMIT } from '../src/modules/scenarios/record-run.ts';
 import { scenarioSummary } from '../src/modules/scenarios/summary.ts';
@@ -331,7 +331,7 @@ export function baselineHandler(options: BaselineOptions): Handler {
     const outcomes = evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope });
     const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' });
     const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
-    const rows = applyPaywall(join.rows, { masked: terms.paywalled }).map(matrixCalculatorRow);
+    const rows = matrixCalculatorRows(join.rows, { masked: terms.paywalled });
 
     // 4. Metering: both allowances, and the recent scenario with its summary, in one statement.
     const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', cheapestShown(rows));

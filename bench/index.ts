@@ -29,8 +29,8 @@ import path from 'node:path';
 import { loadSnapshot, type CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
 import type { Deal } from '../src/modules/catalogue/model.ts';
 import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
-import { applyPaywall, joinMatrixCalculator } from '../src/modules/matrix/join.ts';
-import { matrixCalculatorRow } from '../src/modules/matrix/rows.ts';
+import { joinMatrixCalculator } from '../src/modules/matrix/join.ts';
+import { matrixCalculatorRows } from '../src/modules/matrix/rows.ts';
 import { validatedDeal, type DealRequest } from '../src/modules/deal/index.ts';
 import { priceDeal, reachableBracketCount } from '../src/modules/pricing/engine.ts';
 import { withFragments } from '../src/rest/fragments.ts';
@@ -183,7 +183,7 @@ function matrixEngines(snapshot: CatalogueSnapshot, deal: Deal, timed = false) {
   if (timed) times.push(performance.now());
   const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
   if (timed) times.push(performance.now());
-  const rows = applyPaywall(join.rows, { masked: false }).map(matrixCalculatorRow);
+  const rows = matrixCalculatorRows(join.rows, { masked: false });
   if (timed) times.push(performance.now());
   return {
     outcomes: outcomes.length,
@@ -420,7 +420,7 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
   line('3', '  join: median / p99', `${ms(summary(stages.join).median)} / ${ms(summary(stages.join).p99)}`);
   line(
     '3',
-    '  paywall + rows (matrixCalculatorRow): median / p99',
+    '  paywall + rows (matrixCalculatorRows): median / p99',
     `${ms(summary(stages.rows).median)} / ${ms(summary(stages.rows).p99)}`,
   );
   line('3', '  GC during the pass: pauses / total', `${gcEvents} / ${ms(gcMs)}`);

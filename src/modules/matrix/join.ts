@@ -250,13 +250,20 @@ export type PaywalledRow = JoinedRow & { masked: boolean };
  * values never reach the JSON.
  */
 export function applyPaywall(rows: readonly JoinedRow[], options: PaywallOptions): PaywalledRow[] {
+  const masked = maskedRows(rows, options);
   const count = rows.length;
   const out = new Array<PaywalledRow>(count);
-  if (!options.masked) {
-    for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], false);
-    return out;
-  }
+  for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], masked !== null && masked[i] === 1);
+  return out;
+}
 
+/**
+ * The paywall's verdict without copying rows: 1 at each masked row's index, or null when nothing is masked (an
+ * unmasked plan, the hot case, allocates nothing). `applyPaywall` is this verdict applied as copies.
+ */
+export function maskedRows(rows: readonly JoinedRow[], options: PaywallOptions): Uint8Array | null {
+  if (!options.masked) return null;
+  const count = rows.length;
   // The lowest three by (e_min, position), in one pass: rows are visited in order, so a tie never displaces
   // an earlier row.
   const visible: number[] = [];
@@ -274,8 +281,9 @@ export function applyPaywall(rows: readonly JoinedRow[], options: PaywallOptions
       }
     }
   }
-  for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], !visible.includes(i));
-  return out;
+  const masked = new Uint8Array(count).fill(1);
+  for (const i of visible) masked[i] = 0;
+  return masked;
 }
 
 /**

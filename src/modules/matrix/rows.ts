@@ -3,7 +3,7 @@ import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/m
 import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
 import type { CalculatorRow, RateCardIdentity } from '../pricing/rows.ts';
 import type { FinancierGroup } from './criteria.ts';
-import type { JoinedRow } from './join.ts';
+import { maskedRows, type JoinedRow, type PaywallOptions } from './join.ts';
 
 /** An approval's answer for the deal, as both Matrix result shapes show it. */
 export interface MatrixApprovalOutcome {
@@ -70,10 +70,10 @@ export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
  * Built as one literal (no spread): hundreds of rows a run, and a spread-then-extend object drops V8 into slow
  * dictionary mode (docs/performance.md).
  */
-export function matrixCalculatorRow(row: JoinedRow & { masked: boolean }): MatrixCalculatorRow {
+export function matrixCalculatorRow(row: JoinedRow, masked: boolean): MatrixCalculatorRow {
   const a = row.outcome.approval;
   const b = row.bracket;
-  const shown = !row.masked;
+  const shown = !masked;
   return {
     approval_id: a.id,
     approval_name: a.name,
@@ -98,9 +98,18 @@ export function matrixCalculatorRow(row: JoinedRow & { masked: boolean }): Matri
     repayment_max: shown ? formatMoney(b.repayment_max) : null,
     balloon: shown ? roundMoney(b.balloon) : null,
     commission: shown ? roundMoney(b.commission) : null,
-    masked: row.masked,
+    masked,
     priced_bracket_count: row.priced_bracket_count,
   };
+}
+
+/** Joined rows as the API shows them, behind the Free-tier paywall: no intermediate copy per row. */
+export function matrixCalculatorRows(rows: readonly JoinedRow[], paywall: PaywallOptions): MatrixCalculatorRow[] {
+  const masked = maskedRows(rows, paywall);
+  const count = rows.length;
+  const out = new Array<MatrixCalculatorRow>(count);
+  for (let i = 0; i < count; i++) out[i] = matrixCalculatorRow(rows[i], masked !== null && masked[i] === 1);
+  return out;
 }
 
 type Figure =

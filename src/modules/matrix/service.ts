@@ -14,10 +14,10 @@ import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import { calculatorRow } from '../pricing/rows.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
-import { applyPaywall, FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
+import { FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
 import {
   financierGroup,
-  matrixCalculatorRow,
+  matrixCalculatorRows,
   pricedCardItem,
   type MatrixCalculatorRow,
   type MatrixFinancierGroup,
@@ -128,7 +128,7 @@ function matrixCalculatorResult(
   if (outcomes && priced) {
     const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
     return {
-      results: applyPaywall(join.rows, { masked: paywalled }).map(matrixCalculatorRow),
+      results: matrixCalculatorRows(join.rows, { masked: paywalled }),
       priced_count: join.priced_count,
       destination_count: join.destination_count,
       degraded: null,
