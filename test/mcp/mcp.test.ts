@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { say } from '../../src/lib/wording.ts';
 import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
-import { MAX_TOOL_CALLS_PER_REQUEST, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
+import { MAX_TOOL_CALLS_PER_REQUEST, MCP_SERVER_NAME, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
 
@@ -283,6 +283,64 @@ describe('Tools: listed with a JSON schema and a description an assistant can ac
   });
 });
 
+describe('Tools: each deal tool requires exactly what its surface requires, and says so', () => {
+  // The Calculator and the Matrix Calculator price (term, advance_arrears, repayment_frequency are needed to price);
+  // the standalone Matrix needs only cost and asset_value.
+  const PRICING = ['advance_arrears', 'asset_value', 'cost', 'repayment_frequency', 'term'];
+  const PLACING = ['asset_value', 'cost'];
+  const omit = (field: string) => Object.fromEntries(Object.entries(DEAL).filter(([key]) => key !== field));
+
+  it('listTools shows the required fields per tool, and each description names them and what it returns', async () => {
+    const { token } = await mint('read');
+    const { tools } = await (await connect(token)).listTools();
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    for (const [name, required] of [
+      ['run_calculator', PRICING],
+      ['run_matrix_calculator', PRICING],
+      ['run_matrix', PLACING],
+    ] as const) {
+      const tool = byName.get(name)!;
+      expect([...(tool.inputSchema.required ?? [])].sort()).toEqual(required);
+      for (const field of required) expect(tool.description).toContain(field);
+      expect(tool.description).toContain('Returns');
+    }
+    expect(byName.get('run_matrix')!.description).toContain('term is optional here');
+    expect(byName.get('run_matrix')!.description).not.toMatch(/Required:[^.]*term/);
+  });
+
+  it('run_matrix runs without a term: approvals grouped by financier, one Matrix run metered', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const before = await usage(adminId);
+    const result = await call(client, 'run_matrix', omit('term'));
+    expect(result.isError).toBeFalsy();
+    const answer = JSON.parse(textOf(result));
+    expect(answer).toEqual(result.structuredContent);
+    expect(answer.destination_count).toBeGreaterThan(0);
+    expect(answer.results.length).toBeGreaterThan(0);
+    expect(answer.results[0]).toMatchObject({ organisation_name: expect.any(String), approvals: expect.any(Array) });
+    expect(await usage(adminId)).toEqual({ calculator: before.calculator, matrix: before.matrix + 1 });
+  });
+
+  it('a call missing a required field is a tool error naming it; nothing runs or is metered', async () => {
+    const { token } = await mint('read');
+    const client = await connect(token);
+    const before = await usage(adminId);
+    for (const [name, field] of [
+      ['run_matrix_calculator', 'term'],
+      ['run_matrix_calculator', 'advance_arrears'],
+      ['run_calculator', 'repayment_frequency'],
+      ['run_matrix', 'cost'],
+      ['run_matrix', 'asset_value'],
+    ] as const) {
+      const result = await call(client, name, omit(field));
+      expect(result.isError, `${name} without ${field}`).toBe(true);
+      expect(textOf(result)).toContain(`This field is required. at ${field}`);
+    }
+    expect(await usage(adminId)).toEqual(before);
+  });
+});
+
 describe('A tool run is a run like any other: same operation, same caller, same metering and errors', () => {
   it('search_assets finds the asset id a deal needs (not metered)', async () => {
     const { token } = await mint('read');
@@ -452,6 +510,41 @@ describe('DELETE /api/v1/mcp-connections/{id}: revokes the connection token, ide
     expect((await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } })).revoked_at).toEqual(first);
   });
 
+  it('the first call queues one account event for the user (api_token_revoked); a second call queues none', async () => {
+    const c = await connected();
+    const { token_id: tokenId } = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } });
+    const revokedEvents = async () =>
+      (await t.database.prisma.notification.findMany({ where: { user_id: adminId, category: 'account' } })).filter(
+        (n) =>
+          (n.data as { kind?: string; token_id?: string }).kind === 'api_token_revoked' &&
+          (n.data as { token_id?: string }).token_id === tokenId,
+      );
+    expect(await revokedEvents()).toHaveLength(0);
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    const [event, ...more] = await revokedEvents();
+    expect(more).toHaveLength(0);
+    expect(event.title).toBe('AI assistant disconnected');
+    expect(event.body).toContain('"Revocable"');
+    expect(event.data).toMatchObject({ user_id: adminId, connection_id: c.connectionId });
+    clock.advance(60_000);
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    expect(await revokedEvents()).toHaveLength(1);
+  });
+
+  it('a token already revoked by DELETE /api-tokens/{id} is not announced twice when disconnected', async () => {
+    const c = await connected();
+    const { token_id: tokenId } = await t.database.prisma.apiToken.findUniqueOrThrow({ where: { id: c.id } });
+    expect((await t.rest('DELETE', `/api/v1/api-tokens/${c.id}`, { token: session })).status).toBe(204);
+    expect((await del(c.connectionId, session)).status).toBe(204);
+    const events = (
+      await t.database.prisma.notification.findMany({ where: { user_id: adminId, category: 'account' } })
+    ).filter((n) => (n.data as { kind?: string; token_id?: string }).token_id === tokenId);
+    expect(events.map((n) => (n.data as { kind: string }).kind).sort()).toEqual([
+      'api_token_created',
+      'api_token_revoked',
+    ]);
+  });
+
   it('concurrent calls all answer 204 and leave one revocation time', async () => {
     const c = await connected();
     const replies = await Promise.all(Array.from({ length: 5 }, () => del(c.connectionId, session)));
@@ -515,6 +608,43 @@ describe('DELETE /api/v1/mcp-connections/{id}: revokes the connection token, ide
     expect(again.revokeMcpConnection.revoked_at).toBe(first.revokeMcpConnection.revoked_at);
     const foreign = await t.graphql(otherSession).request<any>(mutation, { id: c.connectionId });
     expect(foreign.revokeMcpConnection.__typename).toBe('NotFoundError');
+  });
+});
+
+describe('An assistant end to end over HTTP: handshake, tools, a Matrix Calculator run, a refused write, disconnection', () => {
+  it('the SDK client connects, lists, runs, is refused a write with a read token, and is refused once disconnected', async () => {
+    const { id: tokenId, token } = await mint('read');
+    // Handshake: the SDK's own Client over Streamable HTTP; the server names itself and the connection is recorded.
+    const client = await connect(token, 'End To End Assistant');
+    expect(client.getServerVersion()?.name).toBe(MCP_SERVER_NAME);
+    const connection = (await connectionOf(tokenId))!;
+    expect(connection).toMatchObject({ client_name: 'End To End Assistant', revoked_at: null });
+
+    // Tool listing: the read tools, not the write tools.
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain('run_matrix_calculator');
+    expect(names).not.toContain('save_scenario');
+
+    // A Matrix Calculator run, metered on both allowances.
+    const before = await usage(adminId);
+    const run = await call(client, 'run_matrix_calculator', DEAL);
+    expect(run.isError).toBeFalsy();
+    expect((run.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(0);
+    expect(await usage(adminId)).toEqual({ calculator: before.calculator + 1, matrix: before.matrix + 1 });
+
+    // A write with a read token: a tool error with the read-scope sentence, not a protocol error.
+    const write = await call(client, 'save_scenario', { scenario_id: 1, name: 'Kept' });
+    expect(write.isError).toBe(true);
+    expect(textOf(write)).toBe(say('forbidden_read_scope', 'web'));
+
+    // Disconnected by the user: the assistant's next call is refused (401), whatever it asks.
+    const res = await t.rest('DELETE', `/api/v1/mcp-connections/${connection.id}`, { token: session });
+    expect(res.status).toBe(204);
+    await expect(client.listTools()).rejects.toMatchObject({ code: 401 });
+    await expect(client.callTool({ name: 'run_matrix_calculator', arguments: DEAL })).rejects.toMatchObject({
+      code: 401,
+    });
+    expect(await usage(adminId)).toEqual({ calculator: before.calculator + 1, matrix: before.matrix + 1 });
   });
 });
 

@@ -7,6 +7,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import type { Caller } from '../auth/caller.ts';
+import { queueAccountEvent } from '../users/index.ts';
 
 export interface McpDeps {
   prisma: PrismaClient;
@@ -81,24 +82,42 @@ const WITH_TOKEN = { token: { select: { revoked_at: true, last_used_at: true, sc
  * Revokes the connection's token (the assistant's next call is refused: its token no longer authenticates) and marks
  * the connection revoked, in one transaction. Idempotent: a second call changes nothing, and neither the token's nor
  * the connection's first revocation time is ever overwritten. Another user's connection is NotFound, like a missing one.
+ *
+ * The call that revokes the token queues the account event a token revocation queues (`api_token_revoked`, to the
+ * same recipients), in the same transaction; a repeat, or a token already revoked by DELETE /api-tokens/{id} (which
+ * queued its own), queues nothing.
  */
 export async function revokeConnection(deps: McpDeps, caller: Caller, id: number) {
   const owned = await deps.prisma.mcpConnection.findFirst({
     where: { id, user_id: caller.userId },
-    select: { id: true, token_id: true },
+    select: { id: true, token_id: true, client_name: true, token: { select: { name: true, token_id: true } } },
   });
   if (!owned) throw new NotFoundError('No AI-assistant connection with that id.');
   const now = deps.clock.now();
-  await deps.prisma.$transaction([
-    deps.prisma.apiToken.updateMany({ where: { id: owned.token_id, revoked_at: null }, data: { revoked_at: now } }),
+  await deps.prisma.$transaction(async (tx) => {
+    const revoked = await tx.apiToken.updateMany({
+      where: { id: owned.token_id, revoked_at: null },
+      data: { revoked_at: now },
+    });
     // A token revoked earlier (DELETE /api-tokens/{id}) lends the connection its time: the first revocation is the one kept.
-    deps.prisma.$executeRawUnsafe(
+    await tx.$executeRawUnsafe(
       `UPDATE mcp_connections c SET revoked_at = COALESCE(t.revoked_at, $2)
          FROM api_tokens t
         WHERE c.id = $1::int AND t.id = c.token_id AND c.revoked_at IS NULL`,
       owned.id,
       now,
-    ),
-  ]);
+    );
+    if (revoked.count === 1)
+      await queueAccountEvent(tx, caller.organisation?.id ?? null, caller.userId, {
+        title: 'AI assistant disconnected',
+        body: `The AI assistant "${owned.client_name}" of ${caller.email} was disconnected; its API token named "${owned.token.name}" was revoked.`,
+        data: {
+          kind: 'api_token_revoked',
+          user_id: caller.userId,
+          token_id: owned.token.token_id,
+          connection_id: owned.id,
+        },
+      });
+  });
   return deps.prisma.mcpConnection.findUniqueOrThrow({ where: { id: owned.id }, include: WITH_TOKEN });
 }

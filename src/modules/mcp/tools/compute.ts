@@ -1,9 +1,33 @@
 /** The read tools: find an asset, then price and place a deal (each run metered on the caller's daily allowances). */
+import { ValidationError } from '../../../lib/errors.ts';
+import { type DealRequest, type DealSurface, validatedDeal } from '../../deal/index.ts';
 import { defineTool, plain } from './define-tool.ts';
 
-const DEAL_HINT =
-  'Required: cost (asset cost in AUD, a number or a decimal string), asset_value (an asset id from search_assets), ' +
-  'term (months), advance_arrears and repayment_frequency. Every other deal field is optional and narrows the answer.';
+/**
+ * The deal fields a surface requires, read from the deal module's own rules: those an empty deal is refused for. So a
+ * tool's schema requires exactly what its endpoint refuses a deal without, and the two cannot drift.
+ */
+export function requiredDealFields(surface: DealSurface): string[] {
+  try {
+    validatedDeal({} as DealRequest, surface, new Date(0));
+  } catch (error) {
+    if (error instanceof ValidationError) return error.fieldErrors.map((e) => e.field);
+    throw error;
+  }
+  return [];
+}
+
+/** What a deal tool's description says about its input: the required fields, named from the same list. */
+function dealHint(required: readonly string[], more = ''): string {
+  return (
+    `Required: ${required.join(', ')}. cost is the asset cost in AUD (a number or a decimal string); asset_value ` +
+    `is an asset id from search_assets.${more} Every other deal field is optional and narrows the answer.`
+  );
+}
+
+const CALCULATOR_REQUIRED = requiredDealFields('calculator');
+const MATRIX_REQUIRED = requiredDealFields('matrix');
+const MATRIX_CALCULATOR_REQUIRED = requiredDealFields('matrix_calculator');
 
 export const searchAssets = defineTool({
   name: 'search_assets',
@@ -26,13 +50,16 @@ export const runCalculator = defineTool({
   name: 'run_calculator',
   title: 'Price a deal (Calculator)',
   description:
-    "Prices a finance deal against every financier's rate card the caller can see, cheapest first: rates, " +
-    `repayments and fees per rate bracket. Uses one run of the daily calculator allowance. ${DEAL_HINT}`,
+    "Prices a finance deal against every financier's rate card the caller can see. Returns results (one row per " +
+    'rate bracket, cheapest first: rates, repayments, fees, amount financed), priced_count, and scenario_id ' +
+    '(save_scenario keeps the run under a name). Uses one run of the daily calculator allowance. ' +
+    dealHint(CALCULATOR_REQUIRED),
   document: `query McpCalculate($input: DealInput!) {
     calculate(input: $input) {
       __typename ... on CalculatorResult { priced_count scenario_id results { ...CalculatorRowFields } }
       ...ErrorFields } }`,
   write: false,
+  required: CALCULATOR_REQUIRED,
   answer: plain,
 });
 
@@ -40,14 +67,19 @@ export const runMatrix = defineTool({
   name: 'run_matrix',
   title: 'Find approvals (Approval Matrix)',
   description:
-    'Finds which financiers would approve a deal, grouped by financier: each approval is confirmed, or possible ' +
-    'with the answers still missing (missing_fields); approvals the deal breaks are left out. Uses one run of the ' +
-    `daily Matrix allowance; needs the Matrix on the caller's plan. ${DEAL_HINT}`,
+    'Finds which financiers would approve a deal, without pricing it. Returns results grouped by financier: each ' +
+    'approval is confirmed, or possible with the answers still missing (missing_fields); approvals the deal breaks ' +
+    "are left out; and destination_count. Uses one run of the daily Matrix allowance; needs the Matrix on the caller's " +
+    `plan. ${dealHint(
+      MATRIX_REQUIRED,
+      ' term is optional here: without it, approvals that bound the term come back possible, with term missing.',
+    )}`,
   document: `query McpMatrix($input: DealInput!) {
     matrix(input: $input) {
       __typename ... on MatrixResult { destination_count results { ...MatrixFinancierGroupFields } }
       ...ErrorFields } }`,
   write: false,
+  required: MATRIX_REQUIRED,
   answer: plain,
 });
 
@@ -55,9 +87,11 @@ export const runMatrixCalculator = defineTool({
   name: 'run_matrix_calculator',
   title: 'Price and place a deal (Matrix Calculator)',
   description:
-    'Both at once: each row is a financier that can both price and approve the deal, with its rate, repayment and ' +
-    'approval status, cheapest first. The best tool for "where should this deal go?". Uses one run of each daily ' +
-    `allowance (calculator and Matrix); needs the Matrix on the caller's plan. ${DEAL_HINT}`,
+    'Prices and places a deal at once; the best tool for "where should this deal go?". Returns results: one row per ' +
+    'financier that can both price and approve the deal, cheapest first, with its rate, repayment and approval ' +
+    'status; priced_count, destination_count, and degraded (null, or the half that could not be checked, the other ' +
+    'half then returned as priced or financiers). Commercial deals only. Uses one run of each daily allowance ' +
+    `(calculator and Matrix); needs the Matrix on the caller's plan. ${dealHint(MATRIX_CALCULATOR_REQUIRED)}`,
   document: `query McpMatrixCalculator($input: DealInput!) {
     matrixCalculator(input: $input) {
       __typename
@@ -66,6 +100,7 @@ export const runMatrixCalculator = defineTool({
         priced { ...PricedCardFields } financiers { ...MatrixFinancierGroupFields } }
       ...ErrorFields } }`,
   write: false,
+  required: MATRIX_CALCULATOR_REQUIRED,
   answer: (r) => {
     // `priced` and `financiers` appear only on the degraded run whose half they are (as in the REST body).
     const { priced, financiers, ...rest } = plain(r);

@@ -17,6 +17,11 @@ export interface ToolDefinition {
   document: string;
   /** Changes data: needs a `read_write` token. Hidden from `read` tokens' tool list; called anyway, refused. */
   write: boolean;
+  /**
+   * Arguments the tool requires although GraphQL leaves them nullable (the deal tools: what their surface's rules
+   * require); listed as required in the input schema, and a call without one is refused naming it.
+   */
+  required?: readonly string[];
   /** Descriptions of the arguments when they are the operation's variables (not the fields of one `input`). */
   arguments?: Readonly<Record<string, string>>;
   /** The answer the assistant gets on success; default: the result without `__typename`. */

@@ -34,7 +34,11 @@ export function compileTools(schema: GraphQLSchema, tools: readonly ToolDefiniti
         document: tool.document,
         respond: () => undefined,
       });
-      compiled.push({ tool, operation, arguments: toolArguments(schema, operation.operation, tool.arguments) });
+      compiled.push({
+        tool,
+        operation,
+        arguments: toolArguments(schema, operation.operation, tool.arguments, tool.required),
+      });
     } catch (error) {
       if (!tool.provisional) throw error;
       logger.warn('mcp.tool_unavailable', { tool: tool.name, reason: (error as Error).message });
