@@ -61,6 +61,7 @@ function recorder(name = 'test'): Transport & { sent: { target: PushTarget; mess
   return { name, sent, send };
 }
 
+/** Queues an event that happens now on the test clock (as a producer's change in its transaction would). */
 const queue = (userIds: number[], category: NotificationCategory = 'rate_card', title = 'Rate card updated') =>
   queueNotification(t.database.prisma, {
     category,
@@ -68,6 +69,7 @@ const queue = (userIds: number[], category: NotificationCategory = 'rate_card', 
     title,
     body: 'Financier X changed a rate card.',
     data: { id: 7 },
+    at: clock.now(),
   });
 const deliver = (transports: Transports, extra: { sendTimeoutMs?: number; batchSize?: number } = {}) =>
   deliverPending({ prisma: t.database.prisma, clock, transports, ...extra });
@@ -184,6 +186,66 @@ describe('Events: a push within quiet hours is dropped, not delivered later', ()
     clock.set(new Date('2026-06-01T13:00:00Z'));
     await queue([userId]);
     expect(await deliver({ ios: recorder() })).toMatchObject({ delivered: 1 });
+  });
+});
+
+describe('Events: an event that happened within quiet hours is dropped, not delayed, however late delivery runs', () => {
+  beforeEach(async () => {
+    await register({ token: IOS, platform: 'ios' });
+    await preferences({
+      quiet_hours_enabled: true,
+      quiet_hours_start: '22:00',
+      quiet_hours_end: '07:00',
+      timezone: 'Australia/Sydney',
+    });
+  });
+
+  it('queued at 23:00 Sydney, delivered at 08:00 after the worker was down: dropped (quiet_hours), never sent', async () => {
+    clock.set(new Date('2026-06-01T13:00:00Z')); // 23:00 Sydney: the event happens, nobody delivers
+    await queue([userId]);
+    clock.set(new Date('2026-06-01T22:00:00Z')); // 08:00 Sydney: the window is over, the backlog drains
+    const ios = recorder();
+    expect(await deliver({ ios })).toEqual({ claimed: 1, delivered: 0, failed: 0, dropped: 1 });
+    expect(ios.sent).toHaveLength(0);
+    const [notification] = await t.database.prisma.notification.findMany();
+    expect(await outbox()).toMatchObject([
+      { notification_id: notification.id, status: 'dropped', reason: 'quiet_hours', device_id: null },
+    ]);
+    expect(await deliver({ ios })).toMatchObject({ claimed: 0 }); // dropped for good, not retried
+    expect(ios.sent).toHaveLength(0);
+  });
+
+  it('queued at 08:00 Sydney, delivered at 08:05: delivered', async () => {
+    clock.set(new Date('2026-06-01T22:00:00Z')); // 08:00 Sydney
+    await queue([userId]);
+    clock.advance(5 * 60_000);
+    const ios = recorder();
+    expect(await deliver({ ios })).toEqual({ claimed: 1, delivered: 1, failed: 0, dropped: 0 });
+    expect((await outbox()).map((r) => [r.status, r.reason])).toEqual([['delivered', null]]);
+  });
+
+  it('one backlog drained at 08:00: the event of 23:00 is dropped, the one of 07:30 is delivered', async () => {
+    clock.set(new Date('2026-06-01T13:00:00Z')); // 23:00 Sydney
+    await queue([userId], 'account', 'at night');
+    clock.set(new Date('2026-06-01T21:30:00Z')); // 07:30 Sydney
+    await queue([userId], 'account', 'in the morning');
+    clock.set(new Date('2026-06-01T22:00:00Z')); // 08:00 Sydney
+    const ios = recorder();
+    expect(await deliver({ ios })).toEqual({ claimed: 2, delivered: 1, failed: 0, dropped: 1 });
+    expect(ios.sent.map((s) => s.message.title)).toEqual(['in the morning']);
+    expect((await outbox()).map((r) => [r.status, r.reason])).toEqual([
+      ['dropped', 'quiet_hours'],
+      ['delivered', null],
+    ]);
+  });
+
+  it('queued at 21:00 Sydney, reached only at 23:00: dropped too (nothing arrives during quiet hours)', async () => {
+    clock.set(new Date('2026-06-01T11:00:00Z')); // 21:00 Sydney
+    await queue([userId]);
+    clock.set(new Date('2026-06-01T13:00:00Z')); // 23:00 Sydney
+    const ios = recorder();
+    expect(await deliver({ ios })).toMatchObject({ delivered: 0, dropped: 1 });
+    expect((await outbox()).map((r) => r.reason)).toEqual(['quiet_hours']);
   });
 });
 

@@ -86,6 +86,14 @@ describe('POST /notifications/devices registers an install with the zone it repo
     expect(prefs).toMatchObject({ timezone: 'America/Chicago', timezone_source: 'user' });
   });
 
+  it('the reported zone is stored under IANA’s current name, on the device and as the user’s zone', async () => {
+    const res = await register({ token: IOS, platform: 'ios', timezone: 'Asia/Calcutta' });
+    expect(res.body.timezone).toBe('Asia/Kolkata');
+    expect((await devicesOf(userId))[0].timezone).toBe('Asia/Kolkata');
+    const prefs = (await t.rest('GET', '/api/v1/notifications/preferences', { token: session })).body;
+    expect(prefs).toMatchObject({ timezone: 'Asia/Kolkata', timezone_source: 'device' });
+  });
+
   it('at most 20 registrations per user: one more drops the least recently refreshed', async () => {
     const tokens = Array.from({ length: 21 }, (_, i) => i.toString(16).padStart(2, '0').repeat(32));
     for (const token of tokens) await register({ token, platform: 'ios' });
@@ -174,6 +182,18 @@ describe('POST /notifications/devices/unregister: 204 always', () => {
     expect(await devicesOf(otherId)).toHaveLength(1);
   });
 
+  it.each([
+    ['longer than registration accepts', 'a'.repeat(2049)],
+    ['far longer', `${IOS}${'b'.repeat(100_000)}`],
+    ['not ASCII', `${IOS}é`],
+    ['of control characters', '\t\n'],
+  ])('a token %s cannot be registered: 204, nothing changed', async (_name, token) => {
+    await register({ token: IOS, platform: 'ios' });
+    const res = await unregister({ token });
+    expect(res.status).toBe(204);
+    expect(await devicesOf(userId)).toHaveLength(1);
+  });
+
   it('the token travels in the body only: one in the query string is not read', async () => {
     await register({ token: IOS, platform: 'ios' });
     const res = await t.rest('POST', `/api/v1/notifications/devices/unregister?token=${IOS}`, {
@@ -206,6 +226,10 @@ describe('GraphQL registerDevice / unregisterDevice: the same service', () => {
   });
 });
 
+/**
+ * A token that is not a string, or a string PostgreSQL cannot store (a NUL, an unpaired surrogate: refused in every
+ * field of every request), is a malformed body rather than a token: 400 as well.
+ */
 describe('POST /notifications/devices/unregister: 400 without a token', () => {
   it.each([
     ['no body', undefined, 'This field is required.'],
@@ -214,7 +238,8 @@ describe('POST /notifications/devices/unregister: 400 without a token', () => {
     ['an empty token', { token: '' }, 'This field is required.'],
     ['a number', { token: 12345 }, 'Not a valid string.'],
     ['an object', { token: { endpoint: 'x' } }, 'Not a valid string.'],
-    ['an oversized token', { token: 'a'.repeat(2049) }, 'Must be at most 2048 characters.'],
+    ['a string holding a NUL', { token: `${IOS}\u0000` }, 'Must not contain a NUL character or an unpaired surrogate.'],
+    ['an unpaired surrogate', { token: `${IOS}\ud800` }, 'Must not contain a NUL character or an unpaired surrogate.'],
   ])('%s: 400 naming token', async (_name, body, message) => {
     const res = await unregister(body);
     expect(res.status).toBe(400);

@@ -6,8 +6,8 @@
  */
 import { DateTime } from 'luxon';
 import { describe, expect, it } from 'vitest';
-import { inQuietHours, minutesOfClockTime } from '../../src/modules/notifications/quiet-hours.ts';
-import { canonicalTimeZone } from '../../src/modules/notifications/timezone.ts';
+import { inQuietHours, localSecondsOfDay, minutesOfClockTime } from '../../src/modules/notifications/quiet-hours.ts';
+import { canonicalTimeZone, ICU_LEGACY_ZONE_NAMES } from '../../src/modules/notifications/timezone.ts';
 import { seededRandom } from '../../testkit/random.ts';
 
 const hhmm = (minutes: number) =>
@@ -68,6 +68,13 @@ describe('quiet hours read the zone’s own clock (examples)', () => {
     expect(inQuietHours(at('2026-06-01T16:14:59Z'), '22:00', '06:00', 'Asia/Kathmandu')).toBe(false);
   });
 
+  it('Kolkata (stored as Asia/Kolkata, which Node 20’s ICU calls Asia/Calcutta) is UTC+5:30', () => {
+    const zone = canonicalTimeZone('Asia/Calcutta')!;
+    expect(zone).toBe('Asia/Kolkata');
+    expect(inQuietHours(at('2026-06-01T16:30:00Z'), '22:00', '06:00', zone)).toBe(true); // 22:00
+    expect(inQuietHours(at('2026-06-01T16:29:59Z'), '22:00', '06:00', zone)).toBe(false);
+  });
+
   it('start equal to end is the whole day', () => {
     for (const iso of ['2026-01-01T00:00:00Z', '2026-06-30T12:34:56Z', '2026-10-04T16:00:00Z'])
       expect(inQuietHours(at(iso), '08:00', '08:00', 'Australia/Sydney')).toBe(true);
@@ -78,6 +85,26 @@ describe('quiet hours read the zone’s own clock (examples)', () => {
     expect(minutesOfClockTime('24:00')).toBeNull();
     expect(minutesOfClockTime('23:59')).toBe(23 * 60 + 59);
   });
+});
+
+describe('zones are stored under IANA’s current name, and quiet hours read the same clock under it', () => {
+  it.each(Object.entries(ICU_LEGACY_ZONE_NAMES))(
+    '%s is stored as %s, whose clock is the old name’s',
+    (old, current) => {
+      expect(canonicalTimeZone(old)).toBe(current);
+      expect(canonicalTimeZone(current)).toBe(current);
+      expect(canonicalTimeZone(current.toLowerCase())).toBe(current);
+      // The oracle reads the old name's clock; every 7 hours from 2018 to 2032 meets each daylight-saving change.
+      const mismatches: string[] = [];
+      for (let instant = Date.UTC(2018, 0, 1); instant < Date.UTC(2032, 0, 1); instant += 7 * 3600_000) {
+        const local = DateTime.fromMillis(instant, { zone: old });
+        const expected = local.hour * 3600 + local.minute * 60 + local.second;
+        if (localSecondsOfDay(new Date(instant), current) !== expected && mismatches.length < 3)
+          mismatches.push(new Date(instant).toISOString());
+      }
+      expect(mismatches).toEqual([]);
+    },
+  );
 });
 
 /** Zones with daylight saving, half-hour and odd offsets, southern and northern hemispheres. */

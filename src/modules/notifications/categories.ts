@@ -1,6 +1,7 @@
 /**
  * The notification categories as clients read them (`available_categories`): label, description and the setting a
- * user who never chose gets. The set is closed (src/lib/vocabulary.ts): never billing, plan, trial or marketing.
+ * user who never chose gets. A description says what the producers queue in that category (docs/notifications.md
+ * "Producers"), never more. The set is closed (src/lib/vocabulary.ts): never billing, plan, trial or marketing.
  */
 import { NOTIFICATION_CATEGORIES, type NotificationCategory } from '../../lib/vocabulary.ts';
 
@@ -14,17 +15,18 @@ export interface NotificationCategoryDescription {
 const DESCRIPTIONS: Record<NotificationCategory, Omit<NotificationCategoryDescription, 'key'>> = {
   issue_reports: {
     label: 'Issue reports',
-    description: 'Progress on issue reports you filed about an approval criterion or a pricing figure.',
+    description:
+      "Issue reports filed about your organisation's approval criteria or pricing figures, and the resolution of reports you filed.",
     default_enabled: true,
   },
   rate_card: {
     label: 'Rate card changes',
-    description: "A financier's rate card or approval criteria changed.",
+    description: 'A rate card you follow changed (its products, rate brackets or asset mappings).',
     default_enabled: true,
   },
   account: {
     label: 'Account and security',
-    description: 'Sign-ins, API tokens and changes to your account.',
+    description: 'Changes to seats, administrators, invitations and API tokens of your account or organisation.',
     default_enabled: true,
   },
 };

@@ -1,8 +1,10 @@
 /**
  * Delivery: drains the notification queue outside any request. Each queued row is claimed once across every process
  * (`FOR UPDATE SKIP LOCKED`, `processed_at` stamped in the claiming statement), then:
- * - dropped when the user is deactivated, when its category is off for the user, or when the delivery instant falls within the user's quiet hours
- *   (dropped, not delayed), or when the user has no registered device;
+ * - dropped when the user is deactivated, when its category is off for the user, when the moment the event happened
+ *   (the row's `created_at`) or the moment of delivery falls within the user's quiet hours (dropped, not delayed: a
+ *   backlog drained after the window ends never brings it late, and nothing arrives during the window), or when the
+ *   user has no registered device;
  * - otherwise sent to each of the user's devices through the platform's transport.
  * Every drop and every send (delivered or failed) leaves a row in `notification_outbox`. Delivery is at most once:
  * a process that dies between claiming and sending loses those pushes rather than ever sending one twice.
@@ -54,6 +56,8 @@ interface ClaimedRow {
   title: string;
   body: string;
   data: unknown;
+  /** When the event happened (queued in the transaction of its change). */
+  created_at: Date;
 }
 
 interface OutboxRow {
@@ -74,7 +78,7 @@ async function claim(prisma: PrismaClient, limit: number, now: Date): Promise<Cl
     UPDATE notifications SET processed_at = ${now}
     WHERE id IN (
       SELECT id FROM notifications WHERE processed_at IS NULL ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-    RETURNING id, user_id, category::text AS category, title, body, data`;
+    RETURNING id, user_id, category::text AS category, title, body, data, created_at`;
 }
 
 async function sendWithin(
@@ -142,12 +146,15 @@ async function deliverBatch(deps: DeliveryDeps, rows: ClaimedRow[], now: Date): 
       record(row, 'dropped', { reason: 'category_disabled' });
       continue;
     }
+    // Both moments: an event of the quiet hours is dropped even when a backlog reaches it after they end (never
+    // delayed), and an earlier event that the worker reaches only during them is dropped too (never arrives in them).
+    const { quiet_hours_start: start, quiet_hours_end: end, timezone } = prefs ?? {};
     if (
       prefs?.quiet_hours_enabled &&
-      prefs.quiet_hours_start &&
-      prefs.quiet_hours_end &&
-      prefs.timezone &&
-      inQuietHours(now, prefs.quiet_hours_start, prefs.quiet_hours_end, prefs.timezone)
+      start &&
+      end &&
+      timezone &&
+      [row.created_at, now].some((at) => inQuietHours(at, start, end, timezone))
     ) {
       record(row, 'dropped', { reason: 'quiet_hours' });
       continue;

@@ -33,7 +33,8 @@ export const NotificationPreferencesRef = builder
         description: 'Every category key mapped to its effective setting (the user’s choice, else the default)',
       }),
       quiet_hours_enabled: t.exposeBoolean('quiet_hours_enabled', {
-        description: 'true: nothing is pushed between quiet_hours_start and quiet_hours_end',
+        description:
+          'true: nothing is pushed between quiet_hours_start and quiet_hours_end, and what happens then is dropped, not pushed later',
       }),
       quiet_hours_start: t.exposeString('quiet_hours_start', { nullable: true, description: 'HH:MM in timezone' }),
       quiet_hours_end: t.exposeString('quiet_hours_end', {
@@ -116,7 +117,8 @@ builder.prismaObject('NotificationOutbox', {
     status: t.expose('status', { type: NotificationOutcomeEnum, description: 'What delivery did' }),
     reason: t.exposeString('reason', {
       nullable: true,
-      description: "dropped: category_disabled, quiet_hours or no_devices; failed: the transport's report",
+      description:
+        "dropped: user_inactive, category_disabled, quiet_hours or no_devices; failed: the transport's report",
     }),
     device_id: t.exposeInt('device_id', { nullable: true, description: 'The device sent to; null on a drop' }),
     // Stored as text; only delivery writes it, from the device's platform.

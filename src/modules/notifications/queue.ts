@@ -11,6 +11,11 @@ export interface NotificationEvent {
   body: string;
   /** What a client needs to open the right screen (ids, kinds); never secrets. */
   data?: Record<string, string | number | boolean | null>;
+  /**
+   * When the event happened (the caller's clock); absent: when the row is written. Quiet hours are judged at this
+   * moment as well as at delivery, so the caller's clock decides whether an event of the quiet hours is dropped.
+   */
+  at?: Date;
 }
 
 /** Queues the event for each recipient; answers how many rows it queued. */
@@ -24,6 +29,7 @@ export async function queueNotification(db: Db, event: NotificationEvent): Promi
       title: event.title,
       body: event.body,
       data: event.data ?? {},
+      ...(event.at ? { created_at: event.at } : {}),
     })),
   });
   return count;

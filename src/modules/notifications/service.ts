@@ -308,11 +308,14 @@ async function reportDeviceZone(db: Db, userId: number, zone: string, now: Date)
     WHERE notification_preferences.timezone_source <> 'user'`;
 }
 
-/** Removes the caller's registration of `token`; another user's registration of it is left alone. Idempotent. */
+/**
+ * Removes the caller's registration of `token`; another user's registration of it is left alone. Idempotent. Only a
+ * missing token is refused: one that registration refuses (over-long, not printable ASCII) was never registered, so
+ * it is answered like any unregistered token (nothing removed), without a query.
+ */
 export async function unregisterDevice(ctx: ServiceContext, userId: number, token: string): Promise<boolean> {
   if (token.length === 0) throw ValidationError.of('token', 'This field is required.');
-  if (token.length > MAX_DEVICE_TOKEN_LENGTH)
-    throw ValidationError.of('token', `Must be at most ${MAX_DEVICE_TOKEN_LENGTH} characters.`);
+  if (token.length > MAX_DEVICE_TOKEN_LENGTH || !PRINTABLE_ASCII.test(token)) return false;
   const { count } = await ctx.prisma.device.deleteMany({ where: { token, user_id: userId } });
   return count > 0;
 }
