@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASELINE_REASON, type RateCard } from '../../src/modules/rate-cards/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit, type FinancierSeed } from '../../testkit/seed.ts';
 
@@ -200,9 +201,18 @@ describe('apply: the whole card replaced at once, recorded as one version "Impor
       resource: 'rate_card',
       reason: 'Imported from file',
     });
+    // The card's first recorded change, so its baseline (the card before the import, pinned) is recorded with it.
     expect(await t.database.prisma.rateCardVersion.count({ where: { organisation_id: financier.id } })).toBe(
-      versionsBefore + 1,
+      versionsBefore + 2,
     );
+    const baseline = await t.database.prisma.rateCardVersion.findFirstOrThrow({
+      where: { organisation_id: financier.id, reason: BASELINE_REASON },
+    });
+    expect(baseline).toMatchObject({ resource: 'rate_card', pinned: true });
+    expect(baseline.id).toBeLessThan(version.id);
+    const original = baseline.payload as unknown as RateCard;
+    expect(original.products.map((p) => p.product_name)).toEqual(['Low Doc']);
+    expect(original.rate_brackets.map((b) => b.name)).toEqual(['Tier A', 'Tier B']);
     const [products, brackets] = await card();
     expect(products.map((p) => p.product_name).sort()).toEqual(['Full Doc "Premium", Trucks', 'Low Doc', 'Spare']);
     expect(brackets.map((b) => b.name).sort()).toEqual(['Standard', 'Tier A 12–36 months', 'Tier B 37–60 months']);

@@ -5,6 +5,7 @@
  * own transaction keys every process's snapshot. On PostgreSQL (TEST_DATABASE_URL) each app has its own pool.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASELINE_REASON } from '../../src/modules/rate-cards/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let writer: TestApp;
@@ -42,15 +43,6 @@ describe('A change (and a restore) made through one process is priced by the oth
     const bracketId: number = row.rate_bracket_id;
     const before = row.base_min;
 
-    // A restore point of the card as it is now, to come back to.
-    const marked: any = await writer
-      .graphql(admin)
-      .request(
-        `mutation($id: Int!) { updateRateBracket(id: $id, input: {}) { __typename ... on RateCardChange { restore_point { id } } } }`,
-        { id: bracketId },
-      );
-    const restorePoint = marked.updateRateBracket.restore_point.id;
-
     const changed: any = await writer
       .graphql(admin)
       .request(
@@ -60,7 +52,13 @@ describe('A change (and a restore) made through one process is priced by the oth
     expect(changed.updateRateBracket.__typename).toBe('RateCardChange');
     expect(Number(await baseMinOf(bracketId))).toBe(3.33);
 
-    const restored = await writer.rest('POST', `/api/v1/rate-card-versions/${restorePoint}/restore`, { token: admin });
+    // The card's first recorded change also recorded its baseline: the card as loaded, to come back to.
+    const baseline = await writer.database.prisma.rateCardVersion.findFirstOrThrow({
+      where: { organisation_id: 1, resource: 'rate_card' },
+      orderBy: { id: 'asc' },
+    });
+    expect(baseline.reason).toBe(BASELINE_REASON);
+    const restored = await writer.rest('POST', `/api/v1/rate-card-versions/${baseline.id}/restore`, { token: admin });
     expect(restored.status).toBe(200);
     expect(await baseMinOf(bracketId)).toBe(before);
   });

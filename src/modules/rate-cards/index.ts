@@ -7,6 +7,7 @@ export type { AssetMappingCard, RateCard } from './card.ts';
 export { RateCardVersionConflictError } from './errors.ts';
 export { readAssetMappings, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 export {
+  BASELINE_REASON,
   RATE_CARD_VERSION_RETENTION,
   type RateCardChange,
   type RateCardChangeOutcome,

@@ -13,7 +13,7 @@ builder.queryField('products', (t) =>
     args: { organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
-      const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
+      const organisationId = await readableCardOrganisation(ctx, callerOf(ctx), args.organisationId);
       return ctx.prisma.product.findMany({
         ...query,
         where: { organisation_id: organisationId },

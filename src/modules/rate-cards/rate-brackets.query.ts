@@ -16,7 +16,7 @@ builder.queryField('rateBrackets', (t) =>
     },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
-      const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
+      const organisationId = await readableCardOrganisation(ctx, callerOf(ctx), args.organisationId);
       return ctx.prisma.rateBracket.findMany({
         ...query,
         where: { organisation_id: organisationId, ...(args.productId != null ? { product_id: args.productId } : {}) },

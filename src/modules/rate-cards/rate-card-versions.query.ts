@@ -20,7 +20,7 @@ builder.queryField('rateCardVersions', (t) =>
     },
     errors: { types: [NotFoundError], directResult: true },
     resolve: (query, _root, args, ctx) => {
-      const organisationId = versionHistoryOrganisation(callerOf(ctx), args.organisationId);
+      const organisationId = versionHistoryOrganisation(ctx.client, callerOf(ctx), args.organisationId);
       // The payload (a whole card) is never shown: not even read.
       const versions = ctx.prisma.rateCardVersion.findMany({
         ...query,

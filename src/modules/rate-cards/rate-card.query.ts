@@ -14,7 +14,7 @@ builder.queryField('rateCard', (t) =>
     args: { organisationId: t.arg.int({ description: "The financier (default: the caller's own organisation)" }) },
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (_root, args, ctx) => {
-      const organisationId = await readableCardOrganisation(ctx.prisma, callerOf(ctx), args.organisationId);
+      const organisationId = await readableCardOrganisation(ctx, callerOf(ctx), args.organisationId);
       const where = { organisation_id: organisationId };
       const [products, rate_brackets, version] = await Promise.all([
         ctx.prisma.product.findMany({ where, orderBy: { id: 'asc' } }),

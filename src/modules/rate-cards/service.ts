@@ -7,6 +7,7 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { VersionResource } from '../../lib/vocabulary.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { PermissionCodename } from '../auth/permissions.ts';
 import { bookOf, hasPermission } from '../auth/policy.ts';
@@ -31,7 +32,9 @@ import {
   validateRateBracket,
 } from './validate.ts';
 
-type Ctx = Pick<ServiceContext, 'prisma'>;
+// `client` words refusals (X-Service-Client); a caller outside any request (a script, a test) may leave it out: web.
+type Ctx = Pick<ServiceContext, 'prisma'> & Partial<Pick<ServiceContext, 'client'>>;
+const clientOf = (ctx: Ctx): ClientKind => ctx.client ?? 'web';
 type Expected = number | null | undefined;
 
 export interface ChangedCard {
@@ -42,14 +45,14 @@ export interface ChangedCard {
 }
 export type CardChangeResult = RateCardChangeOutcome<ChangedCard>;
 
-function requirePermission(caller: Caller, codename: PermissionCodename): void {
-  if (!hasPermission(caller, codename)) throw new ForbiddenError('You do not have permission to perform this action.');
+function requirePermission(caller: Caller, codename: PermissionCodename, client: ClientKind): void {
+  if (!hasPermission(caller, codename)) throw new ForbiddenError(say('forbidden', client));
 }
 
 /** The caller may change its organisation's card: a financier, with change_rate_card. */
-function cardWriter(caller: Caller): number {
-  const organisationId = rateCardOrganisationOf(caller);
-  requirePermission(caller, 'change_rate_card');
+function cardWriter(caller: Caller, client: ClientKind): number {
+  const organisationId = rateCardOrganisationOf(caller, client);
+  requirePermission(caller, 'change_rate_card', client);
   return organisationId;
 }
 
@@ -82,38 +85,39 @@ function cardChange(
  * missing organisation.
  */
 export async function readableCardOrganisation(
-  db: Db,
+  ctx: Ctx,
   caller: Caller,
   organisationId?: number | null,
 ): Promise<number> {
   const id = organisationId ?? caller.organisation?.id;
   const book = bookOf(caller);
-  if (id === undefined || (book !== null && !book.has(id))) throw new NotFoundError('Organisation not found.');
+  if (id === undefined || (book !== null && !book.has(id)))
+    throw new NotFoundError(say('not_found_organisation', clientOf(ctx)));
   if (id !== caller.organisation?.id || caller.organisation.type !== 'f') {
-    const organisation = await db.organisation.findUnique({ where: { id }, select: { type: true } });
-    if (organisation?.type !== 'f') throw new NotFoundError('Organisation not found.');
+    const organisation = await ctx.prisma.organisation.findUnique({ where: { id }, select: { type: true } });
+    if (organisation?.type !== 'f') throw new NotFoundError(say('not_found_organisation', clientOf(ctx)));
   }
   return id;
 }
 
 export async function rateCardOf(ctx: Ctx, caller: Caller, organisationId?: number | null) {
-  const id = await readableCardOrganisation(ctx.prisma, caller, organisationId);
+  const id = await readableCardOrganisation(ctx, caller, organisationId);
   const [card, version] = await Promise.all([readRateCard(ctx.prisma, id), cardVersionOf(ctx.prisma, id)]);
   return { organisation_id: id, version, ...card };
 }
 
 /** Version history is the caller's own organisation's, with view_rate_card_version; another organisation's is NotFound. */
-export function versionHistoryOrganisation(caller: Caller, organisationId?: number | null): number {
-  requirePermission(caller, 'view_rate_card_version');
+export function versionHistoryOrganisation(client: ClientKind, caller: Caller, organisationId?: number | null): number {
+  requirePermission(caller, 'view_rate_card_version', client);
   const own = caller.organisation?.id;
   if (own === undefined || (organisationId !== undefined && organisationId !== null && organisationId !== own))
-    throw new NotFoundError('Organisation not found.');
+    throw new NotFoundError(say('not_found_organisation', client));
   return own;
 }
 
 /** One of the caller's organisation's restore points, of `resource` when given; anything else is NotFound (identical). */
 async function ownVersion(
-  db: Db,
+  ctx: Ctx,
   caller: Caller,
   id: number,
   resource?: VersionResource,
@@ -122,10 +126,10 @@ async function ownVersion(
   const version =
     organisationId === undefined
       ? null
-      : await db.rateCardVersion.findFirst({
+      : await ctx.prisma.rateCardVersion.findFirst({
           where: { id, organisation_id: organisationId, ...(resource ? { resource } : {}) },
         });
-  if (!version) throw new NotFoundError('Rate-card version not found.');
+  if (!version) throw new NotFoundError(say('not_found_rate_card_version', clientOf(ctx)));
   return version;
 }
 
@@ -139,8 +143,8 @@ export interface VersionDiff extends CardComparison {
  * same NotFound.
  */
 export async function rateCardVersionDiff(ctx: Ctx, caller: Caller, id: number): Promise<VersionDiff> {
-  requirePermission(caller, 'view_rate_card_version');
-  const version = await ownVersion(ctx.prisma, caller, id, 'rate_card');
+  requirePermission(caller, 'view_rate_card_version', clientOf(ctx));
+  const version = await ownVersion(ctx, caller, id, 'rate_card');
   const [today, approvalLinks] = await Promise.all([
     readRateCard(ctx.prisma, version.organisation_id!),
     approvalLinksOf(ctx.prisma, version.organisation_id!),
@@ -151,7 +155,7 @@ export async function rateCardVersionDiff(ctx: Ctx, caller: Caller, id: number):
 // ---------- products ----------
 
 export function createProduct(ctx: Ctx, caller: Caller, input: ProductFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   validateProduct(input);
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const product = await tx.product.create({
@@ -161,17 +165,17 @@ export function createProduct(ctx: Ctx, caller: Caller, input: ProductFields, ex
   });
 }
 
-async function ownProduct(tx: Db, organisationId: number, id: number) {
+async function ownProduct(tx: Db, client: ClientKind, organisationId: number, id: number) {
   const product = await tx.product.findUnique({ where: { id } });
-  if (!product || product.organisation_id !== organisationId) throw new NotFoundError('Product not found.');
+  if (!product || product.organisation_id !== organisationId) throw new NotFoundError(say('not_found_product', client));
   return product;
 }
 
 export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: ProductFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   validateProduct(input, {}); // shape first (400 before anything is locked); bounds again against the stored record
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
-    const stored = await ownProduct(tx, organisationId, id);
+    const stored = await ownProduct(tx, clientOf(ctx), organisationId, id);
     validateProduct(input, stored as unknown as Record<string, unknown>);
     const product = await tx.product.update({ where: { id }, data: defined(input) as Prisma.ProductUpdateInput });
     const fields = Object.keys(defined(input));
@@ -183,9 +187,9 @@ export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: Produ
 }
 
 export function deleteProduct(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
-    const product = await ownProduct(tx, organisationId, id);
+    const product = await ownProduct(tx, clientOf(ctx), organisationId, id);
     // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
     const brackets = await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } });
     await tx.assetRateBracket.deleteMany({
@@ -209,7 +213,7 @@ async function requireOwnProduct(tx: Db, organisationId: number, productId: numb
 }
 
 export function createRateBracket(ctx: Ctx, caller: Caller, input: RateBracketFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   validateRateBracket(input);
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     await requireOwnProduct(tx, organisationId, input.product_id!);
@@ -223,9 +227,10 @@ export function createRateBracket(ctx: Ctx, caller: Caller, input: RateBracketFi
   });
 }
 
-async function ownBracket(tx: Db, organisationId: number, id: number) {
+async function ownBracket(tx: Db, client: ClientKind, organisationId: number, id: number) {
   const bracket = await tx.rateBracket.findUnique({ where: { id } });
-  if (!bracket || bracket.organisation_id !== organisationId) throw new NotFoundError('Rate bracket not found.');
+  if (!bracket || bracket.organisation_id !== organisationId)
+    throw new NotFoundError(say('not_found_rate_bracket', client));
   return bracket;
 }
 
@@ -236,10 +241,10 @@ export function updateRateBracket(
   input: RateBracketFields,
   expectedVersion: Expected,
 ) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   validateRateBracket(input, {});
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
-    const stored = await ownBracket(tx, organisationId, id);
+    const stored = await ownBracket(tx, clientOf(ctx), organisationId, id);
     validateRateBracket(input, stored as unknown as Record<string, unknown>);
     const moved = input.product_id !== undefined && input.product_id !== null && input.product_id !== stored.product_id;
     if (moved) await requireOwnProduct(tx, organisationId, input.product_id!);
@@ -261,9 +266,9 @@ export function updateRateBracket(
 }
 
 export function deleteRateBracket(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
-    const bracket = await ownBracket(tx, organisationId, id);
+    const bracket = await ownBracket(tx, clientOf(ctx), organisationId, id);
     await tx.assetRateBracket.deleteMany({ where: { rate_bracket_id: id } });
     await tx.rateBracket.delete({ where: { id } });
     return { changed: { deleted_id: id }, reason: `Deleted rate bracket ${quoted(bracket.name)} (id ${id})` };
@@ -279,7 +284,7 @@ export interface AssetMappingFields {
 }
 
 export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMappingFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'asset_mapping', expectedVersion, async (tx) => {
     const rate_bracket_id = input.rate_bracket_id ?? null;
     const [asset, product, bracket, twin] = await Promise.all([
@@ -323,14 +328,15 @@ export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMapping
 }
 
 export function deleteAssetMapping(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller);
+  const organisationId = cardWriter(caller, clientOf(ctx));
   return changeRateCard(
     ctx,
     caller,
     { resource: 'asset_mapping', reason: `Removed asset mapping ${id}`, expectedVersion },
     async (tx): Promise<ChangedCard> => {
       const mapping = await tx.assetRateBracket.findUnique({ where: { id }, select: { organisation_id: true } });
-      if (!mapping || mapping.organisation_id !== organisationId) throw new NotFoundError('Asset mapping not found.');
+      if (!mapping || mapping.organisation_id !== organisationId)
+        throw new NotFoundError(say('not_found_asset_mapping', clientOf(ctx)));
       await tx.assetRateBracket.delete({ where: { id } });
       return { deleted_id: id };
     },
@@ -344,9 +350,9 @@ export function deleteAssetMapping(ctx: Ctx, caller: Caller, id: number, expecte
  * replaceAssetMappings), recorded as a new restore point whose reason names the restored one.
  */
 export async function restoreRateCardVersion(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  rateCardOrganisationOf(caller);
-  requirePermission(caller, 'restore_rate_card_version');
-  const version = await ownVersion(ctx.prisma, caller, id);
+  rateCardOrganisationOf(caller, clientOf(ctx));
+  requirePermission(caller, 'restore_rate_card_version', clientOf(ctx));
+  const version = await ownVersion(ctx, caller, id);
   const organisationId = version.organisation_id!;
   const label = version.label ? ` "${version.label}"` : '';
   let skipped = 0;
@@ -369,15 +375,15 @@ export async function restoreRateCardVersion(ctx: Ctx, caller: Caller, id: numbe
 }
 
 export async function pinRateCardVersion(ctx: Ctx, caller: Caller, id: number, pinned: boolean) {
-  requirePermission(caller, 'restore_rate_card_version');
-  await ownVersion(ctx.prisma, caller, id);
+  requirePermission(caller, 'restore_rate_card_version', clientOf(ctx));
+  await ownVersion(ctx, caller, id);
   return ctx.prisma.rateCardVersion.update({ where: { id }, data: { pinned } });
 }
 
 export async function labelRateCardVersion(ctx: Ctx, caller: Caller, id: number, label: string) {
-  requirePermission(caller, 'restore_rate_card_version');
+  requirePermission(caller, 'restore_rate_card_version', clientOf(ctx));
   const clean = validateLabel(label);
-  await ownVersion(ctx.prisma, caller, id);
+  await ownVersion(ctx, caller, id);
   return ctx.prisma.rateCardVersion.update({ where: { id }, data: { label: clean } });
 }
 
@@ -385,7 +391,7 @@ export async function labelRateCardVersion(ctx: Ctx, caller: Caller, id: number,
 
 /** Follow a financier's card whose changes the caller may see (their book); idempotent. Answers true. */
 export async function followRateCard(ctx: Ctx, caller: Caller, organisationId: number): Promise<boolean> {
-  const id = await readableCardOrganisation(ctx.prisma, caller, organisationId);
+  const id = await readableCardOrganisation(ctx, caller, organisationId);
   await ctx.prisma.rateCardFollow.upsert({
     where: { user_id_organisation_id: { user_id: caller.userId, organisation_id: id } },
     create: { user_id: caller.userId, organisation_id: id },

@@ -7,6 +7,7 @@ import type { Prisma, RateCardVersion } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
 import type { ChangeOrigin, VersionResource } from '../../lib/vocabulary.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { queueNotification } from '../notifications/index.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -18,6 +19,12 @@ export type RateCardVersionRecord = RateCardVersion;
 
 /** Unpinned restore points kept per organisation and series; older ones are pruned as new ones are recorded. */
 export const RATE_CARD_VERSION_RETENTION = 50;
+
+/**
+ * The reason of a series' baseline: the restore point recorded, before its first recorded change, of the series as it
+ * was (the card loaded from the catalogue file, or before a first import), so even that card can be restored.
+ */
+export const BASELINE_REASON = 'Starting point (before the first recorded change)';
 
 /** The parts each series' snapshot holds. */
 export const SERIES_PARTS: Record<VersionResource, string[]> = {
@@ -46,8 +53,8 @@ export interface RateCardChangeOutcome<T> {
 }
 
 /** A financier's card is changed by its own people only: a financier organisation and, beyond admins, the permission. */
-export function rateCardOrganisationOf(caller: Caller): number {
-  if (caller.organisation?.type !== 'f') throw new ForbiddenError('Only a financier maintains rate cards.');
+export function rateCardOrganisationOf(caller: Caller, client: ClientKind): number {
+  if (caller.organisation?.type !== 'f') throw new ForbiddenError(say('forbidden_financier_only', client));
   return caller.organisation.id;
 }
 
@@ -86,17 +93,19 @@ export function snapshotOf(
 
 /**
  * Runs `apply` as one change of the caller's organisation's rate card, in ONE transaction: lock the card, check the
- * expected version (RateCardVersionConflictError, nothing written), apply, record the restore point (the series as
- * it is AFTER the change), bump the version, queue the `rate_card` notification for the card's followers (not the
- * actor), prune beyond retention. Anything `apply` throws rolls all of it back.
+ * expected version (RateCardVersionConflictError, nothing written), record the series' baseline if it has no restore
+ * point yet (the series BEFORE the change, pinned), apply, record the restore point (the series as it is AFTER the
+ * change), bump the version (once: a baseline is no change), queue the `rate_card` notification for the card's
+ * followers (not the actor), prune beyond retention. Anything `apply` throws rolls all of it back.
  */
 export async function changeRateCard<T>(
-  ctx: Pick<ServiceContext, 'prisma'>,
+  // `client` words a refusal (X-Service-Client); a caller outside any request (a script, a test) may leave it out.
+  ctx: Pick<ServiceContext, 'prisma'> & Partial<Pick<ServiceContext, 'client'>>,
   caller: Caller,
   change: RateCardChange,
   apply: (tx: Prisma.TransactionClient) => Promise<T>,
 ): Promise<RateCardChangeOutcome<T>> {
-  const organisationId = rateCardOrganisationOf(caller);
+  const organisationId = rateCardOrganisationOf(caller, ctx.client ?? 'web');
   const origin = originOf(caller);
   return ctx.prisma.$transaction(
     async (tx) => {
@@ -109,19 +118,19 @@ export async function changeRateCard<T>(
           : null;
       const mappingsBefore = change.resource === 'rate_card' ? await readAssetMappings(tx, organisationId) : null;
 
-      const result = await apply(tx);
-
       const record = (
         resource: VersionResource,
         payload: RateCard | AssetMappingCard,
         reason: string,
         parts: string[],
+        pinned = false,
       ) =>
         tx.rateCardVersion.create({
           data: {
             organisation_id: organisationId,
             resource,
             reason,
+            pinned,
             parts_present: parts,
             actor_email: caller.email,
             origin,
@@ -129,6 +138,19 @@ export async function changeRateCard<T>(
             payload: payload as unknown as Prisma.InputJsonValue,
           },
         });
+      // Each version holds the series after its change, so without a baseline the series as it was before its first
+      // recorded change could never be restored. Pinned: retention never prunes the only copy of the original card.
+      const recordBaseline = async (resource: VersionResource, before: RateCard | AssetMappingCard) => {
+        const any = await tx.rateCardVersion.findFirst({
+          where: { organisation_id: organisationId, resource },
+          select: { id: true },
+        });
+        if (!any) await record(resource, before, BASELINE_REASON, SERIES_PARTS[resource], true);
+      };
+      await recordBaseline(change.resource, await snapshotOf(tx, organisationId, change.resource));
+
+      const result = await apply(tx);
+
       const reason = typeof change.reason === 'function' ? change.reason() : change.reason;
       const version = await record(
         change.resource,
@@ -139,13 +161,15 @@ export async function changeRateCard<T>(
       let assetMappingVersion: RateCardVersionRecord | null = null;
       if (mappingsBefore) {
         const mappingsAfter = await readAssetMappings(tx, organisationId);
-        if (JSON.stringify(mappingsAfter) !== JSON.stringify(mappingsBefore))
+        if (JSON.stringify(mappingsAfter) !== JSON.stringify(mappingsBefore)) {
+          await recordBaseline('asset_mapping', mappingsBefore);
           assetMappingVersion = await record(
             'asset_mapping',
             mappingsAfter,
             `${reason} (its asset mappings)`,
             SERIES_PARTS.asset_mapping,
           );
+        }
       }
       const cardVersion = current + 1;
       await tx.rateCardState.update({ where: { organisation_id: organisationId }, data: { version: cardVersion } });

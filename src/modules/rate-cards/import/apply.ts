@@ -44,7 +44,7 @@ export async function applyRateCardImport(
   content: string,
   expectedVersion: number,
 ): Promise<RateCardImportResult> {
-  const organisationId = importingOrganisation(caller);
+  const organisationId = importingOrganisation(caller, ctx.client);
   const imported = readRateCardFile(format, content);
   const outcome = await changeRateCard(
     ctx,

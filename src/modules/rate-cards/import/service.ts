@@ -5,6 +5,7 @@
  */
 import { ForbiddenError } from '../../../lib/errors.ts';
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
+import { say, type ClientKind } from '../../../lib/wording.ts';
 import type { Caller } from '../../auth/caller.ts';
 import { hasPermission } from '../../auth/policy.ts';
 import type { ServiceContext } from '../../service-context.ts';
@@ -19,9 +20,9 @@ export interface RateCardImportPreview extends Comparison {
 }
 
 /** The financier whose card the caller may import into, or ForbiddenError. */
-export function importingOrganisation(caller: Caller): number {
-  if (caller.organisation?.type !== 'f') throw new ForbiddenError('Only a financier maintains rate cards.');
-  if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError();
+export function importingOrganisation(caller: Caller, client: ClientKind): number {
+  if (caller.organisation?.type !== 'f') throw new ForbiddenError(say('forbidden_financier_only', client));
+  if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError(say('forbidden', client));
   return caller.organisation.id;
 }
 
@@ -31,7 +32,7 @@ export async function previewRateCardImport(
   format: RateCardImportFormat,
   content: string,
 ): Promise<RateCardImportPreview> {
-  const organisationId = importingOrganisation(caller);
+  const organisationId = importingOrganisation(caller, ctx.client);
   // The version first: if the card changes after it was read, the apply's check refuses rather than overwriting.
   const expected_version = await cardVersionOf(ctx.prisma, organisationId);
   const [current, approvalLinks] = await Promise.all([
