@@ -129,6 +129,7 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'Approval.asset_ids': (s) => s.assetsPerApproval,
   'Approval.assets': (s) => s.assetsPerApproval,
   'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,
+  'Approval.rate_brackets': (s) => s.bracketsPerApproval,
   'ApprovalList.approvals': () => MAX_REST_APPROVALS,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,

@@ -1,8 +1,16 @@
 import { builder } from '../../graphql/builder.ts';
 import { AssetStateEnum, DocLevelEnum, TransactionTypeEnum } from '../../graphql/enums.ts';
 import { financierField } from '../organisations/financier.loader.ts';
+import { RateBracketRef } from '../rate-cards/rate-card.types.ts';
+import { approvalBracketsLoader } from './approval-brackets.loader.ts';
 import type { LabelledOption } from './options.ts';
 import { rateBracketIdsOf } from './service.ts';
+
+/**
+ * Set on an approval reached through a masked Matrix Calculator row (approval.loader.ts): its brackets carry the base
+ * rates the Free-tier paywall hides on that row, so `rate_brackets` answers null there, as the row's `rate_bracket` does.
+ */
+export const PAYWALLED: unique symbol = Symbol('paywalled');
 
 /** A Decimal column as the spec's string, at the column's scale ("150000.00"); null stays null. */
 function decimalString(value: { toFixed(places: number): string } | null, places: number): string | null {
@@ -130,6 +138,14 @@ export const ApprovalRef = builder.prismaObject('Approval', {
       description: 'Rate brackets linked to the approval (batched: one query for all approvals of a response)',
       load: (ids: number[], ctx) => rateBracketIdsOf(ctx.prisma, ids),
       resolve: (a) => a.id,
+    }),
+    rate_brackets: t.field({
+      type: [RateBracketRef],
+      nullable: true,
+      description:
+        "The linked rate brackets themselves, by id (batched: two queries for all approvals of a response). A financier sees only its own organisation's; null on the approval of a masked Matrix Calculator row (the paywall hides their rates)",
+      resolve: (a, _args, ctx) =>
+        (a as { [PAYWALLED]?: true })[PAYWALLED] ? null : approvalBracketsLoader(ctx).load(a.id),
     }),
   }),
 });

@@ -47,7 +47,7 @@ export async function listApprovals(ctx: Ctx, organisationId: number | null | un
 
 export async function approvalById(ctx: Ctx, id: number) {
   const approval = await ctx.prisma.approval.findUnique({ where: { id } });
-  if (!approval) throw new NotFoundError('Approval not found.');
+  if (!approval) throw new NotFoundError(say('not_found_approval', ctx.client));
   return approval;
 }
 
@@ -69,7 +69,7 @@ async function lockOwnApproval(tx: Db, ctx: Ctx, id: number, organisationId: num
     'SELECT organisation_id FROM approvals WHERE id = $1 FOR UPDATE',
     id,
   );
-  if (!row) throw new NotFoundError('Approval not found.');
+  if (!row) throw new NotFoundError(say('not_found_approval', ctx.client));
   if (row.organisation_id !== organisationId) throw new ForbiddenError(say('forbidden', ctx.client));
 }
 
@@ -242,4 +242,31 @@ export async function approvalsByIds(prisma: Db, ids: readonly number[]) {
   const rows = await prisma.approval.findMany({ where: { id: { in: [...ids] } } });
   const byId = new Map(rows.map((r) => [r.id, r]));
   return ids.map((id) => byId.get(id) ?? null);
+}
+
+/**
+ * The rate brackets each approval links, in two queries for all approvals together (the links with the brackets
+ * joined as a filter, then the brackets), by bracket id. `book` is the caller's readable financiers (null: all):
+ * a financier reading another financier's approval gets none of its brackets, as rateBrackets would refuse them.
+ */
+export async function rateBracketsOf(
+  prisma: Db,
+  approvalIds: readonly number[],
+  book: ReadonlySet<number> | null,
+): Promise<Prisma.RateBracketGetPayload<object>[][]> {
+  const links = await prisma.approvalRateBracket.findMany({
+    where: {
+      approval_id: { in: [...approvalIds] },
+      ...(book === null ? {} : { rate_bracket: { organisation_id: { in: [...book] } } }),
+    },
+    select: { approval_id: true, rate_bracket: true },
+    orderBy: [{ approval_id: 'asc' }, { rate_bracket_id: 'asc' }],
+  });
+  const byApproval = new Map<number, Prisma.RateBracketGetPayload<object>[]>();
+  for (const l of links) {
+    const list = byApproval.get(l.approval_id);
+    if (list) list.push(l.rate_bracket);
+    else byApproval.set(l.approval_id, [l.rate_bracket]);
+  }
+  return approvalIds.map((id) => byApproval.get(id) ?? []);
 }
