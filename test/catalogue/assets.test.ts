@@ -82,11 +82,21 @@ describe('PATCH /assets/{id}: 200 {message, data: Asset}', () => {
     expect(empty.body.data.alias).toBeNull();
   });
 
-  it('unknown body keys are ignored, never stored (is_deleted, is_asset, id cannot be set here)', async () => {
+  it('unknown body keys are ignored, never stored (is_asset, id, created_at cannot be set here)', async () => {
     const leaf = await kit.asset({ name: 'Mass assignment' });
-    const res = await patch(leaf.id, { name: 'Mass assignment', is_deleted: true, is_asset: false, id: 1 });
+    const res = await patch(leaf.id, {
+      name: 'Mass assignment',
+      is_asset: false,
+      id: 1,
+      created_at: '2000-01-01T00:00:00Z',
+    });
     expect(res.status).toBe(200);
-    expect(await row(leaf.id)).toMatchObject({ is_deleted: false, is_asset: true, id: leaf.id });
+    expect(await row(leaf.id)).toMatchObject({
+      is_deleted: false,
+      is_asset: true,
+      id: leaf.id,
+      created_at: leaf.created_at,
+    });
   });
 
   it('asset_rate_brackets are AssetRateBracketRelations with names; a financier sees only its own', async () => {
@@ -152,6 +162,12 @@ describe('PATCH /assets/{id}: 400 naming the field; nothing is written', () => {
     const leaf = await kit.asset();
     await refused(leaf.id, { name: 'n', alias: 'a'.repeat(1001) }, 'alias', /1000/);
     await refused(leaf.id, { name: 'n', alias: ['a'] }, 'alias');
+  });
+
+  it('is_deleted: not a boolean (a string, a number, null)', async () => {
+    const leaf = await kit.asset();
+    for (const is_deleted of ['true', 1, 0, null, {}]) await refused(leaf.id, { name: 'n', is_deleted }, 'is_deleted');
+    expect((await row(leaf.id)).is_deleted).toBe(false);
   });
 
   it('a path id that is not an integer is named `id`', async () => {
@@ -267,6 +283,72 @@ describe('PATCH /assets/{id}: 404 for an asset that does not exist', () => {
     const res = await patch(gone.id, { name: 'Edited while deleted' });
     expect(res.status).toBe(200);
     expect(res.body.data.is_deleted).toBe(true);
+  });
+});
+
+describe('PATCH /assets/{id} with is_deleted: deletes (true) and restores (false), as deleteAsset and restoreAsset', () => {
+  it('true marks the asset deleted and keeps its row, mappings and children; false restores it', async () => {
+    const fin = await kit.financierOf(1);
+    const product = await fin.product();
+    const cat = await category('Deleted over REST');
+    const child = await cat.child();
+    await product.mapTo(cat);
+    const gone = await patch(cat.id, { name: 'Deleted over REST', is_deleted: true });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    expect(gone.body.data).toMatchObject({ id: cat.id, is_deleted: true });
+    expect(gone.body.data.asset_rate_brackets).toHaveLength(1);
+    expect(await row(cat.id)).toMatchObject({ is_deleted: true, name: 'Deleted over REST' });
+    expect(await row(child.id)).toMatchObject({ is_deleted: false, parent_id: cat.id });
+    expect(await t.database.prisma.assetRateBracket.count({ where: { asset_id: cat.id } })).toBe(1);
+    const back = await patch(cat.id, { name: 'Deleted over REST', is_deleted: false });
+    expect(back.status).toBe(200);
+    expect(back.body.data.is_deleted).toBe(false);
+    expect(await row(cat.id)).toMatchObject({ is_deleted: false });
+  });
+
+  it('the other fields are applied in the same change; a refused field leaves the mark as it was', async () => {
+    const to = await category('Move target');
+    const leaf = await kit.asset({ name: 'Old name' });
+    const res = await patch(leaf.id, { name: 'New name', parent_id: to.id, is_deleted: true });
+    expect(res.status).toBe(200);
+    expect(await row(leaf.id)).toMatchObject({ name: 'New name', parent_id: to.id, is_deleted: true });
+    const refused = await patch(leaf.id, { name: 'Other', parent_id: leaf.id, is_deleted: false });
+    expect(refused.status).toBe(400);
+    expect(Object.keys(refused.body.errors)).toEqual(['parent_id']);
+    expect(await row(leaf.id)).toMatchObject({ name: 'New name', is_deleted: true });
+  });
+
+  it('sending the current mark changes nothing: the row is not written', async () => {
+    const leaf = await kit.asset({ name: 'Steady', is_deleted: true });
+    const before = await row(leaf.id);
+    const res = await t
+      .graphql(editor)
+      .request<any>(
+        `mutation($id: Int!) { updateAsset(id: $id, input: { is_deleted: true }) { ... on Asset { is_deleted } } }`,
+        { id: leaf.id },
+      );
+    expect(res.updateAsset).toEqual({ is_deleted: true });
+    expect(await row(leaf.id)).toEqual(before);
+  });
+
+  it('name stays required: is_deleted alone is a 400 naming name, and nothing is deleted', async () => {
+    const leaf = await kit.asset();
+    const res = await patch(leaf.id, { is_deleted: true });
+    expect(res.status).toBe(400);
+    expect(Object.keys(res.body.errors)).toEqual(['name']);
+    expect((await row(leaf.id)).is_deleted).toBe(false);
+  });
+
+  it('403 without permission to edit equipment, and with a read API token; the asset stays', async () => {
+    const leaf = await kit.asset({ name: 'Not yours to delete' });
+    const res = await patch(leaf.id, { name: 'Not yours to delete', is_deleted: true }, plain);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: expect.any(String) });
+    const read = (
+      await t.rest('POST', '/api/v1/api-tokens', { token: editor, body: { name: 'assets delete read', scope: 'read' } })
+    ).body.token as string;
+    expect((await patch(leaf.id, { name: 'Not yours to delete', is_deleted: true }, read)).status).toBe(403);
+    expect((await row(leaf.id)).is_deleted).toBe(false);
   });
 });
 
@@ -408,6 +490,27 @@ describe('Deleted assets leave search and pricing, from the next request on', ()
     }
     expect(await found('baler')).toEqual([44]);
     expect((await price(41)).status).toBe(200);
+  });
+
+  it('deleted through PATCH is_deleted: gone from the next search and pricing; restored through PATCH, back', async () => {
+    const named = { name: 'Motorcycle' };
+    expect((await row(13)).name).toBe(named.name);
+    expect(await found('Motorcycle')).toEqual([13]);
+    expect((await price(13)).status).toBe(200);
+    const before = await version();
+    const gone = await patch(13, { ...named, is_deleted: true });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    try {
+      expect(await version()).toBeGreaterThan(before);
+      expect(await found('Motorcycle')).toEqual([]);
+      const priced = await price(13);
+      expect(priced.status).toBe(400);
+      expect(priced.body.errors).toEqual({ asset_value: ['Unknown asset.'] });
+    } finally {
+      expect((await patch(13, { ...named, is_deleted: false })).status).toBe(200);
+    }
+    expect(await found('Motorcycle')).toEqual([13]);
+    expect((await price(13)).status).toBe(200);
   });
 
   it('a rename and a move are seen by the next search', async () => {

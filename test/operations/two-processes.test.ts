@@ -231,4 +231,88 @@ describe.skipIf(!BASE_URL)('Two server processes on one PostgreSQL database beha
     } = await sql!.query(`SELECT count(*)::int AS n FROM users WHERE organisation_id = $1 AND is_active`, [org.id]);
     expect(after.n).toBe(3);
   });
+
+  // After the tests above, on the same two processes (the throttling test's lockout is cleared first).
+  describe('The pricing snapshot sees a rate-card change, and a restore, on the next request in every process', () => {
+    /** The pricing deal of test/rate-cards/pricing-sees-change.test.ts: financier 1 prices it. */
+    const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
+    let admin: string; // financier.admin: writes through process A
+    let broker: string; // broker.admin: prices through process B
+
+    const graphql = async (server: Server, token: string, query: string, variables?: Record<string, unknown>) => {
+      const res = await fetch(`${server.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      const out = await res.json();
+      if (out.errors) throw new Error(JSON.stringify(out.errors));
+      return out.data;
+    };
+    /** Financier 1's row for DEAL, priced by process B. */
+    const pricedByB = async () => {
+      const res = await call(servers[1], 'POST', '/api/v1/calculator', DEAL, broker);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.results.find((r: { organisation_id: number }) => r.organisation_id === 1);
+    };
+    /** Financier 1's rate-card restore points, newest first, as process A lists them. */
+    const listedByA = async (): Promise<{ id: number; reason: string }[]> =>
+      (
+        await graphql(
+          servers[0],
+          admin,
+          `{ rateCardVersions(resource: rate_card, first: 10) {
+            ... on QueryRateCardVersionsConnection { edges { node { id reason } } } } }`,
+        )
+      ).rateCardVersions.edges.map((e: { node: { id: number; reason: string } }) => e.node);
+
+    beforeAll(async () => {
+      await sql!.query('DELETE FROM sign_in_throttles');
+      // Metered calls are not what this checks: lift the broker's daily allowance.
+      await sql!.query(
+        `UPDATE organisations SET plan_overrides = $1::jsonb
+          WHERE id = (SELECT organisation_id FROM users WHERE email = 'broker.admin@demo.test')`,
+        [JSON.stringify({ calculator_allowance: null, matrix_allowance: null })],
+      );
+      admin = (await signIn(servers[0], 'financier.admin@demo.test')).access;
+      broker = (await signIn(servers[1], 'broker.admin@demo.test')).access;
+    });
+
+    it("a bracket's base rate changed through A is priced at the new rate by B's next request; a restore through A, at the old", async () => {
+      const row = await pricedByB(); // B's snapshot is loaded and warm
+      expect(row).toBeDefined();
+      const bracketId: number = row.rate_bracket_id;
+      const before: string = row.base_min;
+      expect(Number(before)).not.toBe(3.33);
+
+      // A change that changes nothing records a restore point of the card as it is now, whatever ran before.
+      await graphql(servers[0], admin, 'mutation($id: Int!) { updateRateBracket(id: $id, input: {}) { __typename } }', {
+        id: bracketId,
+      });
+      const changed = await graphql(
+        servers[0],
+        admin,
+        `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: 3.33, base_max: 19}) {
+          __typename ... on RateCardChange { restore_point { id } } } }`,
+        { id: bracketId },
+      );
+      expect(changed.updateRateBracket.__typename).toBe('RateCardChange');
+      const afterChange = await pricedByB();
+      expect(afterChange.rate_bracket_id).toBe(bracketId);
+      expect(Number(afterChange.base_min)).toBe(3.33);
+
+      // The version to restore: the restore point listed just before the change's own (the card before the change).
+      const listed = await listedByA();
+      const changeAt = listed.findIndex((v) => v.id === changed.updateRateBracket.restore_point.id);
+      expect(changeAt).toBe(0); // the change is the newest
+      const earlier = listed[changeAt + 1];
+      expect(earlier).toBeDefined();
+      const restored = await call(servers[0], 'POST', `/api/v1/rate-card-versions/${earlier.id}/restore`, {}, admin);
+      expect(restored.status, JSON.stringify(restored.body)).toBe(200);
+
+      const afterRestore = await pricedByB();
+      expect(afterRestore.rate_bracket_id).toBe(bracketId);
+      expect(afterRestore.base_min).toBe(before);
+    });
+  });
 });

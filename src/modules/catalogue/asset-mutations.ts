@@ -30,6 +30,10 @@ const UpdateAssetInput = builder.inputType('UpdateAssetInput', {
       description:
         'Moves the node under this one (null: to the top). Refused when it would make a cycle, or the parent is deleted',
     }),
+    is_deleted: t.boolean({
+      description:
+        'true: marks the node deleted, as deleteAsset; false: restores it, as restoreAsset (null is refused). Applied with the other fields, in one change',
+    }),
   }),
 });
 
@@ -48,7 +52,7 @@ builder.mutationField('updateAsset', (t) =>
   t.prismaField({
     type: AssetRef,
     description:
-      'Renames, re-aliases or moves a node of the asset tree (PATCH /assets/{id}); needs permission to edit equipment',
+      'Renames, re-aliases, moves, deletes or restores a node of the asset tree (PATCH /assets/{id}); needs permission to edit equipment',
     authScopes: EDIT_EQUIPMENT,
     args: {
       id: t.arg.int({ required: true, description: 'The node to change (a deleted one included)' }),

@@ -4,6 +4,7 @@
  */
 import { builder } from '../../graphql/builder.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import { say } from '../../lib/wording.ts';
 import { AssetRef } from './asset.types.ts';
 
 builder.queryField('assets', (t) =>
@@ -37,7 +38,7 @@ builder.queryField('asset', (t) =>
     errors: { types: [NotFoundError], directResult: true },
     resolve: async (query, _root, args, ctx) => {
       const asset = args.id >= 1 ? await ctx.prisma.asset.findUnique({ ...query, where: { id: args.id } }) : null;
-      if (!asset) throw new NotFoundError('Asset not found.');
+      if (!asset) throw new NotFoundError(say('not_found_asset', ctx.client));
       return asset;
     },
   }),

@@ -23,11 +23,15 @@ export interface CreateAssetInput {
   is_asset?: boolean | null;
 }
 
-/** Absent fields stay as they are; `alias: null` clears it; `parent_id: null` moves the asset to the top. */
+/**
+ * Absent fields stay as they are; `alias: null` clears it; `parent_id: null` moves the asset to the top;
+ * `is_deleted` true deletes, false restores (as deleteAsset and restoreAsset, which are this with only that field).
+ */
 export interface UpdateAssetInput {
   name?: string | null;
   alias?: string | null;
   parent_id?: number | null;
+  is_deleted?: boolean | null;
 }
 
 type Ctx = Pick<ServiceContext, 'prisma'>;
@@ -151,41 +155,48 @@ export async function createAsset(ctx: Ctx, input: CreateAssetInput, query: Quer
   );
 }
 
+/**
+ * Every asset change but creation: rename, re-alias, move, delete, restore, in one transaction with the asset (and a
+ * new parent's line) locked. A request left with nothing to write (deleting a deleted asset, say) writes nothing, so
+ * it neither touches `updated_at` nor makes every process reload its catalogue snapshot.
+ */
 export async function updateAsset(ctx: Ctx, id: number, input: UpdateAssetInput, query: Query = {}) {
   if (!isRowId(id)) throw new NotFoundError(NOT_FOUND);
   const errors = new FieldErrors();
   const text = checkAssetText(input, errors, true);
   if (input.parent_id !== undefined && input.parent_id !== null && !isRowId(input.parent_id))
     errors.add('parent_id', parentMessage({ kind: 'unknown' }));
+  // The mark is a fact, not a value to clear: null says neither delete nor restore.
+  if (input.is_deleted === null) errors.add('is_deleted', 'Must be true or false.');
   errors.throwIfAny();
   return withLockedLine(ctx, id, input.parent_id, (tx, asset) => {
-    const data: Prisma.AssetUncheckedUpdateInput = { ...text };
+    const data: Prisma.AssetUncheckedUpdateInput = {};
+    if (text.name !== undefined) data.name = text.name;
+    if (text.alias !== undefined) data.alias = text.alias;
     // Re-sending the current parent is not a move: no judgement beyond the lock was needed, none is made.
     if (input.parent_id !== undefined && input.parent_id !== asset!.parent_id) data.parent_id = input.parent_id;
-    return tx.asset.update({ ...(query as object), where: { id }, data });
+    // Only the node's own flag: its subtree leaves search and pricing with it (and returns as it was) because
+    // readers treat a deleted ancestor as deleting everything beneath it.
+    if (typeof input.is_deleted === 'boolean' && input.is_deleted !== asset!.is_deleted)
+      data.is_deleted = input.is_deleted;
+    return Object.keys(data).length === 0
+      ? tx.asset.findUniqueOrThrow({ ...(query as object), where: { id } })
+      : tx.asset.update({ ...(query as object), where: { id }, data });
   });
 }
 
 /**
  * Marks the asset deleted. Its row, mappings, approvals' references and children stay; the asset and everything
  * beneath it leave search and pricing until it is restored. Deleting a deleted asset changes nothing.
+ * PATCH /assets/{id} with `is_deleted: true` is the same change.
  */
 export async function deleteAsset(ctx: Ctx, id: number, query: Query = {}) {
-  return setDeleted(ctx, id, true, query);
+  return updateAsset(ctx, id, { is_deleted: true }, query);
 }
 
 /** Clears the deleted mark. Its subtree returns as it was (descendants deleted on their own stay deleted). */
 export async function restoreAsset(ctx: Ctx, id: number, query: Query = {}) {
-  return setDeleted(ctx, id, false, query);
-}
-
-async function setDeleted(ctx: Ctx, id: number, is_deleted: boolean, query: Query) {
-  if (!isRowId(id)) throw new NotFoundError(NOT_FOUND);
-  return withLockedLine(ctx, id, undefined, (tx, asset) =>
-    asset!.is_deleted === is_deleted
-      ? tx.asset.findUniqueOrThrow({ ...(query as object), where: { id } })
-      : tx.asset.update({ ...(query as object), where: { id }, data: { is_deleted } }),
-  );
+  return updateAsset(ctx, id, { is_deleted: false }, query);
 }
 
 /**
