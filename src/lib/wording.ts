@@ -88,8 +88,65 @@ export const WORDING = {
     web: () => 'This token can only be used by its AI assistant.',
     mobile: () => 'This token can only be used by its AI assistant.',
   },
+  forbidden_financier_only: {
+    web: () => 'Only a financier maintains rate cards.',
+    mobile: () => 'Only a financier maintains rate cards.',
+  },
+  forbidden_admin_only: {
+    web: () => 'Only an administrator of the organisation can do this.',
+    mobile: () => 'Only an administrator of the organisation can do this.',
+  },
+  forbidden_manage_users: {
+    web: () => 'Only an administrator of the organisation can manage its users.',
+    mobile: () => 'Only an administrator of the organisation can manage its users.',
+  },
+  forbidden_edit_other_users: {
+    web: () => 'Only an administrator of the organisation can edit other users.',
+    mobile: () => 'Only an administrator of the organisation can edit other users.',
+  },
+  forbidden_change_admin_rights: {
+    web: () => 'Only an administrator can change administrator rights.',
+    mobile: () => 'Only an administrator can change administrator rights.',
+  },
+  forbidden_raise_own_rights: {
+    web: () => 'You cannot raise your own rights.',
+    mobile: () => 'You cannot raise your own rights.',
+  },
+  forbidden_deactivate_self: {
+    web: () => 'You cannot deactivate yourself.',
+    mobile: () => 'You cannot deactivate yourself.',
+  },
+  forbidden_issue_reports: {
+    web: () =>
+      "Only a financier's administrators and the users who maintain its approvals or rate cards see its reports.",
+    mobile: () =>
+      "Only a financier's administrators and the users who maintain its approvals or rate cards see its reports.",
+  },
+  // 404s. Another organisation's object answers exactly like a missing one, so no sentence says whose it is.
+  not_found_user: { web: () => 'User not found.', mobile: () => 'User not found.' },
+  not_found_invitation: { web: () => 'Invitation not found.', mobile: () => 'Invitation not found.' },
+  not_found_organisation: { web: () => 'Organisation not found.', mobile: () => 'Organisation not found.' },
+  not_found_approval: { web: () => 'Approval not found.', mobile: () => 'Approval not found.' },
+  not_found_asset: { web: () => 'Asset not found.', mobile: () => 'Asset not found.' },
+  not_found_product: { web: () => 'Product not found.', mobile: () => 'Product not found.' },
+  not_found_rate_bracket: { web: () => 'Rate bracket not found.', mobile: () => 'Rate bracket not found.' },
+  not_found_asset_mapping: { web: () => 'Asset mapping not found.', mobile: () => 'Asset mapping not found.' },
+  not_found_rate_card_version: {
+    web: () => 'Rate-card version not found.',
+    mobile: () => 'Rate-card version not found.',
+  },
+  not_found_issue_report: { web: () => 'Issue report not found.', mobile: () => 'Issue report not found.' },
+  nothing_to_reactivate: {
+    web: () => 'There is no subscription to reactivate.',
+    mobile: () => 'There is nothing to reactivate.',
+  },
+  unsupported_body: {
+    web: () => 'The request body must be JSON encoded as UTF-8 (Content-Type: application/json).',
+    mobile: () => 'The request body must be JSON encoded as UTF-8.',
+  },
   product_created: { web: () => 'Product created.', mobile: () => 'Product created.' },
   product_updated: { web: () => 'Product updated.', mobile: () => 'Product updated.' },
+  rate_card_version_restored: { web: () => 'Version restored.', mobile: () => 'Version restored.' },
   asset_updated: { web: () => 'Asset updated.', mobile: () => 'Asset updated.' },
 } satisfies Record<string, Entry>;
 

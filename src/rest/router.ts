@@ -7,6 +7,7 @@ import type { GraphQLSchema } from 'graphql';
 import { buildContext, type AppDeps } from '../graphql/context.ts';
 import { unstorableTextErrors } from '../graphql/input-text.ts';
 import { UnauthenticatedError } from '../lib/errors.ts';
+import { clientKind, say } from '../lib/wording.ts';
 import { logger } from '../lib/logger.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
@@ -29,6 +30,12 @@ export function pathPattern(path: string): RegExp {
   return new RegExp(`^${source}/?$`, 'i');
 }
 
+/** True when the request carries body bytes (a chunked body, or a non-zero Content-Length). */
+function hasContent(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
@@ -49,6 +56,10 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
       if (!route.public && ctx.auth.kind !== 'caller')
         return send(res, [401, { error: new UnauthenticatedError().message }]);
+      // A body is JSON or nothing: a write sent with another media type is refused before it is read, rather than run
+      // on an empty reading of it. An empty body (no length, or length 0, as fetch sends a bodiless POST) passes.
+      if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !req.is('application/json'))
+        return send(res, [415 as never, { error: say('unsupported_body', ctx.client) }]);
       await readBody(req, res);
       // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.
       const unstorable = [
@@ -118,6 +129,9 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     if (err?.type === 'entity.parse.failed')
       return send(res, [400, { error: 'Malformed JSON in request body.', errors: { body: ['Malformed JSON.'] } }]);
     if (err?.type === 'entity.too.large') return send(res, [413 as never, { error: 'Request body is too large.' }]);
+    // JSON in a charset or content encoding the reader does not take: the same 415 as another media type.
+    if (err?.type === 'charset.unsupported' || err?.type === 'encoding.unsupported')
+      return send(res, [415 as never, { error: say('unsupported_body', clientKind(req.get('x-service-client'))) }]);
     if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
       return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
     // buildContext() queries the caller before a route runs: a database outage there is a 503 too.

@@ -1,15 +1,18 @@
 /**
  * Every 403 the REST routes can produce is a worded sentence that follows X-Service-Client (Authentication 11), and
  * no refusal body names a GraphQL type or field (scope-auth's "Not authorized to resolve Mutation.updateUser").
+ * The catalogue-maintenance routes' success messages follow X-Service-Client too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObjectType } from 'graphql';
 import { schema } from '../../src/schema.ts';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
+import { WORDING, say, type WordingKey } from '../../src/lib/wording.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
 let admin: string; // broker.admin@demo.test, a session
+let financier: string; // financier.admin@demo.test, who maintains financier 1's rate card
 let member: string; // broker.user@demo.test, not an admin
 let readToken: string;
 let readWriteToken: string;
@@ -27,6 +30,7 @@ beforeAll(async () => {
   t = await startTestApp();
   admin = (await t.login('broker.admin@demo.test')).access;
   member = (await t.login('broker.user@demo.test')).access;
+  financier = (await t.login('financier.admin@demo.test')).access;
   readToken = await mint('read');
   readWriteToken = await mint('read_write');
   const prisma = t.database.prisma;
@@ -52,6 +56,27 @@ afterAll(async () => {
   await t?.close();
 });
 
+/**
+ * Runs `send` with every mobile sentence of the wording catalogue marked ("On mobile: ..."), so an answer that carries
+ * the mark was worded by the catalogue for the mobile client, and one without it was not. Restored afterwards.
+ */
+async function withMobileMarked<T>(send: () => Promise<T>): Promise<T> {
+  type Wording = (p: Record<string, string | number>) => string;
+  const entries = WORDING as unknown as Record<WordingKey, { mobile: Wording }>;
+  const saved = new Map<WordingKey, Wording>();
+  for (const key of Object.keys(entries) as WordingKey[]) {
+    const mobile = entries[key].mobile;
+    saved.set(key, mobile);
+    entries[key].mobile = (p) => `On mobile: ${mobile(p)}`;
+  }
+  try {
+    return await send();
+  } finally {
+    for (const [key, mobile] of saved) entries[key].mobile = mobile;
+  }
+}
+const MARK = /^On mobile: /;
+
 const DEAL = { cost: 50000, asset_value: 11, term: 48, advance_arrears: 'arrears', repayment_frequency: 'monthly' };
 
 /** Every 403 a REST route can answer, with the request that provokes it. */
@@ -76,6 +101,25 @@ const REFUSALS: [name: string, request: () => [method: string, url: string, toke
   ['a member edits another user', () => ['PUT', `/api/v1/users/${adminId}`, member, { first_name: 'X' }]],
   ['a member raises their own rights', () => ['PUT', `/api/v1/users/${memberId}`, member, { is_admin: true }]],
   ['an admin deactivates themself', () => ['PUT', `/api/v1/users/${adminId}`, admin, { is_active: false }]],
+  // Catalogue maintenance: a broker (even an admin, who holds every permission) maintains no financier's catalogue.
+  [
+    'a broker member edits an approval',
+    () => ['PUT', '/api/v1/approvals/1', member, { name: 'x', doc_level: 'low_doc' }],
+  ],
+  ['a broker admin creates a product', () => ['POST', '/api/v1/products', admin, { product_name: 'x' }]],
+  ['a broker admin changes a product', () => ['PATCH', '/api/v1/products/1', admin, { product_name: 'x' }]],
+  ['a read-scope token changes a product', () => ['PATCH', '/api/v1/products/1', readToken, { product_name: 'x' }]],
+  ['a broker member renames an asset', () => ['PATCH', '/api/v1/assets/1', member, { name: 'x' }]],
+  ['a broker member reads a rate-card version diff', () => ['GET', '/api/v1/rate-card-versions/1/diff', member]],
+  ['a broker admin restores a rate-card version', () => ['POST', '/api/v1/rate-card-versions/1/restore', admin, {}]],
+  [
+    'a broker admin imports a rate card',
+    () => ['POST', '/api/v1/rate-cards/import', admin, { format: 'csv', content: 'x', expected_version: 0 }],
+  ],
+  [
+    'a broker admin previews a rate-card import',
+    () => ['POST', '/api/v1/rate-cards/import/preview', admin, { format: 'csv', content: 'x' }],
+  ],
 ];
 
 /** GraphQL vocabulary a client must never see: multi-word type names, camelCase field names, `Type.field`. */
@@ -105,7 +149,7 @@ describe('403 bodies: a worded sentence, for web and for ios, naming no GraphQL 
   for (const [name, request] of REFUSALS) {
     it(name, async () => {
       const [method, url, token, body] = request();
-      const bodies: Record<string, unknown> = {};
+      const bodies: Record<string, any> = {};
       for (const client of ['web', 'ios'] as const) {
         const res = await t.rest(method, url, {
           token,
@@ -118,6 +162,14 @@ describe('403 bodies: a worded sentence, for web and for ios, naming no GraphQL 
       }
       // Mobile sentences state a fact only.
       expect(JSON.stringify(bodies.ios)).not.toMatch(/plan|upgrade|\$|https?:|\/settings/i);
+      // The sentence comes from the catalogue, for the client the header names.
+      const marked = await withMobileMarked(async () => ({
+        web: await t.rest(method, url, { token, body }),
+        ios: await t.rest(method, url, { token, body, headers: { 'X-Service-Client': 'ios' } }),
+      }));
+      expect(marked.ios.body.error, 'ios: the catalogue’s mobile sentence').toBe(`On mobile: ${bodies.ios.error}`);
+      expect(marked.web.body.error, 'web: the catalogue’s web sentence').toBe(bodies.web.error);
+      expect(marked.web.body.error).not.toMatch(MARK);
     });
   }
 
@@ -141,5 +193,59 @@ describe('403 bodies: a worded sentence, for web and for ios, naming no GraphQL 
       );
     expect(data.updateUser.__typename).toBe('ForbiddenError');
     expectWorded(data.updateUser.message);
+  });
+});
+
+describe('catalogue maintenance: the success message follows X-Service-Client', () => {
+  const cardVersion = async () =>
+    (await t.database.prisma.rateCardState.findUnique({ where: { organisation_id: 1 } }))?.version ?? 0;
+
+  it('POST /products: 201 message is the catalogue’s product_created for the client', async () => {
+    const answers = await withMobileMarked(async () => ({
+      web: await t.rest('POST', '/api/v1/products', { token: financier, body: { product_name: 'Worded web' } }),
+      ios: await t.rest('POST', '/api/v1/products', {
+        token: financier,
+        body: { product_name: 'Worded ios' },
+        headers: { 'X-Service-Client': 'ios' },
+      }),
+    }));
+    expect([answers.web.status, answers.ios.status]).toEqual([201, 201]);
+    expect(answers.web.body.message).toBe(say('product_created', 'web'));
+    expect(answers.ios.body.message).toBe(`On mobile: ${say('product_created', 'mobile')}`);
+  });
+
+  it('PATCH /products/{id}: 200 message is the catalogue’s product_updated for the client', async () => {
+    const { id } = await t.database.prisma.product.findFirstOrThrow({ where: { organisation_id: 1 } });
+    const answers = await withMobileMarked(async () => ({
+      web: await t.rest('PATCH', `/api/v1/products/${id}`, { token: financier, body: { monthly_fee: 5 } }),
+      ios: await t.rest('PATCH', `/api/v1/products/${id}`, {
+        token: financier,
+        body: { monthly_fee: 6 },
+        headers: { 'X-Service-Client': 'ios' },
+      }),
+    }));
+    expect([answers.web.status, answers.ios.status]).toEqual([200, 200]);
+    expect(answers.web.body.message).toBe(say('product_updated', 'web'));
+    expect(answers.ios.body.message).toBe(`On mobile: ${say('product_updated', 'mobile')}`);
+  });
+
+  it('POST /rate-card-versions/{id}/restore: 200 message is the catalogue’s rate_card_version_restored for the client', async () => {
+    const change = await t.rest('POST', '/api/v1/products', { token: financier, body: { product_name: 'To restore' } });
+    expect(change.status).toBe(201);
+    const { id } = await t.database.prisma.rateCardVersion.findFirstOrThrow({
+      where: { organisation_id: 1, resource: 'rate_card' },
+      orderBy: { id: 'desc' },
+    });
+    const restore = (headers: Record<string, string>) =>
+      t.rest('POST', `/api/v1/rate-card-versions/${id}/restore`, { token: financier, body: {}, headers });
+    const before = await cardVersion();
+    const answers = await withMobileMarked(async () => ({
+      web: await restore({}),
+      ios: await restore({ 'X-Service-Client': 'ios' }),
+    }));
+    expect([answers.web.status, answers.ios.status]).toEqual([200, 200]);
+    expect(answers.web.body.message).toBe(say('rate_card_version_restored', 'web'));
+    expect(answers.ios.body.message).toBe(`On mobile: ${say('rate_card_version_restored', 'mobile')}`);
+    expect(await cardVersion()).toBe(before + 2);
   });
 });

@@ -14,6 +14,7 @@ import type { Subscription } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors, NotFoundError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
+import { say } from '../../lib/wording.ts';
 import { isOneOf, PURCHASABLE_PLANS, type PlanName, type SubscriptionStatus } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
 import type { ServiceContext } from '../service-context.ts';
@@ -21,8 +22,6 @@ import { builtinSubscriptionCreated } from './built-in-processor.ts';
 import { AlreadySubscribedError, CheckoutCompletedError, NotScheduledToCancelError } from './errors.ts';
 import type { CheckoutSession, ProcessorEvent } from './payment-processor.ts';
 import { PLAN_TERMS } from './plans.ts';
-
-export const NOTHING_TO_REACTIVATE_MESSAGE = 'There is no subscription to reactivate.';
 
 /** Statuses of a subscription that is over or never started: reactivation answers 404; checkout is the way back. */
 const ENDED: readonly SubscriptionStatus[] = ['canceled', 'incomplete', 'incomplete_expired'];
@@ -42,18 +41,21 @@ function transactionTimeoutMs(ctx: Pick<ServiceContext, 'config'>): number {
 }
 
 /** POST /billing/reactivate: clears cancel-at-period-end at the processor, then in our row. */
-export async function reactivateSubscription(ctx: BillingContext, caller: Caller): Promise<Subscription> {
+export async function reactivateSubscription(
+  ctx: BillingContext & Pick<ServiceContext, 'client'>,
+  caller: Caller,
+): Promise<Subscription> {
   const organisationId = caller.organisation?.id;
-  if (!organisationId) throw new NotFoundError(NOTHING_TO_REACTIVATE_MESSAGE);
+  if (!organisationId) throw new NotFoundError(say('nothing_to_reactivate', ctx.client));
   return ctx.prisma.$transaction(
     async (tx) => {
       const locked = await tx.$queryRawUnsafe<{ id: number }[]>(
         'SELECT id FROM subscriptions WHERE organisation_id = $1 FOR UPDATE',
         organisationId,
       );
-      if (!locked.length) throw new NotFoundError(NOTHING_TO_REACTIVATE_MESSAGE);
+      if (!locked.length) throw new NotFoundError(say('nothing_to_reactivate', ctx.client));
       const subscription = await tx.subscription.findUniqueOrThrow({ where: { id: locked[0].id } });
-      if (ENDED.includes(subscription.status)) throw new NotFoundError(NOTHING_TO_REACTIVATE_MESSAGE);
+      if (ENDED.includes(subscription.status)) throw new NotFoundError(say('nothing_to_reactivate', ctx.client));
       if (!subscription.cancel_at_period_end) throw new NotScheduledToCancelError();
       // One key per state of the row: a retry of the same reactivation is one change at the processor.
       const idempotencyKey = `reactivate-${subscription.id}-${subscription.updated_at.getTime()}`;

@@ -8,6 +8,7 @@
  */
 import type { Organisation } from '../../generated/prisma/client.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { bookOf, ownsOrganisation } from '../auth/policy.ts';
 import { snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
@@ -28,19 +29,19 @@ function financiersWithCatalogue(snapshot: CatalogueSnapshot): Set<number> {
 }
 
 export async function organisationView(
-  ctx: Pick<ServiceContext, 'prisma' | 'services' | 'cache' | 'auth'>,
+  ctx: Pick<ServiceContext, 'prisma' | 'services' | 'cache' | 'auth' | 'client'>,
   caller: Caller,
   id: number,
 ): Promise<Organisation | { id: number; name: string }> {
   if (ownsOrganisation(caller, id)) {
     const own = await ctx.prisma.organisation.findUnique({ where: { id } });
     if (own) return own;
-    throw new NotFoundError('Organisation not found.');
+    throw new NotFoundError(say('not_found_organisation', ctx.client));
   }
   const snapshot = await snapshotFor(ctx);
   const organisation = snapshot.organisations.get(id);
   const book = bookOf(caller);
   if (organisation?.type === 'f' && (book === null || book.has(id)) && financiersWithCatalogue(snapshot).has(id))
     return { id: organisation.id, name: organisation.name };
-  throw new NotFoundError('Organisation not found.');
+  throw new NotFoundError(say('not_found_organisation', ctx.client));
 }

@@ -16,7 +16,7 @@ builder.queryField('issueReports', (t) =>
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.issueReport.findMany({
         ...query,
-        where: issueReportsWhere(callerOf(ctx), args.status),
+        where: issueReportsWhere(ctx.client, callerOf(ctx), args.status),
         orderBy: { id: 'desc' },
       }),
   }),

@@ -8,6 +8,7 @@ import type { IssueReport, Prisma } from '../../generated/prisma/client.ts';
 import { FieldErrors, NotFoundError, RateLimitedError, ForbiddenError } from '../../lib/errors.ts';
 import type { Db } from '../../lib/db.ts';
 import type { IssueReportKind, IssueReportStatus } from '../../lib/vocabulary.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { hasPermission } from '../auth/policy.ts';
 import type { PermissionCodename } from '../auth/permissions.ts';
@@ -173,14 +174,12 @@ export function answerableKinds(caller: Caller): IssueReportKind[] {
 
 /** The `where` of a financier's report list: its own catalogue's reports, of the kinds the caller answers. */
 export function issueReportsWhere(
+  client: ClientKind,
   caller: Caller,
   status: IssueReportStatus | null | undefined,
 ): Prisma.IssueReportWhereInput {
   const kinds = answerableKinds(caller);
-  if (kinds.length === 0)
-    throw new ForbiddenError(
-      "Only a financier's administrators and the users who maintain its approvals or rate cards see its reports.",
-    );
+  if (kinds.length === 0) throw new ForbiddenError(say('forbidden_issue_reports', client));
   return { subject_org: caller.organisation!.id, kind: { in: kinds }, ...(status ? { status } : {}) };
 }
 
@@ -190,7 +189,7 @@ export function issueReportsWhere(
  * reporter is told (`issue_reports`), once.
  */
 export async function resolveIssueReport(
-  ctx: Pick<ServiceContext, 'prisma' | 'clock'>,
+  ctx: Pick<ServiceContext, 'prisma' | 'clock' | 'client'>,
   caller: Caller,
   id: number,
 ): Promise<IssueReport> {
@@ -198,7 +197,7 @@ export async function resolveIssueReport(
   const where = { id, subject_org: caller.organisation?.id ?? -1, kind: { in: kinds } };
   return ctx.prisma.$transaction(async (tx) => {
     const report = await tx.issueReport.findFirst({ where });
-    if (!report || kinds.length === 0) throw new NotFoundError('Issue report not found.');
+    if (!report || kinds.length === 0) throw new NotFoundError(say('not_found_issue_report', ctx.client));
     const changed = await tx.issueReport.updateMany({
       where: { ...where, status: 'open' },
       data: { status: 'resolved', resolved_at: ctx.clock.now(), resolved_by_id: caller.userId },

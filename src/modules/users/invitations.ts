@@ -52,20 +52,19 @@ function checkName(errors: FieldErrors, field: string, value: string | null | un
 }
 
 /** The caller's own organisation, or 403: team management is for an organisation's administrators. */
-function organisationOf(caller: Caller): { id: number; name: string } {
-  if (!caller.organisation || !caller.isAdmin)
-    throw new ForbiddenError('Only an administrator of the organisation can manage its users.');
+function organisationOf(ctx: TeamCtx, caller: Caller): { id: number; name: string } {
+  if (!caller.organisation || !caller.isAdmin) throw new ForbiddenError(say('forbidden_manage_users', ctx.client));
   return caller.organisation;
 }
 
 /** Under the organisation's lock: the caller is still an active administrator of it (a concurrent edit may demote). */
-async function requireActiveAdmin(tx: Db, caller: Caller, organisationId: number): Promise<void> {
+async function requireActiveAdmin(tx: Db, ctx: TeamCtx, caller: Caller, organisationId: number): Promise<void> {
   const me = await tx.user.findUnique({
     where: { id: caller.userId },
     select: { organisation_id: true, is_admin: true, is_active: true },
   });
   if (!me || me.organisation_id !== organisationId || !me.is_admin || !me.is_active)
-    throw new ForbiddenError('Only an administrator of the organisation can manage its users.');
+    throw new ForbiddenError(say('forbidden_manage_users', ctx.client));
 }
 
 export async function inviteUser(
@@ -73,7 +72,7 @@ export async function inviteUser(
   caller: Caller,
   input: InviteUserInput,
 ): Promise<{ invitation: Invitation; secret: string }> {
-  const organisation = organisationOf(caller);
+  const organisation = organisationOf(ctx, caller);
   const errors = new FieldErrors();
   const email = (input.email ?? '').trim().toLowerCase();
   if (!isEmail(email)) errors.add('email', 'Enter a valid email address.');
@@ -92,7 +91,7 @@ export async function inviteUser(
   const secret = `${INVITATION_TOKEN_PREFIX}${randomBytes(32).toString('base64url')}`;
   const invitation = await ctx.prisma.$transaction(async (tx) => {
     await lockOrganisation(tx, organisation.id);
-    await requireActiveAdmin(tx, caller, organisation.id);
+    await requireActiveAdmin(tx, ctx, caller, organisation.id);
     if (await tx.user.findUnique({ where: { email }, select: { id: true } })) throw new EmailAlreadyUserError();
     const pending = await tx.invitation.findFirst({
       where: { organisation_id: organisation.id, email, accepted_at: null },
@@ -132,16 +131,16 @@ export async function inviteUser(
 
 /** Withdraws a pending invite of the caller's organisation (expired ones too); it frees its seat at once. */
 export async function withdrawInvitation(ctx: TeamCtx, caller: Caller, id: number): Promise<{ id: number }> {
-  const organisation = organisationOf(caller);
+  const organisation = organisationOf(ctx, caller);
   return ctx.prisma.$transaction(async (tx) => {
     await lockOrganisation(tx, organisation.id);
-    await requireActiveAdmin(tx, caller, organisation.id);
+    await requireActiveAdmin(tx, ctx, caller, organisation.id);
     const invitation = await tx.invitation.findFirst({
       where: { id, organisation_id: organisation.id, accepted_at: null },
       select: { email: true },
     });
     // Another organisation's invite, an accepted one and a missing id answer alike.
-    if (!invitation) throw new NotFoundError('Invitation not found.');
+    if (!invitation) throw new NotFoundError(say('not_found_invitation', ctx.client));
     // Deleted, not flagged: its token then matches nothing, exactly like an unknown one.
     await tx.invitation.deleteMany({ where: { id, accepted_at: null } });
     await queueAccountEvent(tx, organisation.id, null, {

@@ -72,11 +72,10 @@ async function requireAnotherAdmin(
   );
   const target = rows.find((r) => r.id === targetId);
   if (!target || (target.organisation_id !== organisationId && targetId !== caller.userId))
-    throw new NotFoundError('User not found.');
+    throw new NotFoundError(say('not_found_user', ctx.client));
   const admins = rows.filter((r) => r.organisation_id === organisationId && r.is_admin && r.is_active).map((r) => r.id);
   if (admins.includes(targetId) && admins.length === 1) throw new LastAdminError(say('last_admin', ctx.client));
-  if (needsAdmin && !admins.includes(caller.userId))
-    throw new ForbiddenError('Only an administrator of the organisation can do this.');
+  if (needsAdmin && !admins.includes(caller.userId)) throw new ForbiddenError(say('forbidden_admin_only', ctx.client));
 }
 
 export async function updateUser(
@@ -92,11 +91,11 @@ export async function updateUser(
   const self = target?.id === caller.userId;
   const sameOrganisation = target?.organisation_id != null && target.organisation_id === caller.organisation?.id;
   // Another tenant's user answers exactly like a missing one.
-  if (!target || (!self && !sameOrganisation)) throw new NotFoundError('User not found.');
-  if (!self && !caller.isAdmin)
-    throw new ForbiddenError('Only an administrator of the organisation can edit other users.');
-  if (self && !caller.isAdmin && input.is_admin === true) throw new ForbiddenError('You cannot raise your own rights.');
-  if (self && input.is_active === false) throw new ForbiddenError('You cannot deactivate yourself.');
+  if (!target || (!self && !sameOrganisation)) throw new NotFoundError(say('not_found_user', ctx.client));
+  if (!self && !caller.isAdmin) throw new ForbiddenError(say('forbidden_edit_other_users', ctx.client));
+  if (self && !caller.isAdmin && input.is_admin === true)
+    throw new ForbiddenError(say('forbidden_raise_own_rights', ctx.client));
+  if (self && input.is_active === false) throw new ForbiddenError(say('forbidden_deactivate_self', ctx.client));
 
   const data: Prisma.UserUpdateInput = {};
   for (const key of ['first_name', 'last_name'] as const) {
@@ -114,7 +113,7 @@ export async function updateUser(
       );
   }
   if (input.is_admin !== undefined && input.is_admin !== null && input.is_admin !== target.is_admin) {
-    if (!caller.isAdmin) throw new ForbiddenError('Only an administrator can change administrator rights.');
+    if (!caller.isAdmin) throw new ForbiddenError(say('forbidden_change_admin_rights', ctx.client));
     data.is_admin = input.is_admin;
   }
   const reactivating = input.is_active === true && !target.is_active;

@@ -2,13 +2,14 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ForbiddenError } from '../../lib/errors.ts';
+import { say } from '../../lib/wording.ts';
 import { InvitationRef } from './team.types.ts';
 import { UserRef } from './users.types.ts';
 
 /** The caller's organisation id; team reads need an organisation (scope `admin` already required an admin). */
 function ownOrganisationId(ctx: Parameters<typeof callerOf>[0]): number {
   const id = callerOf(ctx).organisation?.id;
-  if (id === undefined) throw new ForbiddenError('Only an administrator of the organisation can manage its users.');
+  if (id === undefined) throw new ForbiddenError(say('forbidden_manage_users', ctx.client));
   return id;
 }
 

@@ -1,4 +1,5 @@
 import { body, defineRoute } from '../../define-route.ts';
+import { say } from '../../../lib/wording.ts';
 import { etagOf, expectedVersionOf } from './expected-version.ts';
 
 export default defineRoute({
@@ -11,10 +12,10 @@ export default defineRoute({
       ... on RateCardVersionConflictError { current_version }
       ...ErrorFields } }`,
   variables: (req) => ({ input: body(req), expected_version: expectedVersionOf(req) }),
-  respond: (r) => {
+  respond: (r, ctx) => {
     switch (r.__typename) {
       case 'RateCardChange':
-        return [201, { ...r.product, message: 'Product created.' }, etagOf(r.card_version)];
+        return [201, { ...r.product, message: say('product_created', ctx.client) }, etagOf(r.card_version)];
       case 'RateCardVersionConflictError':
         return [409, { error: 'version_conflict', current_version: r.current_version }];
       default:

@@ -1,4 +1,5 @@
 import { body, defineRoute, intParam } from '../../define-route.ts';
+import { say } from '../../../lib/wording.ts';
 import { etagOf, expectedVersionOf } from './expected-version.ts';
 
 const PRODUCT_FIELDS = `id product_name organisation_id min_range max_range min_amount max_amount min_abn_age max_abn_age
@@ -17,10 +18,10 @@ export default defineRoute({
       ... on RateCardVersionConflictError { current_version }
       ...ErrorFields } }`,
   variables: (req) => ({ id: intParam(req.params.id), input: body(req), expected_version: expectedVersionOf(req) }),
-  respond: (r) => {
+  respond: (r, ctx) => {
     switch (r.__typename) {
       case 'RateCardChange':
-        return [200, { message: 'Product updated.', data: r.product }, etagOf(r.card_version)];
+        return [200, { message: say('product_updated', ctx.client), data: r.product }, etagOf(r.card_version)];
       case 'RateCardVersionConflictError':
         return [409, { error: 'version_conflict', current_version: r.current_version }];
       default:

@@ -1,4 +1,5 @@
 import { defineRoute, intParam } from '../../define-route.ts';
+import { say } from '../../../lib/wording.ts';
 import { etagOf, expectedVersionOf } from '../products/expected-version.ts';
 
 export default defineRoute({
@@ -11,13 +12,13 @@ export default defineRoute({
       ... on RateCardVersionConflictError { current_version }
       ...ErrorFields } }`,
   variables: (req) => ({ id: intParam(req.params.id), expected_version: expectedVersionOf(req) }),
-  respond: (r) => {
+  respond: (r, ctx) => {
     switch (r.__typename) {
       case 'RateCardChange':
         return [
           200,
           {
-            message: 'Version restored.',
+            message: say('rate_card_version_restored', ctx.client),
             card_version: r.card_version,
             version: r.restore_point,
             skipped_asset_mappings: r.skipped_asset_mappings,
