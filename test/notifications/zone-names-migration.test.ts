@@ -23,13 +23,9 @@ afterAll(async () => {
 });
 
 describe('the migration rewrites legacy zone names to the names the code stores', () => {
-  it("its table is the code's table, pair for pair, in each statement", () => {
-    const statements = SQL.split(/;\s*\n/).filter((s) => s.includes('UPDATE'));
-    expect(statements).toHaveLength(2);
-    for (const statement of statements) {
-      const pairs = Object.fromEntries([...statement.matchAll(/\('([^']+)', '([^']+)'\)/g)].map((m) => [m[1], m[2]]));
-      expect(pairs).toEqual(ICU_LEGACY_ZONE_NAMES);
-    }
+  it("its table is the code's table, pair for pair", () => {
+    const pairs = Object.fromEntries([...SQL.matchAll(/\('([^']+)', '([^']+)'\)/g)].map((m) => [m[1], m[2]]));
+    expect(pairs).toEqual(ICU_LEGACY_ZONE_NAMES);
   });
 
   it('preferences and devices: legacy names rewritten, every other zone (and the empty one) untouched', async () => {
@@ -48,8 +44,8 @@ describe('the migration rewrites legacy zone names to the names the code stores'
     await prisma.device.create({
       data: { user_id: users[0].id, token: 'zone-migration-kiev', timezone: 'Europe/Kiev' },
     });
-    for (const statement of SQL.split(/;\s*\n/).filter((s) => s.includes('UPDATE')))
-      await prisma.$executeRawUnsafe(statement);
+    // One statement (the preferences update is a CTE), as prepared statements and the migration runner both take it.
+    await prisma.$executeRawUnsafe(SQL);
 
     const preferences = await prisma.notificationPreference.findMany({
       where: { user_id: { in: users.map((u) => u.id) } },
