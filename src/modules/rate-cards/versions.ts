@@ -140,14 +140,15 @@ export async function changeRateCard<T>(
         });
       // Each version holds the series after its change, so without a baseline the series as it was before its first
       // recorded change could never be restored. Pinned: retention never prunes the only copy of the original card.
-      const recordBaseline = async (resource: VersionResource, before: RateCard | AssetMappingCard) => {
+      // The series is read only when it has no restore point yet (once per organisation and series, ever).
+      const recordBaseline = async (resource: VersionResource, before: () => Promise<RateCard | AssetMappingCard>) => {
         const any = await tx.rateCardVersion.findFirst({
           where: { organisation_id: organisationId, resource },
           select: { id: true },
         });
-        if (!any) await record(resource, before, BASELINE_REASON, SERIES_PARTS[resource], true);
+        if (!any) await record(resource, await before(), BASELINE_REASON, SERIES_PARTS[resource], true);
       };
-      await recordBaseline(change.resource, await snapshotOf(tx, organisationId, change.resource));
+      await recordBaseline(change.resource, () => snapshotOf(tx, organisationId, change.resource));
 
       const result = await apply(tx);
 
@@ -162,7 +163,7 @@ export async function changeRateCard<T>(
       if (mappingsBefore) {
         const mappingsAfter = await readAssetMappings(tx, organisationId);
         if (JSON.stringify(mappingsAfter) !== JSON.stringify(mappingsBefore)) {
-          await recordBaseline('asset_mapping', mappingsBefore);
+          await recordBaseline('asset_mapping', async () => mappingsBefore);
           assetMappingVersion = await record(
             'asset_mapping',
             mappingsAfter,
