@@ -14,4 +14,5 @@ export {
   type RateCardVersionRecord,
   cardVersionOf,
   changeRateCard,
+  rateCardWriterOf,
 } from './versions.ts';

@@ -22,6 +22,7 @@ import {
   cardVersionOf,
   changeRateCard,
   rateCardOrganisationOf,
+  rateCardWriterOf,
 } from './versions.ts';
 import {
   type ProductFields,
@@ -47,13 +48,6 @@ export type CardChangeResult = RateCardChangeOutcome<ChangedCard>;
 
 function requirePermission(caller: Caller, codename: PermissionCodename, client: ClientKind): void {
   if (!hasPermission(caller, codename)) throw new ForbiddenError(say('forbidden', client));
-}
-
-/** The caller may change its organisation's card: a financier, with change_rate_card. */
-function cardWriter(caller: Caller, client: ClientKind): number {
-  const organisationId = rateCardOrganisationOf(caller, client);
-  requirePermission(caller, 'change_rate_card', client);
-  return organisationId;
 }
 
 const quoted = (name: string) => `"${name.length > 60 ? `${name.slice(0, 57)}...` : name}"`;
@@ -155,7 +149,7 @@ export async function rateCardVersionDiff(ctx: Ctx, caller: Caller, id: number):
 // ---------- products ----------
 
 export function createProduct(ctx: Ctx, caller: Caller, input: ProductFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   validateProduct(input);
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const product = await tx.product.create({
@@ -172,7 +166,7 @@ async function ownProduct(tx: Db, client: ClientKind, organisationId: number, id
 }
 
 export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: ProductFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   validateProduct(input, {}); // shape first (400 before anything is locked); bounds again against the stored record
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const stored = await ownProduct(tx, clientOf(ctx), organisationId, id);
@@ -187,7 +181,7 @@ export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: Produ
 }
 
 export function deleteProduct(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const product = await ownProduct(tx, clientOf(ctx), organisationId, id);
     // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
@@ -213,7 +207,7 @@ async function requireOwnProduct(tx: Db, organisationId: number, productId: numb
 }
 
 export function createRateBracket(ctx: Ctx, caller: Caller, input: RateBracketFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   validateRateBracket(input);
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     await requireOwnProduct(tx, organisationId, input.product_id!);
@@ -241,7 +235,7 @@ export function updateRateBracket(
   input: RateBracketFields,
   expectedVersion: Expected,
 ) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   validateRateBracket(input, {});
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const stored = await ownBracket(tx, clientOf(ctx), organisationId, id);
@@ -266,7 +260,7 @@ export function updateRateBracket(
 }
 
 export function deleteRateBracket(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const bracket = await ownBracket(tx, clientOf(ctx), organisationId, id);
     await tx.assetRateBracket.deleteMany({ where: { rate_bracket_id: id } });
@@ -284,7 +278,7 @@ export interface AssetMappingFields {
 }
 
 export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMappingFields, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   return cardChange(ctx, caller, 'asset_mapping', expectedVersion, async (tx) => {
     const rate_bracket_id = input.rate_bracket_id ?? null;
     const [asset, product, bracket, twin] = await Promise.all([
@@ -328,7 +322,7 @@ export function createAssetMapping(ctx: Ctx, caller: Caller, input: AssetMapping
 }
 
 export function deleteAssetMapping(ctx: Ctx, caller: Caller, id: number, expectedVersion: Expected) {
-  const organisationId = cardWriter(caller, clientOf(ctx));
+  const organisationId = rateCardWriterOf(caller, clientOf(ctx));
   return changeRateCard(
     ctx,
     caller,

@@ -9,6 +9,7 @@ import { ForbiddenError } from '../../lib/errors.ts';
 import type { ChangeOrigin, VersionResource } from '../../lib/vocabulary.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
+import { hasPermission } from '../auth/policy.ts';
 import { queueNotification } from '../notifications/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
@@ -56,6 +57,13 @@ export interface RateCardChangeOutcome<T> {
 export function rateCardOrganisationOf(caller: Caller, client: ClientKind): number {
   if (caller.organisation?.type !== 'f') throw new ForbiddenError(say('forbidden_financier_only', client));
   return caller.organisation.id;
+}
+
+/** The organisation whose card the caller may write: a financier's own people, holding change_rate_card. */
+export function rateCardWriterOf(caller: Caller, client: ClientKind): number {
+  const organisationId = rateCardOrganisationOf(caller, client);
+  if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError(say('forbidden', client));
+  return organisationId;
 }
 
 export function originOf(caller: Caller): ChangeOrigin {

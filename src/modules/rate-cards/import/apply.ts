@@ -9,10 +9,9 @@ import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
 import type { Caller } from '../../auth/caller.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { compareRateCards, type Comparison } from '../compare.ts';
-import { changeRateCard, readRateCard, replaceRateCard } from '../index.ts';
+import { changeRateCard, rateCardWriterOf, readRateCard, replaceRateCard } from '../index.ts';
 import { importedRateCard, matchImported, newRecordCounts, readRateCardFile } from './preview.ts';
 import { approvalLinksOf } from '../approval-links.ts';
-import { importingOrganisation } from './service.ts';
 
 export const IMPORT_REASON = 'Imported from file';
 
@@ -44,7 +43,7 @@ export async function applyRateCardImport(
   content: string,
   expectedVersion: number,
 ): Promise<RateCardImportResult> {
-  const organisationId = importingOrganisation(caller, ctx.client);
+  const organisationId = rateCardWriterOf(caller, ctx.client);
   const imported = readRateCardFile(format, content);
   const outcome = await changeRateCard(
     ctx,

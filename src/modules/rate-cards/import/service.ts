@@ -3,27 +3,17 @@
  * nothing. The caller's own financier organisation only; needs `change_rate_card` (admins hold it) and write access,
  * like the apply it prepares (the spec's `read` tokens may POST only the five computations).
  */
-import { ForbiddenError } from '../../../lib/errors.ts';
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
-import { say, type ClientKind } from '../../../lib/wording.ts';
 import type { Caller } from '../../auth/caller.ts';
-import { hasPermission } from '../../auth/policy.ts';
 import type { ServiceContext } from '../../service-context.ts';
 import { approvalLinksOf } from '../approval-links.ts';
 import type { Comparison } from '../compare.ts';
-import { cardVersionOf, readRateCard } from '../index.ts';
+import { cardVersionOf, rateCardWriterOf, readRateCard } from '../index.ts';
 import { previewImport } from './preview.ts';
 
 export interface RateCardImportPreview extends Comparison {
   /** The card version the preview compared with: send it to the apply, which refuses the file if the card moved. */
   expected_version: number;
-}
-
-/** The financier whose card the caller may import into, or ForbiddenError. */
-export function importingOrganisation(caller: Caller, client: ClientKind): number {
-  if (caller.organisation?.type !== 'f') throw new ForbiddenError(say('forbidden_financier_only', client));
-  if (!hasPermission(caller, 'change_rate_card')) throw new ForbiddenError(say('forbidden', client));
-  return caller.organisation.id;
 }
 
 export async function previewRateCardImport(
@@ -32,7 +22,7 @@ export async function previewRateCardImport(
   format: RateCardImportFormat,
   content: string,
 ): Promise<RateCardImportPreview> {
-  const organisationId = importingOrganisation(caller, ctx.client);
+  const organisationId = rateCardWriterOf(caller, ctx.client);
   // The version first: if the card changes after it was read, the apply's check refuses rather than overwriting.
   const expected_version = await cardVersionOf(ctx.prisma, organisationId);
   const [current, approvalLinks] = await Promise.all([
