@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
 import {
-  applyPaywall,
   compareCheapest,
   FREE_TIER_VISIBLE_ROWS,
   joinMatrixCalculator,
   type JoinedRow,
 } from '../../src/modules/matrix/join.ts';
 import { approval, outcome, pricedBracket } from './fixtures.ts';
+import { matrixCalculatorRow, matrixCalculatorRows } from '../../src/modules/matrix/rows.ts';
 
 const NAMES = new Map([
   [100, 'Acme Finance'],
@@ -210,7 +210,7 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
       priced_bracket_count: 1,
       organisation_name: 'Acme Finance',
     }));
-  const maskedFlags = (rows: JoinedRow[]) => applyPaywall(rows, { masked: true }).map((r) => r.masked);
+  const maskedFlags = (rows: JoinedRow[]) => matrixCalculatorRows(rows, { masked: true }).map((r) => r.masked);
 
   it('keeps the three lowest e_min, wherever they sit in the row order, and masks the rest', () => {
     // Row order puts confirmed first, so the cheapest rows can be anywhere.
@@ -226,7 +226,7 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
     expect(maskedFlags([])).toEqual([]);
   });
   it('no paywall when not masked: every row keeps its figures', () => {
-    expect(applyPaywall(rowsWith(9, 8, 7, 6, 5), { masked: false }).map((r) => r.masked)).toEqual([
+    expect(matrixCalculatorRows(rowsWith(9, 8, 7, 6, 5), { masked: false }).map((r) => r.masked)).toEqual([
       false,
       false,
       false,
@@ -237,8 +237,9 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
   it('keeps the row order and the row contents; does not mutate the inputs', () => {
     const rows = rowsWith(9, 7, 8, 6);
     const snapshot = structuredClone(rows);
-    const paywalled = applyPaywall(rows, { masked: true });
-    expect(paywalled.map(({ masked, ...row }) => row)).toEqual(rows);
+    const paywalled = matrixCalculatorRows(rows, { masked: true });
+    expect(paywalled.map((r) => r.approval_id)).toEqual(rows.map((r) => r.outcome.approval.id));
+    expect(paywalled).toEqual(rows.map((row, i) => matrixCalculatorRow(row, paywalled[i].masked)));
     expect(rows).toEqual(snapshot);
     expect(rows.every((r) => !('masked' in r))).toBe(true);
   });
@@ -256,9 +257,9 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
       parts.map((p) => p.o),
       parts.map((p) => p.b),
     );
-    const visible = applyPaywall(rows, { masked: true })
+    const visible = matrixCalculatorRows(rows, { masked: true })
       .filter((r) => !r.masked)
-      .map((r) => r.outcome.approval.id);
+      .map((r) => r.approval_id);
     expect(rows.map((r) => r.outcome.approval.id)).toEqual([1, 2, 3, 4, 5]);
     expect(visible).toEqual([1, 3, 4]);
   });
@@ -266,7 +267,7 @@ describe('Limits: Free-tier paywall — the cheapest three rows stay visible; fu
 
 describe('Row order and paywall compare e_min as the row shows it (4 dp)', () => {
   it('two rows reading the same e_min fall through to the financier name, and the paywall follows that order', async () => {
-    const { joinMatrixCalculator, applyPaywall } = await import('../../src/modules/matrix/join.ts');
+    const { joinMatrixCalculator } = await import('../../src/modules/matrix/join.ts');
     const { approval, outcome, pricedBracket: priced } = await import('./fixtures.ts');
     const names = new Map([
       [1, 'Zeta Finance'],
@@ -290,6 +291,6 @@ describe('Row order and paywall compare e_min as the row shows it (4 dp)', () =>
       'Mid Finance',
       'Zeta Finance',
     ]);
-    expect(applyPaywall(rows, { masked: true }).map((r) => r.masked)).toEqual([false, false, false, true]);
+    expect(matrixCalculatorRows(rows, { masked: true }).map((r) => r.masked)).toEqual([false, false, false, true]);
   });
 });

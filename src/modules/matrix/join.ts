@@ -240,26 +240,11 @@ export interface PaywallOptions {
   masked: boolean;
 }
 
-/** A joined row with the paywall's verdict. */
-export type PaywalledRow = JoinedRow & { masked: boolean };
-
 /**
  * Free-tier paywall: when `masked`, the three rows with the lowest shown `e_min` keep their figures (ties go to the
- * earlier row in the given order) and every other row is flagged `masked`. Returns copies in the same order with
- * a `masked` flag; the inputs are not mutated. Nulling the figures is the formatting layer's job, so masked
- * values never reach the JSON.
- */
-export function applyPaywall(rows: readonly JoinedRow[], options: PaywallOptions): PaywalledRow[] {
-  const masked = maskedRows(rows, options);
-  const count = rows.length;
-  const out = new Array<PaywalledRow>(count);
-  for (let i = 0; i < count; i++) out[i] = paywalled(rows[i], masked !== null && masked[i] === 1);
-  return out;
-}
-
-/**
- * The paywall's verdict without copying rows: 1 at each masked row's index, or null when nothing is masked (an
- * unmasked plan, the hot case, allocates nothing). `applyPaywall` is this verdict applied as copies.
+ * earlier row in the given order) and every other row is masked. Answers the verdict without copying rows: 1 at each
+ * masked row's index, or null when nothing is masked (an unmasked plan, the hot case, allocates nothing). Nulling
+ * the figures is the formatting layer's job (`matrixCalculatorRows`), so masked values never reach the JSON.
  */
 export function maskedRows(rows: readonly JoinedRow[], options: PaywallOptions): Uint8Array | null {
   if (!options.masked) return null;
@@ -284,18 +269,4 @@ export function maskedRows(rows: readonly JoinedRow[], options: PaywallOptions):
   const masked = new Uint8Array(count).fill(1);
   for (const i of visible) masked[i] = 0;
   return masked;
-}
-
-/**
- * The copy as one literal: `{ ...row, masked }` measured ~40x slower, and left objects whose properties the row
- * formatter then read slowly (V8 gives a spread-then-extended object no stable shape).
- */
-function paywalled(row: JoinedRow, masked: boolean): PaywalledRow {
-  return {
-    outcome: row.outcome,
-    bracket: row.bracket,
-    priced_bracket_count: row.priced_bracket_count,
-    organisation_name: row.organisation_name,
-    masked,
-  };
 }
