@@ -152,16 +152,19 @@ describe('Events: a category the user switched off is dropped', () => {
   });
 });
 
-describe('Events: a push within quiet hours is dropped, not delivered later', () => {
-  beforeEach(async () => {
-    await register({ token: IOS, platform: 'ios' });
-    await preferences({
-      quiet_hours_enabled: true,
-      quiet_hours_start: '22:00',
-      quiet_hours_end: '07:00',
-      timezone: 'Australia/Sydney',
-    });
+/** An iOS device, and quiet hours 22:00-07:00 in Sydney. */
+async function iosWithSydneyQuietHours() {
+  await register({ token: IOS, platform: 'ios' });
+  await preferences({
+    quiet_hours_enabled: true,
+    quiet_hours_start: '22:00',
+    quiet_hours_end: '07:00',
+    timezone: 'Australia/Sydney',
   });
+}
+
+describe('Events: a push within quiet hours is dropped, not delivered later', () => {
+  beforeEach(iosWithSydneyQuietHours);
 
   it('inside the window (23:00 Sydney): dropped; after it ends nothing of it is sent', async () => {
     clock.set(new Date('2026-06-01T13:00:00Z')); // 23:00 Sydney
@@ -190,15 +193,7 @@ describe('Events: a push within quiet hours is dropped, not delivered later', ()
 });
 
 describe('Events: an event that happened within quiet hours is dropped, not delayed, however late delivery runs', () => {
-  beforeEach(async () => {
-    await register({ token: IOS, platform: 'ios' });
-    await preferences({
-      quiet_hours_enabled: true,
-      quiet_hours_start: '22:00',
-      quiet_hours_end: '07:00',
-      timezone: 'Australia/Sydney',
-    });
-  });
+  beforeEach(iosWithSydneyQuietHours);
 
   it('queued at 23:00 Sydney, delivered at 08:00 after the worker was down: dropped (quiet_hours), never sent', async () => {
     clock.set(new Date('2026-06-01T13:00:00Z')); // 23:00 Sydney: the event happens, nobody delivers
