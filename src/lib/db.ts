@@ -17,6 +17,42 @@ import { applyMigrations, type SqlRunner } from './migrations.ts';
 /** What a query needs: the client, or the client of a transaction in progress. */
 export type Db = PrismaClient | Prisma.TransactionClient;
 
+/**
+ * The driver under a database's Prisma client, for raw statements that need nothing of Prisma (rawQuery below).
+ * Answers are typed as Prisma types raw results: int8 as bigint, timestamps as Date (UTC), json parsed.
+ */
+interface DriverSql {
+  query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+}
+const driverOf = new WeakMap<object, DriverSql>();
+
+/**
+ * A raw SQL statement, answered as `$queryRawUnsafe` answers it. On a database's own client (not a transaction) it goes
+ * to the driver directly: the hot path's two statements (the caller, metering) are raw SQL already, and Prisma's
+ * client around them (request mapping, the adapter's result conversion, its promise wrappers) cost about as much
+ * server time as the rest of a request's gateway (docs/performance.md). Inside a transaction, or on a client this
+ * module did not open, it is Prisma's `$queryRawUnsafe`, so the statement stays in that transaction.
+ * Same statement counting, same prepared statements, same timeouts and the same errors the outage classifier knows.
+ */
+export function rawQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
+  const driver = driverOf.get(db);
+  return driver ? driver.query<T>(sql, params) : db.$queryRawUnsafe<T[]>(sql, ...params);
+}
+
+/** OIDs whose default parsing differs from Prisma's raw results: int8 (bigint) and timestamp (a UTC instant). */
+const INT8 = 20;
+const TIMESTAMP = 1114;
+const parseTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
+const PGLITE_PARSERS = { [INT8]: (text: string) => BigInt(text), [TIMESTAMP]: parseTimestamp };
+const PG_TYPES = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    oid === INT8
+      ? (text: string) => BigInt(text)
+      : oid === TIMESTAMP
+        ? parseTimestamp
+        : pg.types.getTypeParser(oid, format as 'text'),
+} as pg.CustomTypesConfig;
+
 export interface Database {
   prisma: PrismaClient;
   kind: 'pglite' | 'postgres';
@@ -93,6 +129,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       queries += 1;
     });
     await prisma.$connect();
+    // Named per text like Prisma's (a different prefix: the connections are shared, pg keeps one name per text).
+    const names = preparedStatementNames(100, 'direct');
+    driverOf.set(prisma, {
+      query: async <T>(sql: string, params: readonly unknown[]) => {
+        queries += 1;
+        const name = names({ sql });
+        const result = await pool.query({ text: sql, values: params as unknown[], types: PG_TYPES, name });
+        return result.rows as T[];
+      },
+    });
     return {
       prisma,
       kind: 'postgres',
@@ -132,13 +178,20 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     lock?.release();
     throw e;
   }
+  const prepared = preparedPglite(pglite);
   const prisma = new PrismaClient({
     // Prisma's PGlite adapter over prepared statements (pglite-prepared.ts): one WASM call per warm statement, not six.
-    adapter: new PrismaPGlite(preparedPglite(pglite) as PGlite),
+    adapter: new PrismaPGlite(prepared as PGlite),
     log: [{ emit: 'event', level: 'query' }],
   });
   prisma.$on('query' as never, () => {
     queries += 1;
+  });
+  driverOf.set(prisma, {
+    query: async <T>(sql: string, params: readonly unknown[]) => {
+      queries += 1;
+      return (await prepared.query<T>(sql, params as unknown[], { parsers: PGLITE_PARSERS })).rows;
+    },
   });
   return {
     prisma,
@@ -196,7 +249,7 @@ async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<voi
  * the result columns of a prepared text (`SELECT * FROM record_run(...)`'s row type) fails that text on connections
  * opened before it ("cached plan must not change result type") until they are replaced.
  */
-export function preparedStatementNames(max = 100): (query: { sql: string }) => string | undefined {
+export function preparedStatementNames(max = 100, prefix = 'prisma'): (query: { sql: string }) => string | undefined {
   const names = new Map<string, string>();
   let seenOnce = new Set<string>();
   return ({ sql }) => {
@@ -208,7 +261,7 @@ export function preparedStatementNames(max = 100): (query: { sql: string }) => s
       return undefined;
     }
     seenOnce.delete(sql);
-    const created = `prisma_${names.size}`;
+    const created = `${prefix}_${names.size}`;
     names.set(sql, created);
     return created;
   };

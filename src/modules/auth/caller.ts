@@ -4,6 +4,7 @@
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Config } from '../../config.ts';
+import { rawQuery } from '../../lib/db.ts';
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
 import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
 import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken } from './tokens.ts';
@@ -161,7 +162,7 @@ export async function authenticate(
   if (token.startsWith(API_TOKEN_PREFIX)) {
     const parts = parseApiToken(token);
     if (!parts) return { kind: 'invalid' };
-    const rows = await prisma.$queryRawUnsafe<ApiTokenCallerRow[]>(API_TOKEN_CALLER_SQL, parts.tokenId);
+    const rows = await rawQuery<ApiTokenCallerRow>(prisma, API_TOKEN_CALLER_SQL, parts.tokenId);
     const row = rows[0];
     if (!row?.token_hash) return { kind: 'invalid' };
     if (!sameDigest(sha256(parts.secret), row.token_hash)) return { kind: 'invalid' };
@@ -179,7 +180,7 @@ export async function authenticate(
   const userId = claims ? userIdOf(claims.sub) : null;
   // Session ids are 32 hex digits; anything else (a NUL byte included) cannot name a session and never reaches SQL.
   if (!claims || userId === null || !/^[0-9a-f]{32}$/.test(claims.sid)) return { kind: 'invalid' };
-  const rows = await prisma.$queryRawUnsafe<SessionCallerRow[]>(SESSION_CALLER_SQL, userId, claims.sid);
+  const rows = await rawQuery<SessionCallerRow>(prisma, SESSION_CALLER_SQL, userId, claims.sid);
   const row = rows[0];
   // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
   if (!row?.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };

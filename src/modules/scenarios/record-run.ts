@@ -2,7 +2,7 @@
  * The one statement a metered run makes: consume its allowances and record it as a recent scenario (record_run in
  * prisma/migrations/*_record_run). Saving a recent without metering is the same statement with no metrics.
  */
-import type { Db } from '../../lib/db.ts';
+import { rawQuery, type Db } from '../../lib/db.ts';
 import type { ScenarioTool } from '../../lib/vocabulary.ts';
 
 /** Recent scenarios kept per user per tool; older ones are deleted by the write that pushes them out. */
@@ -26,9 +26,15 @@ export interface RunRecord {
 export type RunOutcome = { ok: true; scenarioId: number } | { ok: false; metric: string; used: number; limit: number };
 
 export async function recordRun(db: Db, run: RunRecord): Promise<RunOutcome> {
-  const rows = await db.$queryRawUnsafe<
-    { ok: boolean; metric: string | null; used: number | null; limit: number | null; scenario_id: number | null }[]
-  >(
+  // Straight to the driver outside a transaction: this statement is on every metered run's path (src/lib/db.ts).
+  const rows = await rawQuery<{
+    ok: boolean;
+    metric: string | null;
+    used: number | null;
+    limit: number | null;
+    scenario_id: number | null;
+  }>(
+    db,
     // Columns named, not `*`: a prepared statement keeps its result type (src/lib/db.ts).
     'SELECT ok, metric, used, "limit", scenario_id FROM record_run($1::int, $2::text, $3::text[], $4::int[], $5::text, $6::jsonb, $7::jsonb, $8::int)',
     run.userId,
