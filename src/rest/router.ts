@@ -14,10 +14,21 @@ import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
 import { routes } from './routes/index.ts';
 
+/**
+ * Writes a reply. The body is JSON.stringify's, as `res.json` writes it, without the work `res.send` does for
+ * bodies this router never sends (ETags, freshness, charset negotiation): a request's response is written once.
+ */
 function send(res: Response, [status, body, headers]: RestReply): void {
   if (headers) res.set(headers);
-  if (status === 204 || body === undefined) res.status(status).end();
-  else res.status(status).json(body);
+  res.statusCode = status;
+  if (status === 204 || body === undefined) {
+    res.end();
+    return;
+  }
+  const json = JSON.stringify(body);
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(json));
+  res.end(json);
 }
 
 /** A route path (`/users/:id`) as Express matches it: any one segment per parameter, case-insensitive, one optional trailing slash. */
@@ -25,9 +36,63 @@ export function pathPattern(path: string): RegExp {
   const source = path
     .replace(/\/$/, '')
     .split('/')
-    .map((segment) => (segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .map((segment) => (segment.startsWith(':') ? '([^/]+)' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('/');
   return new RegExp(`^${source}/?$`, 'i');
+}
+
+interface IndexedRoute {
+  route: CompiledRoute;
+  pattern: RegExp;
+  keys: string[];
+}
+
+/**
+ * The route table by method and first path segment: a request is tried against the few routes that could match it,
+ * in table order (the first match wins, as in an Express router), instead of against every route. HEAD runs GET's
+ * route, as Express does. Parameters are decoded here; a broken escape throws URIError (answered 400 below).
+ */
+function routeIndex(compiled: readonly CompiledRoute[]) {
+  const candidates = new Map<string, IndexedRoute[]>();
+  const keyOf = (method: string, segment: string) => `${method} ${segment.toLowerCase()}`;
+  for (const route of compiled) {
+    const first = route.path.split('/')[1] ?? '';
+    if (first.startsWith(':')) throw new Error(`REST ${route.path}: a route must start with a fixed segment`);
+    const key = keyOf(route.method, first);
+    const list = candidates.get(key) ?? [];
+    list.push({
+      route,
+      pattern: pathPattern(route.path),
+      keys: route.path
+        .split('/')
+        .filter((segment) => segment.startsWith(':'))
+        .map((segment) => segment.slice(1)),
+    });
+    candidates.set(key, list);
+  }
+  /** The route a request names, with its raw (still percent-encoded) parameters; undefined when none matches. */
+  const find = (method: string, path: string): { indexed: IndexedRoute; raw: RegExpExecArray } | undefined => {
+    const verb = method === 'HEAD' ? 'get' : method.toLowerCase();
+    const slash = path.indexOf('/', 1);
+    for (const indexed of candidates.get(keyOf(verb, slash === -1 ? path.slice(1) : path.slice(1, slash))) ?? []) {
+      const raw = indexed.pattern.exec(path);
+      if (raw) return { indexed, raw };
+    }
+    return undefined;
+  };
+  return {
+    find,
+    /** The matching route and its decoded parameters. */
+    match(method: string, path: string): { route: CompiledRoute; params: Record<string, string> } | undefined {
+      const found = find(method, path);
+      if (!found) return undefined;
+      const params: Record<string, string> = {};
+      found.indexed.keys.forEach((key, i) => {
+        params[key] = decodeURIComponent(found.raw[i + 1]);
+      });
+      return { route: found.indexed.route, params };
+    },
+  };
 }
 
 /** True when the request carries body bytes (a chunked body, or a non-zero Content-Length). */
@@ -46,61 +111,66 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
 
-  for (const route of compiled) {
-    router[route.method](route.path, async (req: Request, res: Response) => {
-      const ctx = await buildContext(deps, {
-        authorization: req.get('authorization'),
-        serviceClient: req.get('x-service-client'),
-        clientAddress: req.ip,
-      });
-      // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
-      if (!route.public && ctx.auth.kind !== 'caller')
-        return send(res, [401, { error: new UnauthenticatedError().message }]);
-      // A body is JSON or nothing: a write sent with another media type is refused before it is read, rather than run
-      // on an empty reading of it. An empty body (no length, or length 0, as fetch sends a bodiless POST) passes.
-      if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !req.is('application/json'))
-        return send(res, [415 as never, { error: say('unsupported_body', ctx.client) }]);
-      await readBody(req, res);
-      // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.
-      const unstorable = [
-        ...unstorableTextErrors(req.body),
-        ...unstorableTextErrors(req.query, 'query'),
-        ...unstorableTextErrors(req.params, 'path'),
-      ];
-      if (unstorable.length) return send(res, [400, fieldErrorBody(unstorable)]);
-      const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
-      if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
-      const outcome = await run(route, ctx, coerced.values);
-      if ('bug' in outcome) {
-        const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
-        if (down) return send(res, databaseUnavailableReply(down));
-        logger.error('rest.graphql_errors', {
-          route: `${route.method.toUpperCase()} ${route.path}`,
-          errors: outcome.bug.map((e) => ({
-            message: e.message,
-            path: e.path,
-            stack: (e.originalError as Error | undefined)?.stack,
-          })),
-        });
-        return send(res, [500, { error: 'Internal server error.' }]);
-      }
-      const reply = route.respond(outcome.result, ctx) ?? sharedReply(outcome.result);
-      if (!reply) {
-        logger.error('rest.unmapped_result', { route: route.path, typename: outcome.result.__typename });
-        return send(res, [500, { error: 'Internal server error.' }]);
-      }
-      send(res, reply);
+  const index = routeIndex(compiled);
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    const found = index.match(req.method, req.path);
+    if (!found) return next();
+    const { route } = found;
+    req.params = found.params;
+    // The route template, where an Express route would have put it: the request log and metrics label by it.
+    req.route = { path: route.path };
+    const ctx = await buildContext(deps, {
+      authorization: req.get('authorization'),
+      serviceClient: req.get('x-service-client'),
+      clientAddress: req.ip,
     });
-  }
+    // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
+    if (!route.public && ctx.auth.kind !== 'caller')
+      return send(res, [401, { error: new UnauthenticatedError().message }]);
+    // A body is JSON or nothing: a write sent with another media type is refused before it is read, rather than run
+    // on an empty reading of it. An empty body (no length, or length 0, as fetch sends a bodiless POST) passes.
+    if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !req.is('application/json'))
+      return send(res, [415 as never, { error: say('unsupported_body', ctx.client) }]);
+    await readBody(req, res);
+    // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.
+    const unstorable = [
+      ...unstorableTextErrors(req.body),
+      ...unstorableTextErrors(req.query, 'query'),
+      ...unstorableTextErrors(req.params, 'path'),
+    ];
+    if (unstorable.length) return send(res, [400, fieldErrorBody(unstorable)]);
+    const coerced = coerceVariables(route, route.variables ? route.variables(req) : {});
+    if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
+    const outcome = await run(route, ctx, coerced.values);
+    if ('bug' in outcome) {
+      const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
+      if (down) return send(res, databaseUnavailableReply(down));
+      logger.error('rest.graphql_errors', {
+        route: `${route.method.toUpperCase()} ${route.path}`,
+        errors: outcome.bug.map((e) => ({
+          message: e.message,
+          path: e.path,
+          stack: (e.originalError as Error | undefined)?.stack,
+        })),
+      });
+      return send(res, [500, { error: 'Internal server error.' }]);
+    }
+    const reply = route.respond(outcome.result, ctx) ?? sharedReply(outcome.result);
+    if (!reply) {
+      logger.error('rest.unmapped_result', { route: route.path, typename: outcome.result.__typename });
+      return send(res, [500, { error: 'Internal server error.' }]);
+    }
+    send(res, reply);
+  });
 
   router.use((_req: Request, res: Response) => send(res, [404, { error: 'Not found.' }]));
   // Body-parser failures (malformed JSON, too large) and anything unexpected end here, as JSON.
   /**
-   * Express decodes path parameters while matching, before any handler: a broken escape (`/users/%C0%80`) is a 400,
+   * Path parameters are decoded while matching, before any handler: a broken escape (`/users/%C0%80`) is a 400,
    * after credentials on a protected route, as everywhere else.
    */
   const malformedPath = async (req: Request, res: Response): Promise<void> => {
-    const route = compiled.find((r) => r.method === req.method.toLowerCase() && pathPattern(r.path).test(req.path));
+    const route = index.find(req.method, req.path)?.indexed.route;
     if (route && !route.public) {
       const ctx = await buildContext(deps, {
         authorization: req.get('authorization'),
