@@ -20,13 +20,24 @@ export class ManualClock implements Clock {
 
 /** The calendar day (YYYY-MM-DD) of `at` in `timeZone`: allowances reset at local midnight. */
 export function calendarDay(at: Date, timeZone: string): string {
-  let format = dayFormats.get(timeZone);
-  if (!format) {
-    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    dayFormats.set(timeZone, format);
+  let zone = dayFormats.get(timeZone);
+  if (!zone) {
+    zone = {
+      format: new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }),
+      minute: Number.NaN,
+      day: '',
+    };
+    dayFormats.set(timeZone, zone);
   }
-  return format.format(at);
+  // Every zone's offset today is a whole number of minutes and changes on a minute boundary, so one minute has one day:
+  // the day is formatted once per minute per zone, not on every metered run.
+  const minute = Math.floor(at.getTime() / 60_000);
+  if (minute !== zone.minute) {
+    zone.day = zone.format.format(at);
+    zone.minute = minute;
+  }
+  return zone.day;
 }
 
-/** One formatter per zone: building one costs about 50 times formatting with it, and every metered run needs one. */
-const dayFormats = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone (building one costs about 50 times formatting with it), with the last minute it formatted. */
+const dayFormats = new Map<string, { format: Intl.DateTimeFormat; minute: number; day: string }>();
