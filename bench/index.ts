@@ -17,7 +17,7 @@
  * Loopback only. Environment: BENCH_DEALS (default 500), BENCH_LOAD_SECONDS (default 3), BENCH_CONNECTIONS (8),
  * BENCH_DATABASE_URL or DATABASE_URL (the PostgreSQL server; default postgres://postgres:postgres@127.0.0.1:5432/postgres
  * when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end),
- * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profile of the REST load,
+ * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profiles of the baseline, REST and GraphQL loads,
  * written to BENCH_PROFILE_DIR, default the system's temporary directory).
  * NODE_ENV: production unless set (bench/env.ts, imported first so graphql-js sees it when it loads).
  */
@@ -179,7 +179,11 @@ function matrixEngines(snapshot: CatalogueSnapshot, deal: Deal, timed = false) {
   const times = timed ? [performance.now()] : [];
   const outcomes = evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: null });
   if (timed) times.push(performance.now());
-  const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: null, type: 'commercial' });
+  const priced = priceDeal(snapshot.pricingIndex, deal, {
+    organisationIds: null,
+    type: 'commercial',
+    sorted: !outcomes,
+  });
   if (timed) times.push(performance.now());
   const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
   if (timed) times.push(performance.now());
@@ -701,18 +705,27 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     );
 
   if (PROFILE_REQUESTED) {
-    const file = path.join(
-      process.env.BENCH_PROFILE_DIR || os.tmpdir(),
-      `bench-rest-${key}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
-    );
-    process.stderr.write(`bench: profiling the REST load (${LOAD_SECONDS} s) ...\n`);
-    const { result, profile } = await profiled(file, () =>
-      load({ ...targets.rest, method: 'POST', headers, connections: CONNECTIONS, durationMs: LOAD_SECONDS * 1000 }),
-    );
-    profileReports.push(
-      `CPU profile of the REST load on ${COLUMNS[key]} (server thread; ${result.completed} requests, ${result.rps.toFixed(0)} req/s while profiled): ${file}`,
-      ...summariseProfile(profile, result.completed).map((x) => `  ${x}`),
-    );
+    // The baseline beside REST and GraphQL: the gap between two profiles, area by area, is what a change must remove.
+    for (const target of ['baseline', 'rest', 'graphql'] as const) {
+      const file = path.join(
+        process.env.BENCH_PROFILE_DIR || os.tmpdir(),
+        `bench-${target}-${key}-${new Date().toISOString().replace(/[:.]/g, '-')}.cpuprofile`,
+      );
+      process.stderr.write(`bench: profiling the ${target} load (${LOAD_SECONDS} s) ...\n`);
+      const { result, profile } = await profiled(file, () =>
+        load({
+          ...targets[target],
+          method: 'POST',
+          headers,
+          connections: CONNECTIONS,
+          durationMs: LOAD_SECONDS * 1000,
+        }),
+      );
+      profileReports.push(
+        `CPU profile of the ${target} load on ${COLUMNS[key]} (server thread; ${result.completed} requests, ${result.rps.toFixed(0)} req/s while profiled): ${file}`,
+        ...summariseProfile(profile, result.completed).map((x) => `  ${x}`),
+      );
+    }
   }
 
   if (postgresUrl && demo.databaseUrl) await twoProcesses(demo, json);

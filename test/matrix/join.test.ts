@@ -1,5 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
+import { buildPricingIndex, priceDeal, sortCheapestFirst } from '../../src/modules/pricing/engine.ts';
+import { seededRandom } from '../../testkit/random.ts';
+import { makeDeal, syntheticCatalogue } from '../pricing/fixtures.ts';
 import {
   compareCheapest,
   FREE_TIER_VISIBLE_ROWS,
@@ -292,5 +296,93 @@ describe('Row order and paywall compare e_min as the row shows it (4 dp)', () =>
       'Zeta Finance',
     ]);
     expect(matrixCalculatorRows(rows, { masked: true }).map((r) => r.masked)).toEqual([false, false, false, true]);
+  });
+});
+
+describe('Matrix Calculator join: the priced brackets may come in any order (the service prices the market unsorted)', () => {
+  /** Figures drawn from a few values, some equal only to 4 dp, so every tie-break of Rule 13 and of the row order is hit. */
+  const pricedList = fc.uniqueArray(
+    fc.record({
+      rate_bracket_id: fc.integer({ min: 1, max: 40 }),
+      organisation_id: fc.constantFrom(100, 200, 300),
+      e_min: fc.constantFrom(7, 7.00000001, 7.00000004, 7.5, 8),
+      repayment_min: fc.constantFrom(1_000, 1_000.001, 1_000.01, 990),
+    }),
+    { selector: (b) => b.rate_bracket_id, maxLength: 30 },
+  );
+  const approvals = fc.array(
+    fc.record({
+      organisation_id: fc.constantFrom(100, 200, 300),
+      links: fc.array(fc.integer({ min: 0, max: 45 }), { maxLength: 8 }),
+      status: fc.constantFrom('confirmed' as const, 'possible' as const),
+      doc_level: fc.constantFrom('low_doc' as const, 'full_doc' as const),
+    }),
+    { maxLength: 25 },
+  );
+
+  it('any order of the priced brackets gives the rows, counts and order it gives them cheapest first', () => {
+    fc.assert(
+      fc.property(pricedList, approvals, fc.integer(), (list, specs, seed) => {
+        const priced = list.map((b) => bracket(b.rate_bracket_id, b.e_min, b));
+        const outcomes = specs.map((a, k) =>
+          outcome(
+            approval({
+              id: k + 1,
+              organisation_id: a.organisation_id,
+              rate_bracket_ids: a.links,
+              doc_level: a.doc_level,
+            }),
+            { status: a.status },
+          ),
+        );
+        const random = seededRandom(seed);
+        const shuffled = [...priced];
+        for (let k = shuffled.length - 1; k > 0; k--) {
+          const j = Math.floor(random() * (k + 1));
+          [shuffled[k], shuffled[j]] = [shuffled[j], shuffled[k]];
+        }
+        expect(join(outcomes, shuffled)).toEqual(join(outcomes, sortCheapestFirst(priced)));
+      }),
+      { seed: 4_242, numRuns: 400 },
+    );
+  });
+
+  it('on a synthetic 4,000-bracket market, the unsorted pricing joins exactly as the sorted one, deal after deal', () => {
+    const catalogue = syntheticCatalogue({ brackets: 4_000, seed: 3 });
+    const index = buildPricingIndex(catalogue);
+    const random = seededRandom(99);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    // Approvals of every financier linked to 1-6 of its own brackets, some to a stranger's or to no bracket at all.
+    const outcomes = Array.from({ length: 600 }, (_, k) => {
+      const own = catalogue.brackets.filter((b) => b.organisation_id === (k % 40) + 1);
+      const links = Array.from({ length: 1 + Math.floor(random() * 6) }, () => pick(own).id);
+      if (random() < 0.1) links.push(pick(catalogue.brackets).id, 999_999);
+      return outcome(
+        approval({
+          id: k + 1,
+          organisation_id: (k % 40) + 1,
+          rate_bracket_ids: links,
+          doc_level: pick(['low_doc', 'full_doc'] as const),
+        }),
+        { status: random() < 0.5 ? 'confirmed' : 'possible' },
+      );
+    });
+    const names = new Map(Array.from({ length: 40 }, (_, k) => [k + 1, `Financier ${k % 7}`] as const));
+    let joined = 0;
+    for (let k = 0; k < 30; k++) {
+      const deal = makeDeal({
+        asset_value: pick(catalogue.leafIds),
+        term: pick([24, 36, 48, 60]),
+        brokerage: pick([0, 2, 4]),
+        brokerage_percentage: true,
+        repayment_frequency: pick(['monthly', 'weekly'] as const),
+      });
+      const options = { organisationIds: null, type: 'commercial' as const };
+      const expected = joinMatrixCalculator(outcomes, priceDeal(index, deal, options), names);
+      const actual = joinMatrixCalculator(outcomes, priceDeal(index, deal, { ...options, sorted: false }), names);
+      expect(actual).toEqual(expected);
+      joined += actual.rows.length;
+    }
+    expect(joined).toBeGreaterThan(0);
   });
 });

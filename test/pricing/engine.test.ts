@@ -552,6 +552,30 @@ describe('Rule 13 Cheapest', () => {
   });
 });
 
+describe('Rule 13 Cheapest: sorted: false leaves the order to the caller (the Matrix Calculator join)', () => {
+  const catalogue = syntheticCatalogue({ brackets: 4_000, seed: 11 });
+  const index = buildPricingIndex(catalogue);
+
+  it('the same rows, figure for figure, in the order the brackets were examined; sorting them gives the default answer', () => {
+    for (const k of [0, 5, 17]) {
+      const deal = makeDeal({ asset_value: catalogue.leafIds[k], term: 48, brokerage: 3, brokerage_percentage: true });
+      const sorted = priceDeal(index, deal);
+      const unsorted = priceDeal(index, deal, { sorted: false });
+      expect(unsorted.length).toBe(sorted.length);
+      expect(sortCheapestFirst(unsorted)).toEqual(sorted);
+      if (k === 17) expect(ids(unsorted)).not.toEqual(ids(sorted)); // not sorted after all
+    }
+  });
+
+  it('filters apply as when sorted', () => {
+    const deal = makeDeal({ asset_value: catalogue.leafIds[5], term: 36 });
+    const options = { organisationIds: new Set([1, 2, 3]), type: 'commercial' as const };
+    expect(sortCheapestFirst(priceDeal(index, deal, { ...options, sorted: false }))).toEqual(
+      priceDeal(index, deal, options),
+    );
+  });
+});
+
 describe('Rule 8 Effective rate / Rule 10 Rounding: POST /calculator/recalculate', () => {
   const body: RecalculateInput = {
     rate_bracket_id: 100,

@@ -68,50 +68,38 @@ export function joinMatrixCalculator(
   priced: readonly PricedBracket[],
   organisationNames: ReadonlyMap<number, string>,
 ): MatrixCalculatorJoin {
-  // Rule 13 keys, as the row shows them, once per priced bracket.
+  // Rule 13 keys, as the row shows them, once per priced bracket. `priced` may come in any order (the service asks
+  // the pricing engine not to sort): only each approval's cheapest is wanted, picked pairwise below.
   const count = priced.length;
-  const shownE = new Float64Array(count);
-  const shownRepayment = new Float64Array(count);
-  let finite = true;
+  const keys = scratchKeys(count);
+  const shownE = keys.e;
+  const shownRepayment = keys.repayment;
   for (let k = 0; k < count; k++) {
-    const e = roundRate(priced[k].e_min);
-    const repayment = roundMoney(priced[k].repayment_min);
-    shownE[k] = e;
-    shownRepayment[k] = repayment;
-    if (!Number.isFinite(e) || !Number.isFinite(repayment)) finite = false;
+    shownE[k] = roundRate(priced[k].e_min);
+    shownRepayment[k] = roundMoney(priced[k].repayment_min);
   }
-  // rank[k]: the place of priced[k] in compareCheapest order. priceDeal's output is already in that order (checked in
-  // one pass), so its rank is its position. With a non-finite figure compareCheapest is no total order (NaN falls
-  // through to the next key), so no rank is taken and brackets are compared pairwise, as the definition does.
+  // compareCheapest on the keys. Pairwise, so a non-finite figure (no total order: NaN falls through to the next
+  // key) is compared exactly as the definition does; for finite figures it is a total order, so any input order
+  // picks the same bracket.
   const cheaper = (a: number, b: number): number =>
     shownE[a] - shownE[b] ||
     shownRepayment[a] - shownRepayment[b] ||
     priced[a].rate_bracket_id - priced[b].rate_bracket_id;
-  let rank: Int32Array | null = null;
-  if (finite) {
-    rank = new Int32Array(count);
-    let inOrder = true;
-    for (let k = 1; k < count && inOrder; k++) if (cheaper(k - 1, k) > 0) inOrder = false;
-    if (inOrder) for (let k = 0; k < count; k++) rank[k] = k;
-    else {
-      const order = Array.from({ length: count }, (_, k) => k).sort((a, b) => cheaper(a, b) || a - b);
-      for (let r = 0; r < count; r++) rank[order[r]] = r;
-    }
-  }
 
-  // bracket id -> position in `priced`. A bracket priced twice should not happen; if it does, keep the cheaper so
-  // the answer is deterministic.
+  // bracket id -> position in `priced`. A bracket priced twice should not happen; if it does, keep the cheaper (the
+  // earlier on a tie) so the answer is deterministic.
   const table = positionTable(priced);
   let pricedCount = 0;
   for (let k = 0; k < count; k++) {
     const id = priced[k].rate_bracket_id;
     const seen = positionOf(table, id);
     if (seen < 0) pricedCount++;
-    if (seen < 0 || (rank !== null ? rank[k] < rank[seen] : cheaper(k, seen) < 0)) setPosition(table, id, k);
+    if (seen < 0 || cheaper(k, seen) < 0) setPosition(table, id, k);
   }
 
   // position -> index of the outcome that last counted it: dedupes repeated links with one array for the whole run.
-  const countedFor = new Int32Array(count).fill(-1);
+  const countedFor = keys.countedFor;
+  countedFor.fill(-1, 0, count);
   const rows: JoinedRow[] = [];
   const rowBracket: number[] = [];
   for (let i = 0; i < outcomes.length; i++) {
@@ -126,8 +114,7 @@ export function joinMatrixCalculator(
       if (priced[position].organisation_id !== approval.organisation_id) continue;
       countedFor[position] = i;
       linked++;
-      if (cheapest < 0 || (rank !== null ? rank[position] < rank[cheapest] : cheaper(position, cheapest) < 0))
-        cheapest = position;
+      if (cheapest < 0 || cheaper(position, cheapest) < 0) cheapest = position;
     }
     if (cheapest >= 0) {
       rows.push({
@@ -144,6 +131,22 @@ export function joinMatrixCalculator(
     priced_count: pricedCount,
     destination_count: outcomes.length,
   };
+}
+
+/**
+ * Per-bracket scratch of the join, reused by every call (the join is synchronous, so never by two at once): a run
+ * prices about a thousand brackets, and fresh arrays each time are garbage the engines' p99 pays for.
+ */
+const keyScratch = { e: new Float64Array(0), repayment: new Float64Array(0), countedFor: new Int32Array(0) };
+
+function scratchKeys(count: number): typeof keyScratch {
+  if (keyScratch.e.length < count) {
+    const size = Math.max(count, keyScratch.e.length * 2, 1024);
+    keyScratch.e = new Float64Array(size);
+    keyScratch.repayment = new Float64Array(size);
+    keyScratch.countedFor = new Int32Array(size);
+  }
+  return keyScratch;
 }
 
 /**

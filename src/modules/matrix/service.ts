@@ -90,8 +90,10 @@ export async function runMatrixCalculator(
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
     engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }),
   );
+  // With the approvals the join picks each approval's cheapest itself: the market need not be sorted first. Without
+  // them the priced cards are the answer, cheapest first.
   const priced: PricedBracket[] | null = attempt('rates', () =>
-    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' }),
+    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial', sorted: !outcomes }),
   );
   if (!outcomes && !priced) throw new Error('both Matrix Calculator engines failed');
   const result = matrixCalculatorResult(snapshot, deal, outcomes, priced, termsOf(caller).paywalled);

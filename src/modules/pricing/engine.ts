@@ -215,6 +215,11 @@ export interface PriceDealOptions {
   bracketIds?: Set<number> | null;
   /** Card type to price; defaults to deal.type. */
   type?: CardType;
+  /**
+   * false: the rows in catalogue order, unsorted, for a caller that orders them itself (the Matrix Calculator join
+   * only picks each approval's cheapest, so sorting the whole market first is wasted). Default true: Rule 13 order.
+   */
+  sorted?: boolean;
 }
 
 /** Deal figures shared by every bracket of one call. */
@@ -283,7 +288,7 @@ export function priceDeal(index: PricingIndex, deal: Deal, options: PriceDealOpt
       if (row !== null) rows.push(row);
     }
   }
-  return sortCheapestFirst(rows);
+  return options.sorted === false ? rows : sortCheapestFirst(rows);
 }
 
 function nextGeneration(data: IndexData): number {
