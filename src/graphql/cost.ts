@@ -162,7 +162,7 @@ function add(into: OperationShape, shape: OperationShape, times = 1, depthOffset
   into.problems.push(...shape.problems);
 }
 
-function intValue(node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
+function intValueOf(node: ValueNode | undefined, variables: Record<string, unknown>): number | undefined {
   if (!node) return undefined;
   if (node.kind === Kind.INT) return Number(node.value);
   if (node.kind === Kind.VARIABLE) {
@@ -183,20 +183,64 @@ export function analyseOperation(
   sizes: CatalogueSizes,
   variables: Record<string, unknown> = {},
 ): OperationShape {
+  return analyse(schema, operation, fragments, sizes, variables).shape;
+}
+
+/** Shapes of operations that read no variable, by catalogue sizes (`sizesOf` returns one object per snapshot). */
+const shapesBySizes = new WeakMap<OperationDefinitionNode, WeakMap<CatalogueSizes, OperationShape>>();
+const readsVariables = new WeakSet<OperationDefinitionNode>();
+
+/**
+ * `analyseOperation`, remembered: an operation whose sized arguments are all literals has one shape per catalogue
+ * size, whatever the variables, so a hot document (Yoga reuses its AST) is walked once per catalogue version.
+ * The shape returned may be shared: read it, do not change it.
+ */
+export function operationShape(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  sizes: CatalogueSizes,
+  variables: Record<string, unknown> = {},
+): OperationShape {
+  if (readsVariables.has(operation)) return analyse(schema, operation, fragments, sizes, variables).shape;
+  let bySizes = shapesBySizes.get(operation);
+  const cached = bySizes?.get(sizes);
+  if (cached) return cached;
+  const { shape, variablesRead } = analyse(schema, operation, fragments, sizes, variables);
+  if (variablesRead) readsVariables.add(operation);
+  else {
+    if (!bySizes) shapesBySizes.set(operation, (bySizes = new WeakMap()));
+    bySizes.set(sizes, shape);
+  }
+  return shape;
+}
+
+function analyse(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fragments: Record<string, FragmentDefinitionNode>,
+  sizes: CatalogueSizes,
+  variables: Record<string, unknown>,
+): { shape: OperationShape; variablesRead: boolean } {
   const queryType = schema.getQueryType();
   const fragmentShapes = new Map<string, OperationShape>();
+  let variablesRead = false;
+  const intValue = (node: ValueNode | undefined): number | undefined => {
+    if (node?.kind === Kind.VARIABLE) variablesRead = true;
+    return intValueOf(node, variables);
+  };
 
   function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
     // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
     if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
-    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
     const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
     return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
   }
 
   function checkArguments(parent: GraphQLCompositeType, field: FieldNode, shape: OperationShape): void {
     if (parent.name !== 'CalculatorRow' || field.name.value !== 'schedule') return;
-    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
     const first = arg('first');
     const offset = arg('offset');
     if (first !== undefined && (first < 0 || first > SCHEDULE_PAGE_MAX)) {
@@ -208,7 +252,7 @@ export function analyseOperation(
   /** The page a relay connection field (it takes `after`) returns: first/last within the builder's bounds. */
   function connectionPage(def: { args: readonly { name: string }[] }, field: FieldNode): number | undefined {
     if (!def.args.some((a) => a.name === 'after')) return undefined;
-    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value, variables);
+    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
     const asked = [arg('first'), arg('last')].filter((n): n is number => n !== undefined);
     return Math.min(Math.max(asked.length ? Math.max(...asked) : DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
   }
@@ -272,8 +316,8 @@ export function analyseOperation(
       : operation.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  if (!root) return { ...EMPTY, problems: [] };
+  if (!root) return { shape: { ...EMPTY, problems: [] }, variablesRead };
   const shape = walk(operation.selectionSet, root);
   shape.problems = [...new Set(shape.problems)];
-  return shape;
+  return { shape, variablesRead };
 }

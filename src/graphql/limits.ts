@@ -24,7 +24,15 @@ import {
 import type { Plugin } from 'graphql-yoga';
 import type { Context } from './context.ts';
 import { snapshotFor } from '../modules/catalogue/index.ts';
-import { DECLARED_SIZES, MAX_ALIASES, MAX_COST, MAX_DEPTH, analyseOperation, sizesOf } from './cost.ts';
+import {
+  DECLARED_SIZES,
+  MAX_ALIASES,
+  MAX_COST,
+  MAX_DEPTH,
+  operationShape,
+  sizesOf,
+  type OperationShape,
+} from './cost.ts';
 
 export { MAX_ALIASES, MAX_COST, MAX_DEPTH, METERED_ROOT_FIELDS } from './cost.ts';
 
@@ -65,21 +73,31 @@ function refusal(message: string, code: string): GraphQLError {
   return new GraphQLError(message, { extensions: { code, http: { status: 400 } } });
 }
 
-function parts(document: DocumentNode): {
+interface Parts {
   operations: OperationDefinitionNode[];
   fragments: Record<string, FragmentDefinitionNode>;
-} {
-  const operations: OperationDefinitionNode[] = [];
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const d of document.definitions) {
-    if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
-    else if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+}
+
+/** A parsed document's operations and fragments (Yoga reuses a document's AST across requests: split once). */
+const partsOf = new WeakMap<DocumentNode, Parts>();
+
+function parts(document: DocumentNode): Parts {
+  let found = partsOf.get(document);
+  if (!found) {
+    const operations: OperationDefinitionNode[] = [];
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const d of document.definitions) {
+      if (d.kind === Kind.OPERATION_DEFINITION) operations.push(d);
+      else if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+    }
+    found = { operations, fragments };
+    partsOf.set(document, found);
   }
-  return { operations, fragments };
+  return found;
 }
 
 /** Refusals of an operation's shape, whatever its variables (checked once per document). */
-function shapeRefusals(shape: ReturnType<typeof analyseOperation>): GraphQLError[] {
+function shapeRefusals(shape: OperationShape): GraphQLError[] {
   const errors: GraphQLError[] = [];
   if (shape.depth > MAX_DEPTH)
     errors.push(refusal(`Query depth ${shape.depth} exceeds the limit of ${MAX_DEPTH}.`, 'DEPTH_LIMIT_EXCEEDED'));
@@ -125,7 +143,12 @@ function asRequestError(error: GraphQLError): GraphQLError {
   });
 }
 
-/** Metered root fields per operation (a parsed document's operations are reused across requests). */
+/**
+ * Shape refusals per valid document. Yoga's validation cache answers a known document without validating, but the
+ * hooks after validation still run on every request: the shape is checked once per document, not per request.
+ */
+const shapeRefusalsOf = new WeakMap<DocumentNode, GraphQLError[]>();
+/** Metered root fields per operation. */
 const meteredFields = new WeakMap<OperationDefinitionNode, number>();
 
 export function graphqlLimits(): Plugin<Context> {
@@ -152,10 +175,14 @@ export function graphqlLimits(): Plugin<Context> {
     onValidate({ params }) {
       return ({ valid, setResult }) => {
         if (!valid) return;
-        const { operations, fragments } = parts(params.documentAST);
-        const errors = operations.flatMap((op) =>
-          shapeRefusals(analyseOperation(params.schema, op, fragments, DECLARED_SIZES)),
-        );
+        let errors = shapeRefusalsOf.get(params.documentAST);
+        if (!errors) {
+          const { operations, fragments } = parts(params.documentAST);
+          errors = operations.flatMap((op) =>
+            shapeRefusals(operationShape(params.schema, op, fragments, DECLARED_SIZES)),
+          );
+          shapeRefusalsOf.set(params.documentAST, errors);
+        }
         if (errors.length) setResult(errors);
       };
     },
@@ -173,14 +200,15 @@ export function graphqlLimits(): Plugin<Context> {
       // operation is costed with the actual counts (the snapshot the resolver reads next; cached per version).
       // Without a metered field or a caller (no engine runs for them) the declared scale is used and nothing is read.
       // Whether it has a metered field depends on the operation alone: known from the first request that sent it
-      // (Yoga reuses a document's AST), so each request walks the operation once.
+      // (Yoga reuses a document's AST). An operation whose sized arguments are literals is then walked once per
+      // catalogue version, whatever its variables; one that pages by a variable, once per request.
       let metered = meteredFields.get(operation);
       if (metered === undefined) {
-        metered = analyseOperation(args.schema, operation, fragments, DECLARED_SIZES).metered;
+        metered = operationShape(args.schema, operation, fragments, DECLARED_SIZES).metered;
         meteredFields.set(operation, metered);
       }
       const sizes = metered > 0 && ctx.caller ? sizesOf(await snapshotFor(ctx)) : DECLARED_SIZES;
-      const shape = analyseOperation(args.schema, operation, fragments, sizes, variables);
+      const shape = operationShape(args.schema, operation, fragments, sizes, variables);
       const errors = shape.problems.map((p) => refusal(p, 'BAD_USER_INPUT'));
       if (!errors.length && shape.cost > MAX_COST) errors.push(costRefusal(shape.cost));
       if (errors.length) setResultAndStopExecution({ errors });

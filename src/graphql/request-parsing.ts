@@ -60,7 +60,9 @@ async function parsePost(request: Request): Promise<Params> {
       'UNSUPPORTED_MEDIA_TYPE',
     );
   }
-  const body = parseJson(await request.text(), 'The request body');
+  // An empty body: Express has read the stream already and Yoga's Request would wait on it for ever, so it is not read.
+  const text = request.headers.get('content-length') === '0' ? '' : await request.text();
+  const body = parseJson(text, 'The request body');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     // Batching is off: one operation, one object.
     throw requestError('The request body must be a JSON object ({"query": ...}).', 400, 'BAD_REQUEST');

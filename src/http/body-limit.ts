@@ -27,5 +27,14 @@ export function graphqlBody(limitBytes: number): express.RequestHandler[] {
         .json({ errors: [{ message: 'The request body could not be read.', extensions: { code: 'BAD_REQUEST' } }] });
     } else next(err);
   };
-  return [read, refuse as unknown as express.RequestHandler];
+  // An empty body (`Content-Length: 0`, or chunked with no chunk) is said so in the headers: Yoga would otherwise wait
+  // on the request stream this reader has already consumed.
+  const empty: express.RequestHandler = (req, _res, next) => {
+    if (Buffer.isBuffer(req.body) && req.body.length === 0) {
+      req.headers['content-length'] = '0';
+      delete req.headers['transfer-encoding'];
+    }
+    next();
+  };
+  return [read, refuse as unknown as express.RequestHandler, empty];
 }
