@@ -58,6 +58,8 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Statements sent to the database since start (for query-count tests and the benchmark). */
   queryCount(): number;
+  /** Client-side milliseconds spent in the statements sent straight to the driver (rawQuery) since start (the benchmark). */
+  directStatementMs(): number;
   /** The connection pool now (GET /metrics); PGlite is one connection that never queues. */
   poolState(): { total: number; idle: number; waiting: number };
   /** PGlite only: the whole data directory as a tarball (a starting point other databases open from). */
@@ -107,6 +109,15 @@ function definedOnly(options: Partial<DatabaseTimeouts>): Partial<DatabaseTimeou
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let queries = 0;
+  let directMs = 0;
+  const timed = async <T>(run: () => Promise<T>): Promise<T> => {
+    const start = performance.now();
+    try {
+      return await run();
+    } finally {
+      directMs += performance.now() - start;
+    }
+  };
   const timeouts = pgTimeouts(options.timeouts);
   if (options.databaseUrl) {
     if (options.migrate !== false) {
@@ -135,7 +146,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       query: async <T>(sql: string, params: readonly unknown[]) => {
         queries += 1;
         const name = names({ sql });
-        const result = await pool.query({ text: sql, values: params as unknown[], types: PG_TYPES, name });
+        const result = await timed(() => pool.query({ text: sql, values: params as unknown[], types: PG_TYPES, name }));
         return result.rows as T[];
       },
     });
@@ -143,6 +154,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       prisma,
       kind: 'postgres',
       queryCount: () => queries,
+      directStatementMs: () => directMs,
       poolState: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: () => prisma.$disconnect(),
     };
@@ -190,13 +202,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   driverOf.set(prisma, {
     query: async <T>(sql: string, params: readonly unknown[]) => {
       queries += 1;
-      return (await prepared.query<T>(sql, params as unknown[], { parsers: PGLITE_PARSERS })).rows;
+      return (await timed(() => prepared.query<T>(sql, params as unknown[], { parsers: PGLITE_PARSERS }))).rows;
     },
   });
   return {
     prisma,
     kind: 'pglite',
     queryCount: () => queries,
+    directStatementMs: () => directMs,
     poolState: () => ({ total: 1, idle: 1, waiting: 0 }),
     dumpDataDir: () => pglite.dumpDataDir('none'),
     close: async () => {
