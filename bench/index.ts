@@ -32,7 +32,7 @@ import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
 import { joinMatrixCalculator } from '../src/modules/matrix/join.ts';
 import { matrixCalculatorRows } from '../src/modules/matrix/rows.ts';
 import { validatedDeal, type DealRequest } from '../src/modules/deal/index.ts';
-import { priceDeal, reachableBracketCount } from '../src/modules/pricing/engine.ts';
+import { priceDeal, priceMarket, reachableBracketCount } from '../src/modules/pricing/engine.ts';
 import { withFragments } from '../src/rest/fragments.ts';
 import matrixCalculatorRoute from '../src/rest/routes/matrix/matrix-calculator.route.ts';
 import { sameBody } from './baseline.ts';
@@ -179,11 +179,10 @@ function matrixEngines(snapshot: CatalogueSnapshot, deal: Deal, timed = false) {
   const times = timed ? [performance.now()] : [];
   const outcomes = evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: null });
   if (timed) times.push(performance.now());
-  const priced = priceDeal(snapshot.pricingIndex, deal, {
-    organisationIds: null,
-    type: 'commercial',
-    sorted: !outcomes,
-  });
+  const options = { organisationIds: null, type: 'commercial' } as const;
+  const priced = outcomes
+    ? priceMarket(snapshot.pricingIndex, deal, options)
+    : priceDeal(snapshot.pricingIndex, deal, options);
   if (timed) times.push(performance.now());
   const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
   if (timed) times.push(performance.now());
@@ -191,7 +190,7 @@ function matrixEngines(snapshot: CatalogueSnapshot, deal: Deal, timed = false) {
   if (timed) times.push(performance.now());
   return {
     outcomes: outcomes.length,
-    priced: priced.length,
+    priced: Array.isArray(priced) ? priced.length : priced.count,
     rows,
     priced_count: join.priced_count,
     destination_count: join.destination_count,

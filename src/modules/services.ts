@@ -6,7 +6,7 @@ import type { PaymentProcessor } from './billing/payment-processor.ts';
 import { createPaymentProcessor } from './billing/processors.ts';
 import { CatalogueCache } from './catalogue/snapshot.ts';
 import { evaluateApprovals } from './matrix/criteria.ts';
-import { priceDeal } from './pricing/engine.ts';
+import { priceDeal, priceMarket } from './pricing/engine.ts';
 
 /**
  * Process-wide services that keep state between requests. The engines are here (not imported by the services
@@ -14,7 +14,12 @@ import { priceDeal } from './pricing/engine.ts';
  */
 export interface Services {
   catalogue: Pick<CatalogueCache, 'get'>;
-  engines: { priceDeal: typeof priceDeal; evaluateApprovals: typeof evaluateApprovals };
+  /** The rate engine is `priceDeal` and, for the Matrix Calculator's join, `priceMarket` (the same brackets, no rows). */
+  engines: {
+    priceDeal: typeof priceDeal;
+    priceMarket: typeof priceMarket;
+    evaluateApprovals: typeof evaluateApprovals;
+  };
   /** Billing's payment processor: Stripe or the built-in one, chosen by the configuration (docs/billing.md). */
   paymentProcessor: PaymentProcessor;
 }
@@ -25,6 +30,7 @@ export function createServices(prisma: PrismaClient, config: Config, clock: Cloc
     // Timed into engine_duration_seconds (GET /metrics): what the engines cost, apart from the request around them.
     engines: {
       priceDeal: timedEngine('pricing', priceDeal),
+      priceMarket: timedEngine('pricing', priceMarket),
       evaluateApprovals: timedEngine('approvals', evaluateApprovals),
     },
     paymentProcessor: createPaymentProcessor(config, prisma, clock),

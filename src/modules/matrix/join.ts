@@ -7,7 +7,7 @@
  * scanned per approval.
  */
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
-import { compareCheapest } from '../pricing/engine.ts';
+import { compareCheapest, type PricedMarket } from '../pricing/engine.ts';
 import { roundMoney, roundRate } from '../pricing/finance.ts';
 import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
 
@@ -59,39 +59,45 @@ export function compareJoinedRows(a: JoinedRow, b: JoinedRow): number {
  *   error and must never put one lender's rate under another's approval.
  * - A bracket id linked twice by one approval counts once.
  *
+ * `priced` is the pricing engine's rows, or its `PricedMarket` (the service's call): then only the brackets the
+ * join shows get a row object, built once each however many approvals show them.
+ *
  * Hot path (thousands of outcomes and priced brackets per run): every sort key is worked out once per priced
  * bracket or row into typed arrays, so comparisons read numbers instead of rounding figures or collating names
  * each time (the same orders as `compareCheapest` and `compareJoinedRows`, which stay the definitions).
  */
 export function joinMatrixCalculator(
   outcomes: readonly ApprovalOutcome[],
-  priced: readonly PricedBracket[],
+  priced: readonly PricedBracket[] | PricedMarket,
   organisationNames: ReadonlyMap<number, string>,
 ): MatrixCalculatorJoin {
+  const market: PricedMarket = isRowList(priced) ? new RowMarket(priced) : priced;
   // Rule 13 keys, as the row shows them, once per priced bracket. `priced` may come in any order (the service asks
   // the pricing engine not to sort): only each approval's cheapest is wanted, picked pairwise below.
-  const count = priced.length;
+  const count = market.count;
   const keys = scratchKeys(count);
   const shownE = keys.e;
   const shownRepayment = keys.repayment;
+  const ids = keys.id;
+  const organisations = keys.organisation;
   for (let k = 0; k < count; k++) {
-    shownE[k] = roundRate(priced[k].e_min);
-    shownRepayment[k] = roundMoney(priced[k].repayment_min);
+    shownE[k] = roundRate(market.eMin(k));
+    shownRepayment[k] = roundMoney(market.repaymentMin(k));
+    ids[k] = market.rateBracketId(k);
+    organisations[k] = market.organisationId(k);
   }
   // compareCheapest on the keys. Pairwise, so a non-finite figure (no total order: NaN falls through to the next
   // key) is compared exactly as the definition does; for finite figures it is a total order, so any input order
   // picks the same bracket.
   const cheaper = (a: number, b: number): number =>
-    shownE[a] - shownE[b] ||
-    shownRepayment[a] - shownRepayment[b] ||
-    priced[a].rate_bracket_id - priced[b].rate_bracket_id;
+    shownE[a] - shownE[b] || shownRepayment[a] - shownRepayment[b] || ids[a] - ids[b];
 
   // bracket id -> position in `priced`. A bracket priced twice should not happen; if it does, keep the cheaper (the
   // earlier on a tie) so the answer is deterministic.
-  const table = positionTable(priced);
+  const table = positionTable(ids, count);
   let pricedCount = 0;
   for (let k = 0; k < count; k++) {
-    const id = priced[k].rate_bracket_id;
+    const id = ids[k];
     const seen = positionOf(table, id);
     if (seen < 0) pricedCount++;
     if (seen < 0 || cheaper(k, seen) < 0) setPosition(table, id, k);
@@ -100,6 +106,10 @@ export function joinMatrixCalculator(
   // position -> index of the outcome that last counted it: dedupes repeated links with one array for the whole run.
   const countedFor = keys.countedFor;
   countedFor.fill(-1, 0, count);
+  // position -> index in `shown` of its row object, once built (-1: not yet).
+  const shownAt = keys.shownAt;
+  shownAt.fill(-1, 0, count);
+  const shown: PricedBracket[] = [];
   const rows: JoinedRow[] = [];
   const rowBracket: number[] = [];
   for (let i = 0; i < outcomes.length; i++) {
@@ -111,15 +121,19 @@ export function joinMatrixCalculator(
     for (let k = 0; k < links.length; k++) {
       const position = positionOf(table, links[k]);
       if (position < 0 || countedFor[position] === i) continue;
-      if (priced[position].organisation_id !== approval.organisation_id) continue;
+      if (organisations[position] !== approval.organisation_id) continue;
       countedFor[position] = i;
       linked++;
       if (cheapest < 0 || cheaper(position, cheapest) < 0) cheapest = position;
     }
     if (cheapest >= 0) {
+      if (shownAt[cheapest] < 0) {
+        shownAt[cheapest] = shown.length;
+        shown.push(market.row(cheapest));
+      }
       rows.push({
         outcome,
-        bracket: priced[cheapest],
+        bracket: shown[shownAt[cheapest]],
         priced_bracket_count: linked,
         organisation_name: organisationNameOf(organisationNames, approval.organisation_id),
       });
@@ -133,18 +147,55 @@ export function joinMatrixCalculator(
   };
 }
 
+function isRowList(priced: readonly PricedBracket[] | PricedMarket): priced is readonly PricedBracket[] {
+  return Array.isArray(priced);
+}
+
+/** Rows already built, read as a market: `row(k)` is the row itself. */
+class RowMarket implements PricedMarket {
+  constructor(private readonly rows: readonly PricedBracket[]) {}
+  get count(): number {
+    return this.rows.length;
+  }
+  rateBracketId(k: number): number {
+    return this.rows[k].rate_bracket_id;
+  }
+  organisationId(k: number): number {
+    return this.rows[k].organisation_id;
+  }
+  eMin(k: number): number {
+    return this.rows[k].e_min;
+  }
+  repaymentMin(k: number): number {
+    return this.rows[k].repayment_min;
+  }
+  row(k: number): PricedBracket {
+    return this.rows[k];
+  }
+}
+
 /**
  * Per-bracket scratch of the join, reused by every call (the join is synchronous, so never by two at once): a run
  * prices about a thousand brackets, and fresh arrays each time are garbage the engines' p99 pays for.
  */
-const keyScratch = { e: new Float64Array(0), repayment: new Float64Array(0), countedFor: new Int32Array(0) };
+const keyScratch = {
+  e: new Float64Array(0),
+  repayment: new Float64Array(0),
+  id: new Float64Array(0),
+  organisation: new Float64Array(0),
+  countedFor: new Int32Array(0),
+  shownAt: new Int32Array(0),
+};
 
 function scratchKeys(count: number): typeof keyScratch {
   if (keyScratch.e.length < count) {
     const size = Math.max(count, keyScratch.e.length * 2, 1024);
     keyScratch.e = new Float64Array(size);
     keyScratch.repayment = new Float64Array(size);
+    keyScratch.id = new Float64Array(size);
+    keyScratch.organisation = new Float64Array(size);
     keyScratch.countedFor = new Int32Array(size);
+    keyScratch.shownAt = new Int32Array(size);
   }
   return keyScratch;
 }
@@ -166,10 +217,10 @@ interface PositionTable {
 const DENSE_ID_LIMIT = 1 << 22;
 const dense: PositionTable = { map: null, generation: 0, stamp: new Uint32Array(0), position: new Int32Array(0) };
 
-function positionTable(priced: readonly PricedBracket[]): PositionTable {
+function positionTable(ids: Float64Array, count: number): PositionTable {
   let largest = -1;
-  for (let k = 0; k < priced.length; k++) {
-    const id = priced[k].rate_bracket_id;
+  for (let k = 0; k < count; k++) {
+    const id = ids[k];
     if (!Number.isInteger(id) || id < 0 || id >= DENSE_ID_LIMIT) {
       return { map: new Map(), generation: 0, stamp: dense.stamp, position: dense.position };
     }

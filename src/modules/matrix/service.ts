@@ -11,6 +11,7 @@ import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
 import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
 import { scenarioSummary, type CheapestRow } from '../scenarios/summary.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
+import type { PricedMarket } from '../pricing/engine.ts';
 import { calculatorRow } from '../pricing/rows.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { groupByFinancier } from './criteria.ts';
@@ -90,10 +91,14 @@ export async function runMatrixCalculator(
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
     engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }),
   );
-  // With the approvals the join picks each approval's cheapest itself: the market need not be sorted first. Without
-  // them the priced cards are the answer, cheapest first.
-  const priced: PricedBracket[] | null = attempt('rates', () =>
-    engines.priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial', sorted: !outcomes }),
+  // With the approvals the join picks each approval's cheapest itself and builds rows only for those it shows: the
+  // market, unsorted and without a row per bracket (read at once, before any other pricing call). Without them the
+  // priced cards are the answer, cheapest first.
+  const options = { organisationIds: scope, type: 'commercial' } as const;
+  const priced: PricedMarket | PricedBracket[] | null = attempt('rates', () =>
+    outcomes
+      ? engines.priceMarket(snapshot.pricingIndex, deal, options)
+      : engines.priceDeal(snapshot.pricingIndex, deal, options),
   );
   if (!outcomes && !priced) throw new Error('both Matrix Calculator engines failed');
   const result = matrixCalculatorResult(snapshot, deal, outcomes, priced, termsOf(caller).paywalled);
@@ -124,7 +129,7 @@ function matrixCalculatorResult(
   snapshot: CatalogueSnapshot,
   deal: Deal,
   outcomes: ApprovalOutcome[] | null,
-  priced: PricedBracket[] | null,
+  priced: PricedMarket | PricedBracket[] | null,
   paywalled: boolean,
 ): MatrixCalculatorResult {
   if (outcomes && priced) {
@@ -136,7 +141,7 @@ function matrixCalculatorResult(
       degraded: null,
     };
   }
-  if (priced) {
+  if (Array.isArray(priced)) {
     // Approval checks are missing: the priced cards, unjoined, behind the same paywall (cheapest first already).
     return {
       results: [],

@@ -4,7 +4,8 @@
  *
  * Pure: no I/O. `buildPricingIndex` does all catalogue work once per snapshot; `priceDeal` then touches only the
  * brackets reachable from the deal's asset, evaluates each product's deal-dependent figures once per call, and
- * allocates nothing per bracket except the result row. Full precision throughout; formatting is the caller's.
+ * allocates nothing per bracket except the result row (`priceMarket`, the Matrix Calculator's call, not even that).
+ * Full precision throughout; formatting is the caller's.
  * See docs/pricing.md for every convention settled here.
  */
 import type {
@@ -60,16 +61,48 @@ interface IndexData {
    * parent's list), so memory is O(relations + assets x depth), not O(assets x brackets).
    */
   reachable: Map<number, readonly Int32Array[]>;
-  /** Scratch, reused by every call (priceDeal is synchronous, so never shared by two calls at once). */
+  /**
+   * Scratch, reused by every call (pricing is synchronous, so never shared by two calls at once). Figures live in
+   * typed arrays rather than objects: a call prices about a thousand brackets, and per-bracket objects are garbage
+   * the Matrix Calculator's p99 pays for in GC pauses.
+   */
   scratch: {
     generation: number;
     /** bracket position -> generation that last visited it (de-duplicates brackets mapped twice in a chain). */
     bracketSeen: Uint32Array;
-    /** product position -> generation whose quote is cached in `productQuotes`. */
+    /** product position -> generation whose quote is cached in `quotes`. */
     productSeen: Uint32Array;
-    productQuotes: (ProductQuote | null)[];
+    /** product position -> 1 when its cached quote can price the deal. */
+    productPrices: Uint8Array;
+    /** QUOTE_FIELDS figures per product position (see `quoteProduct`). */
+    quotes: Float64Array;
+    /** The last call's priced brackets, in catalogue order: bracket positions ... */
+    pricedPosition: Int32Array;
+    /** ... and their BRACKET_FIGURES figures (see `priceBracket`). */
+    pricedFigures: Float64Array;
   };
 }
+
+/** A product quote's figures in `scratch.quotes`, at product position x QUOTE_FIELDS. */
+const Q_C = 0;
+const Q_AMOUNT_FINANCED = 1;
+/** P to the cent, as amount bounds are compared. */
+const Q_AMOUNT_FINANCED_CENTS = 2;
+/** Brokerage paid, after caps and GST. */
+const Q_COMMISSION = 3;
+/** Percentage points added to the card's base rate (rate-loaded brokerage), else 0. */
+const Q_RATE_LOADING = 4;
+const Q_MONTHLY_FEE_PER_INSTALMENT = 5;
+const QUOTE_FIELDS = 6;
+
+/** A priced bracket's own figures in `scratch.pricedFigures`, at its index in the call x BRACKET_FIGURES. */
+const F_RATE_MIN = 0;
+const F_RATE_MAX = 1;
+const F_E_MIN = 2;
+const F_E_MAX = 3;
+const F_REPAYMENT_MIN = 4;
+const F_REPAYMENT_MAX = 5;
+const BRACKET_FIGURES = 6;
 
 const NO_SEGMENTS: readonly Int32Array[] = Object.freeze([]);
 
@@ -179,7 +212,10 @@ export function buildPricingIndex(catalogue: PricingCatalogue): PricingIndex {
       generation: 0,
       bracketSeen: new Uint32Array(brackets.length),
       productSeen: new Uint32Array(products.length),
-      productQuotes: new Array<ProductQuote | null>(products.length).fill(null),
+      productPrices: new Uint8Array(products.length),
+      quotes: new Float64Array(products.length * QUOTE_FIELDS),
+      pricedPosition: new Int32Array(brackets.length),
+      pricedFigures: new Float64Array(brackets.length * BRACKET_FIGURES),
     },
   };
   return data as unknown as PricingIndex;
@@ -240,38 +276,65 @@ interface DealTerms {
   preferred: readonly number[] | null;
 }
 
-/** A product's deal-dependent figures, evaluated once per call. */
-interface ProductQuote {
-  product: Product;
-  c: number;
-  /** P, including funded brokerage. */
-  amountFinanced: number;
-  /** P to the cent, as amount bounds are compared. */
-  amountFinancedCents: number;
-  /** Brokerage paid, after caps and GST. */
-  commission: number;
-  /** Percentage points added to the card's base rate (rate-loaded brokerage), else 0. */
-  rateLoading: number;
-  monthlyFeePerInstalment: number;
-}
-
 /**
  * Prices `deal` against every eligible bracket (Rule 11) and returns the rows cheapest first (Rule 13).
  * A deal without a term, with an unknown or deleted asset, or whose figures are not finite prices nothing.
  */
 export function priceDeal(index: PricingIndex, deal: Deal, options: PriceDealOptions = {}): PricedBracket[] {
+  const rows: PricedBracket[] = [];
+  price(unwrap(index), deal, options, rows);
+  return options.sorted === false ? rows : sortCheapestFirst(rows);
+}
+
+/**
+ * The brackets one call priced, in catalogue order, without a row object each: what the Matrix Calculator join
+ * needs to pick each approval's cheapest (the ids, financiers and Rule 13 keys), plus `row(k)` to build the full
+ * row of the few it shows, from figures already worked out (nothing is priced twice).
+ *
+ * Valid until the next pricing call on the same index (the figures live in the index's scratch): read it at once.
+ * A stale read throws rather than answering another deal's figures.
+ */
+export interface PricedMarket {
+  /** Brackets that priced. */
+  readonly count: number;
+  rateBracketId(k: number): number;
+  organisationId(k: number): number;
+  /** Full precision, as `PricedBracket.e_min`. */
+  eMin(k: number): number;
+  /** Full precision, as `PricedBracket.repayment_min`. */
+  repaymentMin(k: number): number;
+  /** The k-th priced bracket's row, equal to the one `priceDeal` returns for it (a new object per call). */
+  row(k: number): PricedBracket;
+}
+
+/** `priceDeal` without the rows: the same brackets, in catalogue order (`options.sorted` does not apply). */
+export function priceMarket(index: PricingIndex, deal: Deal, options: PriceDealOptions = {}): PricedMarket {
   const data = unwrap(index);
-  const segments = data.reachable.get(deal.asset_value);
-  if (!segments) return [];
-  const terms = dealTerms(deal);
-  if (!terms) return [];
+  const { generation, count, terms } = price(data, deal, options, null);
+  return new Market(data, generation, count, terms);
+}
+
+/**
+ * The one pricing loop: each priced bracket's figures go to the scratch (`pricedPosition`, `pricedFigures`), in
+ * catalogue order, and, when `rows` is given, its row is built at once (priceDeal: no second pass over the scratch).
+ */
+function price(
+  data: IndexData,
+  deal: Deal,
+  options: PriceDealOptions,
+  rows: PricedBracket[] | null,
+): { generation: number; count: number; terms: DealTerms | null } {
+  // A new generation even when nothing prices, so a market from an earlier call always reads as stale.
   const generation = nextGeneration(data);
-  const { bracketSeen } = data.scratch;
+  const segments = data.reachable.get(deal.asset_value);
+  const terms = segments ? dealTerms(deal) : null;
+  if (!segments || !terms) return { generation, count: 0, terms: null };
+  const { bracketSeen, quotes, pricedPosition, pricedFigures } = data.scratch;
   const type = options.type ?? deal.type;
   const organisationIds = options.organisationIds ?? null;
   const bracketIds = options.bracketIds ?? null;
 
-  const rows: PricedBracket[] = [];
+  let count = 0;
   for (const segment of segments) {
     for (let k = 0; k < segment.length; k++) {
       const position = segment[k];
@@ -282,13 +345,94 @@ export function priceDeal(index: PricingIndex, deal: Deal, options: PriceDealOpt
       if (organisationIds !== null && !organisationIds.has(bracket.organisation_id)) continue;
       if (bracketIds !== null && !bracketIds.has(bracket.id)) continue;
       if (!bracketAccepts(bracket, deal, terms)) continue;
-      const quote = productQuote(data, data.bracketProduct[position], deal, terms, generation);
-      if (quote === null || !within(quote.amountFinancedCents, bracket.min_amount, bracket.max_amount)) continue;
-      const row = priceBracket(bracket, quote, terms);
-      if (row !== null) rows.push(row);
+      const productPosition = data.bracketProduct[position];
+      if (!productQuote(data, productPosition, deal, terms, generation)) continue;
+      const q = productPosition * QUOTE_FIELDS;
+      if (!within(quotes[q + Q_AMOUNT_FINANCED_CENTS], bracket.min_amount, bracket.max_amount)) continue;
+      const at = count * BRACKET_FIGURES;
+      if (!priceBracket(bracket, quotes, q, terms, pricedFigures, at)) continue;
+      pricedPosition[count] = position;
+      count++;
+      if (rows !== null) rows.push(pricedRow(data, position, pricedFigures, at, terms));
     }
   }
-  return options.sorted === false ? rows : sortCheapestFirst(rows);
+  return { generation, count, terms };
+}
+
+/** The row of the bracket at `position`, its figures at `figures[at]` and its product's quote in the scratch. */
+function pricedRow(
+  data: IndexData,
+  position: number,
+  figures: Float64Array,
+  at: number,
+  terms: DealTerms,
+): PricedBracket {
+  const bracket = data.brackets[position];
+  const productPosition = data.bracketProduct[position];
+  const product = data.products[productPosition];
+  const quotes = data.scratch.quotes;
+  const q = productPosition * QUOTE_FIELDS;
+  return {
+    rate_bracket_id: bracket.id,
+    rate_bracket_name: bracket.name,
+    organisation_id: bracket.organisation_id,
+    product_id: product.id,
+    product_name: product.product_name,
+    base_min: bracket.base_min,
+    base_max: bracket.base_max,
+    rate_min: figures[at + F_RATE_MIN],
+    rate_max: figures[at + F_RATE_MAX],
+    e_min: figures[at + F_E_MIN],
+    e_max: figures[at + F_E_MAX],
+    repayment_min: figures[at + F_REPAYMENT_MIN],
+    repayment_max: figures[at + F_REPAYMENT_MAX],
+    balloon: terms.balloon,
+    commission: quotes[q + Q_COMMISSION],
+    amount_financed: quotes[q + Q_AMOUNT_FINANCED],
+    instalments: terms.n,
+    instalments_per_year: terms.m,
+    compounding_per_year: quotes[q + Q_C],
+    advance: terms.advance,
+    monthly_fee_per_instalment: quotes[q + Q_MONTHLY_FEE_PER_INSTALMENT],
+  };
+}
+
+class Market implements PricedMarket {
+  constructor(
+    private readonly data: IndexData,
+    private readonly generation: number,
+    readonly count: number,
+    private readonly terms: DealTerms | null,
+  ) {}
+
+  /** The scratch, as long as no later call has written over it. */
+  private scratch(): IndexData['scratch'] {
+    const scratch = this.data.scratch;
+    if (scratch.generation !== this.generation) throw new Error('priced market read after a later pricing call');
+    return scratch;
+  }
+
+  rateBracketId(k: number): number {
+    return this.data.brackets[this.scratch().pricedPosition[k]].id;
+  }
+
+  organisationId(k: number): number {
+    return this.data.brackets[this.scratch().pricedPosition[k]].organisation_id;
+  }
+
+  eMin(k: number): number {
+    return this.scratch().pricedFigures[k * BRACKET_FIGURES + F_E_MIN];
+  }
+
+  repaymentMin(k: number): number {
+    return this.scratch().pricedFigures[k * BRACKET_FIGURES + F_REPAYMENT_MIN];
+  }
+
+  row(k: number): PricedBracket {
+    const scratch = this.scratch();
+    if (!(k >= 0 && k < this.count) || this.terms === null) throw new RangeError(`no priced bracket ${k}`);
+    return pricedRow(this.data, scratch.pricedPosition[k], scratch.pricedFigures, k * BRACKET_FIGURES, this.terms);
+  }
 }
 
 function nextGeneration(data: IndexData): number {
@@ -338,23 +482,31 @@ function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boo
   );
 }
 
+/** True when the product can price this deal; its figures are then in `scratch.quotes` (cached per call). */
 function productQuote(
   data: IndexData,
   productPosition: number,
   deal: Deal,
   terms: DealTerms,
   generation: number,
-): ProductQuote | null {
+): boolean {
   const scratch = data.scratch;
-  if (scratch.productSeen[productPosition] === generation) return scratch.productQuotes[productPosition];
-  const quote = quoteProduct(data.products[productPosition], deal, terms);
+  if (scratch.productSeen[productPosition] === generation) return scratch.productPrices[productPosition] === 1;
+  const prices = quoteProduct(
+    data.products[productPosition],
+    deal,
+    terms,
+    scratch.quotes,
+    productPosition * QUOTE_FIELDS,
+  );
   scratch.productSeen[productPosition] = generation;
-  scratch.productQuotes[productPosition] = quote;
-  return quote;
+  scratch.productPrices[productPosition] = prices ? 1 : 0;
+  return prices;
 }
 
 /**
- * Rule 11 product bounds, then Rules 5-7 and 9 for one product: null when the product cannot price this deal.
+ * Rule 11 product bounds, then Rules 5-7 and 9 for one product: false when the product cannot price this deal;
+ * otherwise its figures are written to `quotes` at `q` (Q_* offsets).
  *
  * Documentation fee (Rule 6): paying a fee up front is always possible, financing it needs the lender's consent.
  * - request 'no': not financed, whatever the product says;
@@ -379,7 +531,7 @@ function productQuote(
  *
  * Amount bounds (`min_amount` / `max_amount`) test P including funded brokerage, to the cent.
  */
-function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQuote | null {
+function quoteProduct(product: Product, deal: Deal, terms: DealTerms, quotes: Float64Array, q: number): boolean {
   if (
     !within(terms.term, product.min_range, product.max_range) ||
     !answeredWithin(deal.abn_age, product.min_abn_age, product.max_abn_age) ||
@@ -391,21 +543,21 @@ function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQu
     !triStateAccepts(product.private_sale, deal.private_sale) ||
     !triStateAccepts(product.sale_hire_back, deal.sale_hire_back)
   ) {
-    return null;
+    return false;
   }
   const limit = product.max_origination_fee_limit;
-  if (limit !== null && limit !== undefined && terms.originationFee > limit) return null;
+  if (limit !== null && limit !== undefined && terms.originationFee > limit) return false;
 
   const documentationFee = Math.max(0, product.documentation_fee ?? 0);
   let docFeeFinanced: boolean;
   if (deal.doc_fee_financed === 'no') docFeeFinanced = false;
   else if (deal.doc_fee_financed === 'yes') {
-    if (product.doc_fee_financed === 'no' && documentationFee > 0) return null;
+    if (product.doc_fee_financed === 'no' && documentationFee > 0) return false;
     docFeeFinanced = true;
   } else docFeeFinanced = product.doc_fee_financed !== 'no';
 
   const beforeBrokerage = terms.amountAdvanced + terms.originationFee + (docFeeFinanced ? documentationFee : 0);
-  if (!(beforeBrokerage > 0) || !Number.isFinite(beforeBrokerage)) return null;
+  if (!(beforeBrokerage > 0) || !Number.isFinite(beforeBrokerage)) return false;
 
   let brokerageExGst = terms.brokeragePercentage
     ? (beforeBrokerage * terms.brokerageExGst) / 100
@@ -427,35 +579,45 @@ function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQu
   const rateLoaded = loading !== null && loading !== undefined && loading > 0;
   const amountFinanced = rateLoaded ? beforeBrokerage : beforeBrokerage + commission;
   const amountFinancedCents = roundMoney(amountFinanced);
-  if (!within(amountFinancedCents, product.min_amount, product.max_amount)) return null;
+  if (!within(amountFinancedCents, product.min_amount, product.max_amount)) return false;
 
-  return {
-    product,
-    c: compoundingPerYear(product.compounding_frequency),
-    amountFinanced,
-    amountFinancedCents,
-    commission,
-    rateLoading: rateLoaded ? loading * ((brokerageExGst / beforeBrokerage) * 100) : 0,
-    // Rule 9: a monthly fee, spread over the instalments of a year; not financed, not in e.
-    monthlyFeePerInstalment: (Math.max(0, product.monthly_fee ?? 0) * 12) / terms.m,
-  };
+  quotes[q + Q_C] = compoundingPerYear(product.compounding_frequency);
+  quotes[q + Q_AMOUNT_FINANCED] = amountFinanced;
+  quotes[q + Q_AMOUNT_FINANCED_CENTS] = amountFinancedCents;
+  quotes[q + Q_COMMISSION] = commission;
+  quotes[q + Q_RATE_LOADING] = rateLoaded ? loading * ((brokerageExGst / beforeBrokerage) * 100) : 0;
+  // Rule 9: a monthly fee, spread over the instalments of a year; not financed, not in e.
+  quotes[q + Q_MONTHLY_FEE_PER_INSTALMENT] = (Math.max(0, product.monthly_fee ?? 0) * 12) / terms.m;
+  return true;
 }
 
 /**
- * Rules 2, 4, 8, 9 for one bracket; null when the bracket cannot be priced: a figure is not finite (e.g. Rule 8
- * has no rate for a single advance instalment that repays everything at settlement) or the instalment is negative.
+ * Rules 2, 4, 8, 9 for one bracket, on its product's quote at `quotes[q]`; false when the bracket cannot be priced: a
+ * figure is not finite (e.g. Rule 8 has no rate for a single advance instalment that repays everything at
+ * settlement) or the instalment is negative. Otherwise its figures are written to `out` at `at` (F_* offsets).
  */
-function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerms): PricedBracket | null {
-  const rateMin = bracket.base_min + quote.rateLoading;
-  const rateMax = bracket.base_max + quote.rateLoading;
-  const iMin = ratePerInstalment(rateMin / 100, quote.c, terms.m);
-  const iMax = ratePerInstalment(rateMax / 100, quote.c, terms.m);
-  const instalmentMin = pmt(iMin, terms.n, quote.amountFinanced, terms.balloon, terms.advance);
-  const instalmentMax = pmt(iMax, terms.n, quote.amountFinanced, terms.balloon, terms.advance);
-  const eMin = effectiveRate(instalmentMin, iMin, quote, terms);
-  const eMax = effectiveRate(instalmentMax, iMax, quote, terms);
-  const repaymentMin = instalmentMin + quote.monthlyFeePerInstalment;
-  const repaymentMax = instalmentMax + quote.monthlyFeePerInstalment;
+function priceBracket(
+  bracket: RateBracket,
+  quotes: Float64Array,
+  q: number,
+  terms: DealTerms,
+  out: Float64Array,
+  at: number,
+): boolean {
+  const c = quotes[q + Q_C];
+  const amountFinanced = quotes[q + Q_AMOUNT_FINANCED];
+  const rateLoading = quotes[q + Q_RATE_LOADING];
+  const monthlyFeePerInstalment = quotes[q + Q_MONTHLY_FEE_PER_INSTALMENT];
+  const rateMin = bracket.base_min + rateLoading;
+  const rateMax = bracket.base_max + rateLoading;
+  const iMin = ratePerInstalment(rateMin / 100, c, terms.m);
+  const iMax = ratePerInstalment(rateMax / 100, c, terms.m);
+  const instalmentMin = pmt(iMin, terms.n, amountFinanced, terms.balloon, terms.advance);
+  const instalmentMax = pmt(iMax, terms.n, amountFinanced, terms.balloon, terms.advance);
+  const eMin = effectiveRate(instalmentMin, iMin, amountFinanced, terms);
+  const eMax = effectiveRate(instalmentMax, iMax, amountFinanced, terms);
+  const repaymentMin = instalmentMin + monthlyFeePerInstalment;
+  const repaymentMax = instalmentMax + monthlyFeePerInstalment;
   if (
     // A negative instalment (a balloon worth more than the amount financed grows to) is not a loan to show.
     !(instalmentMin >= 0) ||
@@ -465,31 +627,15 @@ function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerm
     !Number.isFinite(eMin) ||
     !Number.isFinite(eMax)
   ) {
-    return null;
+    return false;
   }
-  return {
-    rate_bracket_id: bracket.id,
-    rate_bracket_name: bracket.name,
-    organisation_id: bracket.organisation_id,
-    product_id: quote.product.id,
-    product_name: quote.product.product_name,
-    base_min: bracket.base_min,
-    base_max: bracket.base_max,
-    rate_min: rateMin,
-    rate_max: rateMax,
-    e_min: eMin,
-    e_max: eMax,
-    repayment_min: repaymentMin,
-    repayment_max: repaymentMax,
-    balloon: terms.balloon,
-    commission: quote.commission,
-    amount_financed: quote.amountFinanced,
-    instalments: terms.n,
-    instalments_per_year: terms.m,
-    compounding_per_year: quote.c,
-    advance: terms.advance,
-    monthly_fee_per_instalment: quote.monthlyFeePerInstalment,
-  };
+  out[at + F_RATE_MIN] = rateMin;
+  out[at + F_RATE_MAX] = rateMax;
+  out[at + F_E_MIN] = eMin;
+  out[at + F_E_MAX] = eMax;
+  out[at + F_REPAYMENT_MIN] = repaymentMin;
+  out[at + F_REPAYMENT_MAX] = repaymentMax;
+  return true;
 }
 
 /**
@@ -497,8 +643,8 @@ function priceBracket(bracket: RateBracket, quote: ProductQuote, terms: DealTerm
  * financed fee, no funded brokerage) the root of RATE is the priced rate per instalment itself, so it is returned
  * exactly instead of solved; otherwise solved, starting from the priced rate (e is usually just above it).
  */
-function effectiveRate(instalment: number, i: number, quote: ProductQuote, terms: DealTerms): number {
-  if (quote.amountFinanced === terms.amountAdvanced) return terms.m * i * 100;
+function effectiveRate(instalment: number, i: number, amountFinanced: number, terms: DealTerms): number {
+  if (amountFinanced === terms.amountAdvanced) return terms.m * i * 100;
   return effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m, i);
 }
 

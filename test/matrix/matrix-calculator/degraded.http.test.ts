@@ -21,20 +21,23 @@ useMatrixCalculatorApp();
 
 describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; degraded names the missing half', () => {
   const engines = () => t.app.deps.services.engines;
-  async function withFailing<T>(half: 'priceDeal' | 'evaluateApprovals', fn: () => Promise<T>): Promise<T> {
-    const original = engines()[half];
-    (engines() as any)[half] = () => {
-      throw new Error('boom');
-    };
+  /** The rate engine has two entries (the rows, and the market the join reads): a failing engine fails both. */
+  const ENTRIES = { rates: ['priceDeal', 'priceMarket'], approvals: ['evaluateApprovals'] } as const;
+  async function withFailing<T>(half: keyof typeof ENTRIES, fn: () => Promise<T>): Promise<T> {
+    const originals = ENTRIES[half].map((entry) => [entry, engines()[entry]] as const);
+    for (const [entry] of originals)
+      (engines() as any)[entry] = () => {
+        throw new Error('boom');
+      };
     try {
       return await fn();
     } finally {
-      (engines() as any)[half] = original;
+      for (const [entry, original] of originals) (engines() as any)[entry] = original;
     }
   }
 
   it("rate engine throws: 200, degraded rates, financiers present (the Matrix's groups), no priced key, results empty", async () => {
-    const res = await withFailing('priceDeal', () => run(pro, DEAL));
+    const res = await withFailing('rates', () => run(pro, DEAL));
     expect(res.status).toBe(200);
     expect(res.body.degraded).toBe('rates');
     expect(res.body.results).toEqual([]);
@@ -49,7 +52,7 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
   });
 
   it('approvals engine throws: 200, degraded approvals, priced present (the unjoined cards, cheapest first), no financiers key, results empty', async () => {
-    const res = await withFailing('evaluateApprovals', () => run(pro, DEAL));
+    const res = await withFailing('approvals', () => run(pro, DEAL));
     expect(res.status).toBe(200);
     expect(res.body.degraded).toBe('approvals');
     expect(res.body.results).toEqual([]);
@@ -67,7 +70,7 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
   });
 
   it('the paywall holds on a degraded run: beyond the cheapest three, priced cards are masked with figures null', async () => {
-    const res = await withFailing('evaluateApprovals', () =>
+    const res = await withFailing('approvals', () =>
       t.rest('POST', '/api/v1/matrix-calculator/', { token: trial, body: DEAL }),
     );
     expect(res.body.degraded).toBe('approvals');
@@ -85,7 +88,7 @@ describe('POST /matrix-calculator/ Rule 7: one engine fails, the other answers; 
   });
 
   it('both engines failing is a 500, not an empty answer', async () => {
-    const res = await withFailing('priceDeal', () => withFailing('evaluateApprovals', () => run(pro, DEAL)));
+    const res = await withFailing('rates', () => withFailing('approvals', () => run(pro, DEAL)));
     expect(res.status).toBe(500);
     expect('results' in (res.body ?? {})).toBe(false);
   });
