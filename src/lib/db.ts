@@ -42,15 +42,13 @@ export function rawQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<
 /** OIDs whose default parsing differs from Prisma's raw results: int8 (bigint) and timestamp (a UTC instant). */
 const INT8 = 20;
 const TIMESTAMP = 1114;
-const parseTimestamp = (text: string): Date => new Date(`${text.replace(' ', 'T')}Z`);
-const PGLITE_PARSERS = { [INT8]: (text: string) => BigInt(text), [TIMESTAMP]: parseTimestamp };
+const PARSERS: Record<number, (text: string) => unknown> = {
+  [INT8]: (text) => BigInt(text),
+  [TIMESTAMP]: (text) => new Date(`${text.replace(' ', 'T')}Z`),
+};
 const PG_TYPES = {
   getTypeParser: (oid: number, format?: 'text' | 'binary') =>
-    oid === INT8
-      ? (text: string) => BigInt(text)
-      : oid === TIMESTAMP
-        ? parseTimestamp
-        : pg.types.getTypeParser(oid, format as 'text'),
+    PARSERS[oid] ?? pg.types.getTypeParser(oid, format as 'text'),
 } as pg.CustomTypesConfig;
 
 export interface Database {
@@ -110,13 +108,19 @@ function definedOnly(options: Partial<DatabaseTimeouts>): Partial<DatabaseTimeou
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   let queries = 0;
   let directMs = 0;
-  const timed = async <T>(run: () => Promise<T>): Promise<T> => {
-    const start = performance.now();
-    try {
-      return await run();
-    } finally {
-      directMs += performance.now() - start;
-    }
+  /** Registers `prisma`'s driver for rawQuery: each statement counted and timed like the rest. */
+  const sendsDirect = (prisma: PrismaClient, run: (sql: string, params: unknown[]) => Promise<unknown[]>) => {
+    driverOf.set(prisma, {
+      query: async <T>(sql: string, params: readonly unknown[]) => {
+        queries += 1;
+        const start = performance.now();
+        try {
+          return (await run(sql, params as unknown[])) as T[];
+        } finally {
+          directMs += performance.now() - start;
+        }
+      },
+    });
   };
   const timeouts = pgTimeouts(options.timeouts);
   if (options.databaseUrl) {
@@ -142,14 +146,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     await prisma.$connect();
     // Named per text like Prisma's (a different prefix: the connections are shared, pg keeps one name per text).
     const names = preparedStatementNames(100, 'direct');
-    driverOf.set(prisma, {
-      query: async <T>(sql: string, params: readonly unknown[]) => {
-        queries += 1;
-        const name = names({ sql });
-        const result = await timed(() => pool.query({ text: sql, values: params as unknown[], types: PG_TYPES, name }));
-        return result.rows as T[];
-      },
-    });
+    sendsDirect(
+      prisma,
+      async (sql, values) => (await pool.query({ text: sql, values, types: PG_TYPES, name: names({ sql }) })).rows,
+    );
     return {
       prisma,
       kind: 'postgres',
@@ -199,12 +199,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   prisma.$on('query' as never, () => {
     queries += 1;
   });
-  driverOf.set(prisma, {
-    query: async <T>(sql: string, params: readonly unknown[]) => {
-      queries += 1;
-      return (await timed(() => prepared.query<T>(sql, params as unknown[], { parsers: PGLITE_PARSERS }))).rows;
-    },
-  });
+  sendsDirect(prisma, async (sql, params) => (await prepared.query(sql, params, { parsers: PARSERS })).rows);
   return {
     prisma,
     kind: 'pglite',
