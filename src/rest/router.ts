@@ -112,6 +112,12 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     });
 
   const index = routeIndex(compiled);
+  const contextOf = (req: Request) =>
+    buildContext(deps, {
+      authorization: req.get('authorization'),
+      serviceClient: req.get('x-service-client'),
+      clientAddress: req.ip,
+    });
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const found = index.match(req.method, req.path);
     if (!found) return next();
@@ -119,11 +125,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     req.params = found.params;
     // The route template, where an Express route would have put it: the request log and metrics label by it.
     req.route = { path: route.path };
-    const ctx = await buildContext(deps, {
-      authorization: req.get('authorization'),
-      serviceClient: req.get('x-service-client'),
-      clientAddress: req.ip,
-    });
+    const ctx = await contextOf(req);
     // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
     if (!route.public && ctx.auth.kind !== 'caller')
       return send(res, [401, { error: new UnauthenticatedError().message }]);
@@ -172,11 +174,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
   const malformedPath = async (req: Request, res: Response): Promise<void> => {
     const route = index.find(req.method, req.path)?.indexed.route;
     if (route && !route.public) {
-      const ctx = await buildContext(deps, {
-        authorization: req.get('authorization'),
-        serviceClient: req.get('x-service-client'),
-        clientAddress: req.ip,
-      });
+      const ctx = await contextOf(req);
       if (ctx.auth.kind !== 'caller') return send(res, [401, { error: new UnauthenticatedError().message }]);
     }
     send(res, [
