@@ -72,8 +72,8 @@ export function joinMatrixCalculator(
   organisationNames: ReadonlyMap<number, string>,
 ): MatrixCalculatorJoin {
   const market: PricedMarket = isRowList(priced) ? new RowMarket(priced) : priced;
-  // Rule 13 keys, as the row shows them, once per priced bracket. `priced` may come in any order (the service asks
-  // the pricing engine not to sort): only each approval's cheapest is wanted, picked pairwise below.
+  // Rule 13 keys, as the row shows them, once per priced bracket. `priced` may come in any order (the service's
+  // market is in catalogue order): only each approval's cheapest is wanted, picked pairwise below.
   const count = market.count;
   const keys = scratchKeys(count);
   const shownE = keys.e;
