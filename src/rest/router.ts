@@ -9,6 +9,7 @@ import { unstorableTextErrors } from '../graphql/input-text.ts';
 import { UnauthenticatedError } from '../lib/errors.ts';
 import { clientKind, say } from '../lib/wording.ts';
 import { logger } from '../lib/logger.ts';
+import { bodyReader } from '../http/body-limit.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
@@ -104,12 +105,9 @@ function hasContent(req: Request): boolean {
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const compiled: CompiledRoute[] = routes.map((r) => compileRoute(schema, r));
   const router = express.Router();
-  const jsonBody = express.json({ limit: deps.config.maxBodyBytes, strict: false }); // the one body limit (src/http/body-limit.ts);
-  // The body is read only after credentials are judged (a parse failure goes to the error handler below).
-  const readBody = (req: Request, res: Response) =>
-    new Promise<void>((resolve, reject) => {
-      jsonBody(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
-    });
+  // The one body limit (src/http/body-limit.ts). The body is read only after credentials are judged (a parse failure
+  // goes to the error handler below).
+  const readBody = bodyReader(deps.config.maxBodyBytes, 'json');
 
   const index = routeIndex(compiled);
   const contextOf = (req: Request) =>
