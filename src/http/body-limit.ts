@@ -45,6 +45,8 @@ export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Re
       Number(declared) <= limitBytes &&
       (kind === 'bytes' || PLAIN_JSON.test(headers['content-type'] ?? ''));
     if (!plain) return viaBodyParser(req, res);
+    // A client gone while the credentials were judged: its stream will say nothing more.
+    if (req.destroyed) return Promise.reject(bodyError('request.aborted', 400, 'request aborted'));
     return new Promise<void>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let done = false;

@@ -151,15 +151,18 @@ describe('the limit: a body of exactly the limit is read, one byte more is entit
 });
 
 describe('a client that stops sending mid-body settles the read (no request left waiting)', () => {
-  it('the reader rejects with request.aborted', async () => {
-    const settled = new Promise<{ type?: string; status?: number }>((resolve) => {
+  /** The reader's outcome when the client leaves `readAfterMs` after the request's start (headers and half a body). */
+  const outcomeOfAbort = (readAfterMs: number) =>
+    new Promise<{ type?: string; status?: number }>((resolve) => {
       const app = express();
       const read = bodyReader(LIMIT, 'json');
       app.post('/json', (req, res) => {
-        read(req, res).then(
-          () => resolve({}),
-          (error: { type?: string; status?: number }) => resolve({ type: error.type, status: error.status }),
-        );
+        setTimeout(() => {
+          read(req, res).then(
+            () => resolve({}),
+            (error: { type?: string; status?: number }) => resolve({ type: error.type, status: error.status }),
+          );
+        }, readAfterMs);
       });
       const lone = app.listen(0, '127.0.0.1', () => {
         const req = http.request({
@@ -177,6 +180,10 @@ describe('a client that stops sending mid-body settles the read (no request left
         }, 50);
       });
     });
-    expect(await settled).toEqual({ type: 'request.aborted', status: 400 });
+  it('while the body is being read: the reader rejects with request.aborted', async () => {
+    expect(await outcomeOfAbort(0)).toEqual({ type: 'request.aborted', status: 400 });
+  });
+  it('before the body is read (while credentials are judged): the reader rejects at once', async () => {
+    expect(await outcomeOfAbort(150)).toEqual({ type: 'request.aborted', status: 400 });
   });
 });
