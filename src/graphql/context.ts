@@ -16,7 +16,11 @@ export interface Context extends ServiceContext {
 export interface RequestLike {
   authorization?: string | null;
   serviceClient?: string | null;
-  clientAddress?: string | null;
+  /**
+   * The client's address, or how to find it. Only sign-in reads it, so the HTTP surfaces pass `() => req.ip`: Express
+   * works the address out of X-Forwarded-For and TRUST_PROXY on every read, a cost no other request should pay.
+   */
+  clientAddress?: string | null | (() => string | null | undefined);
 }
 
 export async function buildContext(deps: AppDeps, request: RequestLike): Promise<Context> {
@@ -27,7 +31,10 @@ export async function buildContext(deps: AppDeps, request: RequestLike): Promise
     caller: auth.kind === 'caller' ? auth.caller : null,
     client: clientKind(request.serviceClient),
     cache: new Map(),
-    clientAddress: request.clientAddress ?? null,
+    get clientAddress(): string | null {
+      const address = request.clientAddress;
+      return (typeof address === 'function' ? address() : address) ?? null;
+    },
   };
 }
 

@@ -132,7 +132,7 @@ export function createGraphQLServer(deps: AppDeps) {
       buildContext(deps, {
         authorization: request.headers.get('authorization'),
         serviceClient: request.headers.get('x-service-client'),
-        clientAddress: req?.ip,
+        clientAddress: () => req?.ip,
       }),
     plugins: [
       graphqlRequestParsing(),

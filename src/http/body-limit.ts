@@ -12,6 +12,11 @@ export const TOO_LARGE_MESSAGE = 'Request body is too large.';
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 const BOM = 0xfeff;
 
+/** True when the request's body is JSON by its media type (`application/json`, any parameters), as body-parser judges it. */
+export function isJsonBody(req: Request): boolean {
+  return PLAIN_JSON.test(req.headers['content-type'] ?? '') || Boolean(req.is('application/json'));
+}
+
 /** What body-parser attaches to the errors the routers' error handlers read (`type`, `status`). */
 function bodyError(type: string, status: number, message: string, cause?: unknown): Error {
   return Object.assign(new Error(message, { cause }), { type, status, statusCode: status, expose: true });

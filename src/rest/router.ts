@@ -9,7 +9,7 @@ import { unstorableTextErrors } from '../graphql/input-text.ts';
 import { UnauthenticatedError } from '../lib/errors.ts';
 import { clientKind, say } from '../lib/wording.ts';
 import { logger } from '../lib/logger.ts';
-import { bodyReader } from '../http/body-limit.ts';
+import { bodyReader, isJsonBody } from '../http/body-limit.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
@@ -114,7 +114,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     buildContext(deps, {
       authorization: req.get('authorization'),
       serviceClient: req.get('x-service-client'),
-      clientAddress: req.ip,
+      clientAddress: () => req.ip,
     });
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const found = index.match(req.method, req.path);
@@ -129,7 +129,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
       return send(res, [401, { error: new UnauthenticatedError().message }]);
     // A body is JSON or nothing: a write sent with another media type is refused before it is read, rather than run
     // on an empty reading of it. An empty body (no length, or length 0, as fetch sends a bodiless POST) passes.
-    if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !req.is('application/json'))
+    if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !isJsonBody(req))
       return send(res, [415 as never, { error: say('unsupported_body', ctx.client) }]);
     await readBody(req, res);
     // Text PostgreSQL cannot store is refused before any field sees it: body (keys too), query string, path.

@@ -156,7 +156,7 @@ export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHand
       const ctx = await buildContext(deps, {
         authorization: req.get('authorization'),
         serviceClient: req.get('x-service-client'),
-        clientAddress: req.ip,
+        clientAddress: () => req.ip,
       });
       if (ctx.auth.kind !== 'caller') {
         res.status(401).set('WWW-Authenticate', 'Bearer').json({ error: new UnauthenticatedError().message });
