@@ -97,25 +97,31 @@ export function pmt(i: number, n: number, P: number, B: number, advance: boolean
 // ---------------------------------------------------------------------------------------------------------------
 
 /**
- * Present value at rate `i` of the customer's payments (n instalments of `instalment`, balloon `B` at time n)
- * minus the amount advanced `pv`. The rate we want is the root. For a positive instalment and non-negative
- * balloon this is strictly decreasing in `i` on (-1, inf): +inf as i -> -1, `instalment*t - pv` as i -> inf.
+ * The RATE problem being solved: n, instalment, pv (the amount advanced) and the balloon, in one reused Float64Array,
+ * and whether instalments are in advance. Not an object or a closure: V8 keeps a number field of an object as a heap
+ * box of its own, and the engines solve twice per priced bracket (thousands of solves per run), so a record per solve
+ * was most of a run's garbage. The solver is synchronous and never re-entered, so one record serves every call.
  */
-function presentValueGap(i: number, flows: CashFlows): number {
-  const { n, instalment, pv, balloon, advance } = flows;
-  if (Math.abs(i) < NEGLIGIBLE_RATE) return instalment * n + balloon - pv;
+const FLOWS = new Float64Array(4);
+const F_N = 0;
+const F_INSTALMENT = 1;
+const F_PV = 2;
+const F_BALLOON = 3;
+let flowsInAdvance = false;
+
+/**
+ * Present value at rate `i` of the customer's payments (n instalments of `instalment`, balloon `B` at time n)
+ * minus the amount advanced `pv` (the problem in FLOWS). The rate we want is the root. For a positive instalment and
+ * non-negative balloon this is strictly decreasing in `i` on (-1, inf): +inf as i -> -1, `instalment*t - pv` as
+ * i -> inf.
+ */
+function presentValueGap(i: number): number {
+  const n = FLOWS[F_N];
+  const instalment = FLOWS[F_INSTALMENT];
+  if (Math.abs(i) < NEGLIGIBLE_RATE) return instalment * n + FLOWS[F_BALLOON] - FLOWS[F_PV];
   const logDiscount = -n * Math.log1p(i);
   const annuity = -Math.expm1(logDiscount) / i; // (1 - (1+i)^-n)/i, accurate near 0
-  return instalment * (advance ? 1 + i : 1) * annuity + balloon * Math.exp(logDiscount) - pv;
-}
-
-/** The cash flows of one RATE problem (a plain record rather than a closure: no allocation per evaluation). */
-interface CashFlows {
-  n: number;
-  instalment: number;
-  pv: number;
-  balloon: number;
-  advance: boolean;
+  return instalment * (flowsInAdvance ? 1 + i : 1) * annuity + FLOWS[F_BALLOON] * Math.exp(logDiscount) - FLOWS[F_PV];
 }
 
 /** Absolute tolerance on the rate per instalment. */
@@ -162,20 +168,32 @@ export function solveRate(
     return NaN;
   }
   const origin = Number.isFinite(guess) && guess > -1 && guess <= MAX_RATE ? guess : 0;
-  const flows: CashFlows = { n, instalment, pv, balloon, advance };
-  const atOrigin = presentValueGap(origin, flows);
+  FLOWS[F_N] = n;
+  FLOWS[F_INSTALMENT] = instalment;
+  FLOWS[F_PV] = pv;
+  FLOWS[F_BALLOON] = balloon;
+  flowsInAdvance = advance;
+  const atOrigin = presentValueGap(origin);
   if (atOrigin === 0) return origin;
   if (Number.isNaN(atOrigin)) return NaN;
   const upwards = atOrigin > 0; // a decreasing gap that is positive here has its root above
-  return (
-    searchAndSolve(flows, origin, atOrigin, upwards) ??
-    searchAndSolve(flows, origin, atOrigin, !upwards) ?? // non-monotone cash flows only
-    NaN
-  );
+  const root = searchAndSolve(origin, atOrigin, upwards);
+  // Non-monotone cash flows only: the other side (NaN again when it has no root either).
+  return Number.isNaN(root) ? searchAndSolve(origin, atOrigin, !upwards) : root;
 }
 
-/** Expands a bracket from `origin` in one direction and solves in it; null when the gap never changes sign there. */
-function searchAndSolve(flows: CashFlows, origin: number, atOrigin: number, upwards: boolean): number | null {
+/**
+ * The bracket Brent's method starts from, written by searchAndSolve and read by brent: passing four numbers as
+ * arguments to a function the compiler does not inline boxes each of them.
+ */
+const BRACKET = new Float64Array(4);
+const B_A = 0;
+const B_B = 1;
+const B_FA = 2;
+const B_FB = 3;
+
+/** Expands a bracket from `origin` in one direction and solves in it; NaN when the gap never changes sign there. */
+function searchAndSolve(origin: number, atOrigin: number, upwards: boolean): number {
   let near = origin;
   let fNear = atOrigin;
   // First step: 1/8 of the rate, at least 0.001 per instalment; doubling from there.
@@ -184,29 +202,38 @@ function searchAndSolve(flows: CashFlows, origin: number, atOrigin: number, upwa
     let far: number;
     if (upwards) {
       far = near + step;
-      if (far > MAX_RATE) return null;
+      if (far > MAX_RATE) return NaN;
     } else {
       far = near - step;
       if (!(far > -1)) far = -1 + (1 + near) / 2; // approach -1, never reach it
-      if (far === near || 1 + far < 1e-15) return null;
+      if (far === near || 1 + far < 1e-15) return NaN;
     }
-    const fFar = presentValueGap(far, flows);
+    const fFar = presentValueGap(far);
     if (fFar === 0) return far;
-    if (Number.isNaN(fFar)) return null;
-    if (fFar < 0 !== fNear < 0)
-      return upwards ? brent(flows, near, far, fNear, fFar) : brent(flows, far, near, fFar, fNear);
+    if (Number.isNaN(fFar)) return NaN;
+    if (fFar < 0 !== fNear < 0) {
+      BRACKET[B_A] = upwards ? near : far;
+      BRACKET[B_B] = upwards ? far : near;
+      BRACKET[B_FA] = upwards ? fNear : fFar;
+      BRACKET[B_FB] = upwards ? fFar : fNear;
+      return brent();
+    }
     near = far;
     fNear = fFar;
   }
-  return null;
+  return NaN;
 }
 
 /**
- * Brent's method (after Numerical Recipes `zbrent`) on a bracket [a, b] with f(a), f(b) of opposite signs.
- * Interpolation steps are only taken when every value involved is finite; otherwise it bisects, so an overflowing
- * gap near i = -1 cannot stall it.
+ * Brent's method (after Numerical Recipes `zbrent`) on the bracket [a, b] in BRACKET, with f(a), f(b) of opposite
+ * signs. Interpolation steps are only taken when every value involved is finite; otherwise it bisects, so an
+ * overflowing gap near i = -1 cannot stall it.
  */
-function brent(flows: CashFlows, a: number, b: number, fa: number, fb: number): number {
+function brent(): number {
+  let a = BRACKET[B_A];
+  let b = BRACKET[B_B];
+  let fa = BRACKET[B_FA];
+  let fb = BRACKET[B_FB];
   let c = b;
   let fc = fb;
   let d = b - a;
@@ -258,7 +285,7 @@ function brent(flows: CashFlows, a: number, b: number, fa: number, fb: number): 
     a = b;
     fa = fb;
     b += Math.abs(d) > tol ? d : half > 0 ? tol : -tol;
-    fb = presentValueGap(b, flows);
+    fb = presentValueGap(b);
   }
   return b;
 }
