@@ -12,7 +12,7 @@ export const TOO_LARGE_MESSAGE = 'Request body is too large.';
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
 const BOM = 0xfeff;
 
-/** True when the request's body is JSON by its media type (`application/json`, any parameters), as body-parser judges it. */
+/** True when the body is JSON by its media type (`application/json`, any parameters), as body-parser judges it. */
 export function isJsonBody(req: Request): boolean {
   return PLAIN_JSON.test(req.headers['content-type'] ?? '') || Boolean(req.is('application/json'));
 }
@@ -26,7 +26,7 @@ function bodyError(type: string, status: number, message: string, cause?: unknow
  * Reads a request body under the limit into `req.body`: parsed JSON (`json`) or the bytes (`bytes`). The common
  * request, a Content-Length within the limit and no content encoding (and, for JSON, `application/json` in UTF-8), is
  * read straight off the socket: body-parser's general pipeline (media-type and charset negotiation, a decoder, the
- * finish listeners) was a twentieth of a small REST request's CPU. Every other request goes through body-parser
+ * finish listeners) cost about 0.09 ms of a small REST request's 1.4 ms of CPU (docs/performance.md). Every other request goes through body-parser
  * itself, so chunked and compressed bodies, other charsets and the 413 for a declared length over the limit are
  * answered exactly as before. Errors carry body-parser's `type` and `status`.
  */
