@@ -26,9 +26,9 @@ function bodyError(type: string, status: number, message: string, cause?: unknow
  * Reads a request body under the limit into `req.body`: parsed JSON (`json`) or the bytes (`bytes`). The common
  * request, a Content-Length within the limit and no content encoding (and, for JSON, `application/json` in UTF-8), is
  * read straight off the socket: body-parser's general pipeline (media-type and charset negotiation, a decoder, the
- * finish listeners) cost about 0.09 ms of a small REST request's 1.4 ms of CPU (docs/performance.md). Every other request goes through body-parser
- * itself, so chunked and compressed bodies, other charsets and the 413 for a declared length over the limit are
- * answered exactly as before. Errors carry body-parser's `type` and `status`.
+ * finish listeners) cost about 0.09 ms of a small REST request's 1.4 ms of CPU (docs/performance.md). Every other
+ * request goes through body-parser itself, so chunked and compressed bodies, other charsets and the 413 for a
+ * declared length over the limit are answered exactly as before. Errors carry body-parser's `type` and `status`.
  */
 export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Request, res: Response) => Promise<void> {
   const general =
