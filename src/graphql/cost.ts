@@ -225,22 +225,26 @@ function analyse(
   const queryType = schema.getQueryType();
   const fragmentShapes = new Map<string, OperationShape>();
   let variablesRead = false;
-  const intValue = (node: ValueNode | undefined): number | undefined => {
-    if (node?.kind === Kind.VARIABLE) variablesRead = true;
-    return intValueOf(node, variables);
-  };
+  /** A field's integer arguments by name, literal or variable (noting that a variable was read). */
+  const argsOf =
+    (field: FieldNode): Args =>
+    (name) => {
+      const node = field.arguments?.find((a) => a.name.value === name)?.value;
+      if (node?.kind === Kind.VARIABLE) variablesRead = true;
+      return intValueOf(node, variables);
+    };
 
   function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
     // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
     if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
-    const arg: Args = (name) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
+    const arg = argsOf(field);
     const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
     return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
   }
 
   function checkArguments(parent: GraphQLCompositeType, field: FieldNode, shape: OperationShape): void {
     if (parent.name !== 'CalculatorRow' || field.name.value !== 'schedule') return;
-    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
+    const arg = argsOf(field);
     const first = arg('first');
     const offset = arg('offset');
     if (first !== undefined && (first < 0 || first > SCHEDULE_PAGE_MAX)) {
@@ -252,7 +256,7 @@ function analyse(
   /** The page a relay connection field (it takes `after`) returns: first/last within the builder's bounds. */
   function connectionPage(def: { args: readonly { name: string }[] }, field: FieldNode): number | undefined {
     if (!def.args.some((a) => a.name === 'after')) return undefined;
-    const arg = (name: string) => intValue(field.arguments?.find((a) => a.name.value === name)?.value);
+    const arg = argsOf(field);
     const asked = [arg('first'), arg('last')].filter((n): n is number => n !== undefined);
     return Math.min(Math.max(asked.length ? Math.max(...asked) : DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE);
   }
