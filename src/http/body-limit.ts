@@ -22,6 +22,9 @@ function bodyError(type: string, status: number, message: string, cause?: unknow
   return Object.assign(new Error(message, { cause }), { type, status, statusCode: status, expose: true });
 }
 
+/** The error body-parser gives a body its client stopped sending. */
+const aborted = () => bodyError('request.aborted', 400, 'request aborted');
+
 /**
  * Reads a request body under the limit into `req.body`: parsed JSON (`json`) or the bytes (`bytes`). The common
  * request, a Content-Length within the limit and no content encoding (and, for JSON, `application/json` in UTF-8), is
@@ -51,7 +54,7 @@ export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Re
       (kind === 'bytes' || PLAIN_JSON.test(headers['content-type'] ?? ''));
     if (!plain) return viaBodyParser(req, res);
     // A client gone while the credentials were judged: its stream will say nothing more.
-    if (req.destroyed) return Promise.reject(bodyError('request.aborted', 400, 'request aborted'));
+    if (req.destroyed) return Promise.reject(aborted());
     return new Promise<void>((resolve, reject) => {
       const chunks: Buffer[] = [];
       let done = false;
@@ -60,8 +63,8 @@ export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Re
         done = true;
         req.removeListener('data', onData);
         req.removeListener('end', onEnd);
-        req.removeListener('error', onFailure);
-        req.removeListener('close', onClose);
+        req.removeListener('error', onAbort);
+        req.removeListener('close', onAbort);
         if (error) reject(error);
         else resolve();
       };
@@ -87,12 +90,12 @@ export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Re
           finish(bodyError('entity.parse.failed', 400, (error as Error).message, error));
         }
       };
-      const onFailure = () => finish(bodyError('request.aborted', 400, 'request aborted'));
-      const onClose = () => finish(bodyError('request.aborted', 400, 'request aborted'));
+      // A stream error, or the connection closed before the end: the client is gone either way.
+      const onAbort = () => finish(aborted());
       req.on('data', onData);
       req.on('end', onEnd);
-      req.on('error', onFailure);
-      req.on('close', onClose);
+      req.on('error', onAbort);
+      req.on('close', onAbort);
     });
   };
 }
