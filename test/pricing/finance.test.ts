@@ -274,6 +274,43 @@ describe('Rule 10 Rounding', () => {
       { seed: 1011, numRuns: 5_000 },
     );
   });
+
+  it('a formatted figure is its rounded value printed to its places (formatMoney, formatRate)', () => {
+    const format = (x: number, dp: 2 | 4) => (dp === 2 ? formatMoney(x) : formatRate(x));
+    const definition = (x: number, dp: 2 | 4) => roundHalfUp(x, dp).toFixed(dp);
+    const decimals = fc.tuple(fc.integer({ min: 0, max: 10 ** 9 }), fc.integer({ min: 0, max: 7 }), fc.boolean());
+    fc.assert(
+      fc.property(decimals, fc.constantFrom(2, 4), ([digits, places, negative], dp: 2 | 4) => {
+        const x = Number(`${negative ? '-' : ''}${digits}e-${places}`); // halves, whole numbers, every decimal part
+        expect(format(x, dp)).toBe(definition(x, dp));
+      }),
+      { seed: 1012, numRuns: 10_000 },
+    );
+    fc.assert(
+      fc.property(fc.double({ min: -1e16, max: 1e16, noNaN: true }), fc.constantFrom(2, 4), (x, dp: 2 | 4) => {
+        expect(format(x, dp)).toBe(definition(x, dp));
+      }),
+      { seed: 1013, numRuns: 10_000 },
+    );
+    // Halves at each place, a negative that rounds to zero, carries into the whole part, and whole parts of 1 to 12
+    // digits (the formatter builds them from four-digit tables).
+    const edges = [
+      [0.005, 2],
+      [0.00005, 4],
+      [-0.004, 2],
+      [99.995, 2],
+      [9.99995, 4],
+      [9999.995, 2],
+    ] as const;
+    for (const [x, dp] of edges) expect(format(x, dp)).toBe(definition(x, dp));
+    for (let digits = 1; digits <= 12; digits++) {
+      const whole = 10 ** digits - 1; // 9, 99, ..., 999999999999: every table boundary
+      for (const x of [whole, whole + 1, -whole - 0.25, whole / 7]) {
+        expect(formatMoney(x)).toBe(definition(x, 2));
+        if (digits <= 10) expect(formatRate(x)).toBe(definition(x, 4));
+      }
+    }
+  });
 });
 
 describe('Rule 4 Repayment / Rule 10 Rounding: amortisation schedule reconciles to the balloon (domain.md)', () => {

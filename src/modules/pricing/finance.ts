@@ -352,6 +352,11 @@ function roundedUnits(magnitude: number, scaled: number, scale: number): number 
  * `roundHalfUp(x, dp).toFixed(dp)`, the same characters, written from the whole number of units directly (no
  * toFixed, which is slow: the rows of one run format thousands of figures). Values off the integer path (very large,
  * or so precise that the string definition settles them) go through toFixed.
+ *
+ * The digits come from tables made once, never from a number turned into a string: V8 keeps every such string in
+ * its number-string cache, an old-generation table, so each one outlives the next young-generation GC and every GC
+ * copies the latest thousands of them. Formatting a run's figures that way made each of those GCs four to ten times
+ * longer (docs/performance.md, "Number strings and GC pauses").
  */
 function formatHalfUp(x: number, dp: 2 | 4): string {
   const magnitude = Math.abs(x);
@@ -360,11 +365,30 @@ function formatHalfUp(x: number, dp: 2 | 4): string {
   if (!(magnitude < 1e15) || !(scaled < 1e14)) return roundHalfUp(x, dp).toFixed(dp);
   if (magnitude === 0) return dp === 2 ? '0.00' : '0.0000';
   const units = roundedUnits(magnitude, scaled, scale);
-  const integer = Math.floor(units / scale);
-  const fraction = units - integer * scale;
-  const digits = dp === 2 ? (fraction < 10 ? `0${fraction}` : `${fraction}`) : `${fraction + 10_000}`.slice(1);
-  return `${x < 0 && units !== 0 ? '-' : ''}${integer}.${digits}`;
+  const whole = Math.floor(units / scale);
+  const figure = wholeDigits(whole) + (dp === 2 ? CENTS : TEN_THOUSANDTHS)[units - whole * scale];
+  return x < 0 && units !== 0 ? `-${figure}` : figure;
 }
+
+/** The decimal digits of a whole number (0 <= n < 1e12, as `formatHalfUp`'s whole parts are), from the tables. */
+function wholeDigits(n: number): string {
+  if (n < 10_000) return UP_TO_FOUR_DIGITS[n];
+  if (n < 100_000_000) {
+    const high = Math.floor(n / 10_000);
+    return UP_TO_FOUR_DIGITS[high] + FOUR_DIGITS[n - high * 10_000];
+  }
+  const high = Math.floor(n / 100_000_000);
+  const middle = Math.floor((n - high * 100_000_000) / 10_000);
+  return UP_TO_FOUR_DIGITS[high] + FOUR_DIGITS[middle] + FOUR_DIGITS[n - high * 100_000_000 - middle * 10_000];
+}
+
+const table = (size: number, entry: (n: number) => string): readonly string[] =>
+  Array.from({ length: size }, (_, n) => entry(n));
+/** "0" to "9999", "0000" to "9999", ".00" to ".99" and ".0000" to ".9999". */
+const UP_TO_FOUR_DIGITS = table(10_000, (n) => String(n));
+const FOUR_DIGITS = table(10_000, (n) => String(n).padStart(4, '0'));
+const CENTS = table(100, (n) => `.${String(n).padStart(2, '0')}`);
+const TEN_THOUSANDTHS = table(10_000, (n) => `.${String(n).padStart(4, '0')}`);
 
 const POWERS_OF_TEN = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10];
 
