@@ -353,10 +353,10 @@ function roundedUnits(magnitude: number, scaled: number, scale: number): number 
  * toFixed, which is slow: the rows of one run format thousands of figures). Values off the integer path (very large,
  * or so precise that the string definition settles them) go through toFixed.
  *
- * The digits come from tables made once, never from a number turned into a string: V8 keeps every such string in
- * its number-string cache, an old-generation table, so each one outlives the next young-generation GC and every GC
- * copies the latest thousands of them. Formatting a run's figures that way made each of those GCs four to ten times
- * longer (docs/performance.md, "Number strings and GC pauses").
+ * The digits come from tables made once, never from a number turned into a string: V8 keeps each such string in
+ * its number-string cache, an old-generation table, so it outlives the next young-generation GC, which must copy it.
+ * A figure is one new string; the Matrix Calculator formats six a row (docs/performance.md, "What changed this
+ * round").
  */
 function formatHalfUp(x: number, dp: 2 | 4): string {
   const magnitude = Math.abs(x);
