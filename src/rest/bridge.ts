@@ -6,22 +6,28 @@
  * Each document is also compiled once, at start, by graphql-jit into a function that executes exactly that
  * selection (resolvers called directly, leaves serialised inline): a large result list costs a fraction of
  * graphql-js's generic walk. A document graphql-jit cannot compile runs through graphql-js `execute`, as before.
+ * A document whose leaves are all plain values (`leavesAsResolved`) is compiled without leaf serialisation.
  */
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import {
   type GraphQLError,
   type GraphQLSchema,
+  GraphQLID,
   Kind,
+  TypeInfo,
   coerceInputValue,
   execute,
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isLeafType,
   isListType,
   isNonNullType,
   parse,
   typeFromAST,
   validate,
+  visit,
+  visitWithTypeInfo,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLInputType,
@@ -40,6 +46,8 @@ export interface CompiledRoute extends RouteDefinition {
   execute: Executor;
   /** 'jit' or 'graphql-js': which executor runs this route (tests and logs read it). */
   executor: 'jit' | 'graphql-js';
+  /** True when graphql-jit writes this route's leaves as its resolvers return them (`leavesAsResolved`). */
+  leavesAsResolved: boolean;
   operation: OperationDefinitionNode;
   rootField: string;
   variableTypes: { name: string; type: GraphQLInputType }[];
@@ -63,7 +71,8 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
   }));
   const slow: Executor = (ctx, variables) =>
     execute({ schema, document: compiled, variableValues: variables, contextValue: ctx });
-  const jit = compileQuery(schema, compiled);
+  const leavesAsResolved = plainLeavesOnly(schema, compiled);
+  const jit = compileQuery(schema, compiled, undefined, { disableLeafSerialization: leavesAsResolved });
   // A declared variable left out must reach resolvers as absent (graphql-js leaves the argument or input field out:
   // "unchanged" on a patch); graphql-jit would pass null ("clear it"), so such a request runs on graphql-js.
   const declared = (operation.variableDefinitions ?? [])
@@ -80,7 +89,35 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
         },
       }
     : { executor: 'graphql-js', execute: slow };
-  return { ...route, compiled, operation, rootField, variableTypes, ...executor };
+  return { ...route, compiled, operation, rootField, variableTypes, leavesAsResolved, ...executor };
+}
+
+/**
+ * True when every leaf `document` selects is a value its resolver already returns in its JSON form, so graphql-jit
+ * may write it as returned instead of calling its type's `serialize` (`disableLeafSerialization`, which only applies to
+ * enums and the built-in scalars; custom scalars such as Decimal and DateTime are serialised either way):
+ * - Int, Float, String and Boolean: `serialize` returns a value of the right type unchanged, and the schema's
+ *   resolvers return numbers, strings and booleans by their TypeScript types;
+ * - an enum whose values are their own names (TimezoneSource is not: its `none` is "" inside);
+ * - never ID, whose `serialize` turns a number into a string.
+ * Why: graphql-jit's serialising leaf check allocates the leaf's error location and path on every call, whether or
+ * not there is an error: ~180 bytes a leaf, 5 MB for a 300-financier calculator answer (docs/performance.md).
+ */
+export function plainLeavesOnly(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let plain = true;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const type = getNamedType(typeInfo.getType());
+        if (!type || !isLeafType(type)) return;
+        if (type.name === GraphQLID.name) plain = false;
+        else if (isEnumType(type) && type.getValues().some((v) => v.value !== v.name)) plain = false;
+      },
+    }),
+  );
+  return plain;
 }
 
 /** Lenient reader: keys an input type does not define are dropped, never stored (mass assignment stays impossible). */

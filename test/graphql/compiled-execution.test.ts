@@ -4,7 +4,17 @@
  * graphql-jit refuses, so an answer never depends on which executor produced it. /graphql runs graphql-js.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRoute } from '../../src/rest/bridge.ts';
+import {
+  GraphQLEnumType,
+  GraphQLFloat,
+  GraphQLID,
+  GraphQLInt,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+} from 'graphql';
+import { compileRoute, plainLeavesOnly } from '../../src/rest/bridge.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { schema } from '../../src/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
@@ -38,6 +48,43 @@ describe('REST: every route document is compiled once at start by graphql-jit', 
     const executors = routes.map((r) => `${r.method} ${r.path}: ${compileRoute(schema, r).executor}`);
     expect(executors.filter((e) => !e.endsWith(': jit'))).toEqual([]);
     expect(executors.length).toBeGreaterThan(30);
+  });
+});
+
+describe('REST: a document whose leaves are all plain values has them written as resolved (plainLeavesOnly)', () => {
+  const Plain = new GraphQLEnumType({ name: 'Plain', values: { confirmed: { value: 'confirmed' } } });
+  const Renamed = new GraphQLEnumType({ name: 'Renamed', values: { none: { value: '' } } });
+  const tiny = new GraphQLSchema({
+    query: new GraphQLObjectType({
+      name: 'Query',
+      fields: {
+        count: { type: GraphQLInt },
+        rate: { type: GraphQLFloat },
+        name: { type: GraphQLString },
+        id: { type: GraphQLID },
+        status: { type: Plain },
+        source: { type: Renamed },
+      },
+    }),
+  });
+  const plain = (query: string) => plainLeavesOnly(tiny, parse(query));
+
+  it('Int, Float, String and an enum whose values are their own names: plain', () => {
+    expect(plain('{ count rate name status }')).toBe(true);
+  });
+
+  it('ID is not (its serialize turns a number into a string), nor an enum with a value renamed inside', () => {
+    expect(plain('{ count id }')).toBe(false);
+    expect(plain('{ name source }')).toBe(false);
+    expect(plain('query { ...F } fragment F on Query { source }')).toBe(false);
+  });
+
+  it('every route but the notification preferences (TimezoneSource) has its leaves written as resolved', () => {
+    const serialised = routes
+      .map((r) => compileRoute(schema, r))
+      .filter((r) => !r.leavesAsResolved)
+      .map((r) => `${r.method} ${r.path}`);
+    expect(serialised).toEqual(['get /notifications/preferences', 'patch /notifications/preferences']);
   });
 });
 
