@@ -48,7 +48,7 @@ import {
   type BenchApp,
   type LoadResult,
 } from './harness.ts';
-import { PROFILE_REQUESTED, profiled, summariseProfile } from './profile.ts';
+import { PROFILE_REQUESTED, allocationProfiled, profiled, summariseAllocations, summariseProfile } from './profile.ts';
 import { startServerProcess, type ServerProcess } from './processes.ts';
 
 setFlagsFromString('--expose-gc');
@@ -727,6 +727,17 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
       profileReports.push(
         `CPU profile of the ${target} load on ${COLUMNS[key]} (server thread; ${result.completed} requests, ${result.rps.toFixed(0)} req/s while profiled): ${file}`,
         ...summariseProfile(profile, result.completed).map((x) => `  ${x}`),
+      );
+    }
+    // What each request allocates: one connection, so the load generator's thread leaves the server's alone.
+    for (const target of ['baseline', 'rest', 'graphql'] as const) {
+      process.stderr.write(`bench: sampling the ${target} load's allocations (2 s) ...\n`);
+      const { result, head } = await allocationProfiled(() =>
+        load({ ...targets[target], method: 'POST', headers, connections: 1, durationMs: 2000 }),
+      );
+      profileReports.push(
+        `Allocations of the ${target} load on ${COLUMNS[key]} (server thread; ${result.completed} requests):`,
+        ...summariseAllocations(head, result.completed).map((x) => `  ${x}`),
       );
     }
   }

@@ -1,9 +1,12 @@
 /**
  * `npm run bench -- --profile` (or BENCH_PROFILE=1): a CPU profile of the server's thread while it serves the REST
- * load, written as a .cpuprofile (open it in Chrome DevTools or speedscope), and its self time summarised by area.
+ * load, written as a .cpuprofile (open it in Chrome DevTools or speedscope), and its self time summarised by area;
+ * then what each request allocates, by area and function (V8's sampling heap profiler): GC time follows the bytes
+ * allocated, since a young-generation GC has a large fixed cost (docs/performance.md).
  * The inspector profiles only the thread it is attached to: the load generator runs in a worker thread and the
  * PostgreSQL backends in their own processes, so the profile is the server's share of a request.
  */
+import type { HeapProfiler } from 'node:inspector';
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -40,6 +43,8 @@ export async function profiled<T>(file: string, work: () => Promise<T>): Promise
   }
 }
 
+const GRAPHQL_JIT = 'graphql-jit (its runtime and the queries it compiled)';
+
 /** Where a function lives, by its script's path: the areas docs/performance.md talks about. */
 export function areaOf(url: string, functionName: string): string {
   if (functionName.startsWith('wasm-function')) return 'pg / pglite (driver; PGlite: the database itself)';
@@ -49,6 +54,8 @@ export function areaOf(url: string, functionName: string): string {
     if (/^(writev|writeBuffer|writeUtf8String|writeLatin1String)$/.test(functionName))
       return 'node (http, streams, net)';
     if (functionName === '(idle)' || functionName === '(program)') return 'idle / outside JavaScript';
+    // The functions graphql-jit compiles (`new Function`, so no script): its resolver and list handlers.
+    if (/Handler$|__context/.test(functionName)) return GRAPHQL_JIT;
     return 'native (JSON, crypto, regexp, other)';
   }
   const u = url.replace(/\\/g, '/');
@@ -68,6 +75,7 @@ export function areaOf(url: string, functionName: string): string {
       return 'pg / pglite (driver; PGlite: the database itself)';
     if (pkg === 'jsonwebtoken' || pkg === 'jws' || pkg === 'jwa') return 'jsonwebtoken';
     if (pkg === 'tsx' || pkg === 'esbuild') return 'tsx loader';
+    if (pkg === 'graphql-jit') return GRAPHQL_JIT;
     return `other package (${pkg})`;
   }
   if (u.includes('/src/generated/prisma/')) return 'prisma';
@@ -115,5 +123,66 @@ export function summariseProfile(profile: Profile, requests: number, top = 15): 
   out.push(`top ${top} functions by self time:`);
   for (const [name, f] of [...functions].sort((a, b) => b[1].us - a[1].us).slice(0, top))
     out.push(`  ${share(f.us)}  ${name}  [${f.area}]`);
+  return out;
+}
+
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/**
+ * Runs `work` under V8's sampling heap profiler: a sample about every `interval` bytes allocated, keeping the objects
+ * GC has since collected, so the profile is what the work allocated, not what it left alive.
+ */
+export async function allocationProfiled<T>(
+  work: () => Promise<T>,
+  interval = 1024,
+): Promise<{ result: T; head: AllocationNode }> {
+  const session = new Session();
+  session.connect();
+  try {
+    // Both flags are V8's (Node 20 and later); @types/node does not list them.
+    const sampling = {
+      samplingInterval: interval,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    } as HeapProfiler.StartSamplingParameterType;
+    await session.post('HeapProfiler.startSampling', sampling);
+    const result = await work();
+    const { profile } = await session.post('HeapProfiler.stopSampling');
+    return { result, head: profile.head as unknown as AllocationNode };
+  } finally {
+    session.disconnect();
+  }
+}
+
+/** Bytes allocated per request, by area and by the function that allocated them, as printable lines. */
+export function summariseAllocations(head: AllocationNode, requests: number, top = 10): string[] {
+  const areas = new Map<string, number>();
+  const functions = new Map<string, { area: string; bytes: number }>();
+  let total = 0;
+  const visit = (node: AllocationNode) => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    if (node.selfSize > 0) {
+      const area = areaOf(url, functionName);
+      total += node.selfSize;
+      areas.set(area, (areas.get(area) ?? 0) + node.selfSize);
+      const key = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+      const f = functions.get(key) ?? { area, bytes: 0 };
+      f.bytes += node.selfSize;
+      functions.set(key, f);
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(head);
+  const per = (bytes: number) => `${(bytes / 1024 / Math.max(1, requests)).toFixed(1).padStart(6)} KB/req`;
+  const out = [`allocated: ${per(total).trim()} (sampled, objects GC collected included)`, 'by area:'];
+  for (const [area, bytes] of [...areas].sort((a, b) => b[1] - a[1]).slice(0, top))
+    out.push(`  ${per(bytes)}  ${area}`);
+  out.push(`top ${top} functions by bytes allocated (inlined callees count as their caller):`);
+  for (const [name, f] of [...functions].sort((a, b) => b[1].bytes - a[1].bytes).slice(0, top))
+    out.push(`  ${per(f.bytes)}  ${name}  [${f.area}]`);
   return out;
 }
