@@ -45,6 +45,11 @@ export async function profiled<T>(file: string, work: () => Promise<T>): Promise
 
 const GRAPHQL_JIT = 'graphql-jit (its runtime and the queries it compiled)';
 
+/** A function as the summaries name it: its name, and its script's file and line. */
+function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']): string {
+  return `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+}
+
 /** Where a function lives, by its script's path: the areas docs/performance.md talks about. */
 export function areaOf(url: string, functionName: string): string {
   if (functionName.startsWith('wasm-function')) return 'pg / pglite (driver; PGlite: the database itself)';
@@ -103,12 +108,12 @@ export function summariseProfile(profile: Profile, requests: number, top = 15): 
   let busy = 0;
   for (const [id, us] of self) {
     const node = byId.get(id)!;
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url } = node.callFrame;
     const area = areaOf(url, functionName);
     if (area === 'idle / outside JavaScript' && functionName === '(idle)') continue;
     busy += us;
     areas.set(area, (areas.get(area) ?? 0) + us);
-    const key = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+    const key = frameName(node.callFrame);
     const f = functions.get(key) ?? { area, us: 0 };
     f.us += us;
     functions.set(key, f);
@@ -164,12 +169,12 @@ export function summariseAllocations(head: AllocationNode, requests: number, top
   const functions = new Map<string, { area: string; bytes: number }>();
   let total = 0;
   const visit = (node: AllocationNode) => {
-    const { functionName, url, lineNumber } = node.callFrame;
+    const { functionName, url } = node.callFrame;
     if (node.selfSize > 0) {
       const area = areaOf(url, functionName);
       total += node.selfSize;
       areas.set(area, (areas.get(area) ?? 0) + node.selfSize);
-      const key = `${functionName || '(anonymous)'} ${url ? `${path.basename(url)}:${lineNumber + 1}` : ''}`.trim();
+      const key = frameName(node.callFrame);
       const f = functions.get(key) ?? { area, bytes: 0 };
       f.bytes += node.selfSize;
       functions.set(key, f);
