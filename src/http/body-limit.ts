@@ -1,8 +1,8 @@
 /**
  * One request-body limit for both surfaces (MAX_BODY_BYTES, config.maxBodyBytes), and one reader (`bodyReader`). REST
- * parses JSON with it (src/rest/router.ts); /graphql reads its body here, with the same limit, before Yoga sees it, so
- * an oversized body is refused from its Content-Length (or, chunked, as soon as it passes the limit) with 413 and is
- * never buffered whole. Compressed bodies are measured inflated.
+ * and MCP parse JSON with it (src/rest/router.ts, src/modules/mcp/server.ts); /graphql reads its body here, with the
+ * same limit, before Yoga sees it, so an oversized body is refused from its Content-Length (or, chunked, as soon as it
+ * passes the limit) with 413 and is never buffered whole. Compressed bodies are measured inflated.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 

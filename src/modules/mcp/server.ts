@@ -6,10 +6,12 @@
  * then the body (limit MAX_BODY_BYTES), then the connection (recorded or renamed by the `initialize` handshake),
  * then the protocol. Tools run GraphQL operations in-process with the token's caller (tools/run.ts).
  */
-import express, { type Request, type Response } from 'express';
+import type express from 'express';
+import type { Request, Response } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { buildContext, type AppDeps, type Context } from '../../graphql/context.ts';
+import { bodyReader } from '../../http/body-limit.ts';
 import { databaseUnavailableReply, isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { UnauthenticatedError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
@@ -144,11 +146,13 @@ export interface McpHandlers {
 
 export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHandlers {
   const compiled = compileTools(schema, tools);
-  const jsonBody = express.json({ limit: deps.config.maxBodyBytes, strict: false });
-  const readBody = (req: Request, res: Response) =>
-    new Promise<unknown>((resolve) => {
-      jsonBody(req, res, (err?: unknown) => resolve(err ?? null));
-    });
+  // The one body limit and reader REST and /graphql use (src/http/body-limit.ts): a failure is the value, not a throw.
+  const jsonBody = bodyReader(deps.config.maxBodyBytes, 'json');
+  const readBody = (req: Request, res: Response): Promise<unknown> =>
+    jsonBody(req, res).then(
+      () => null,
+      (err: unknown) => err,
+    );
 
   const post = async (req: Request, res: Response): Promise<void> => {
     try {
