@@ -294,6 +294,10 @@ export async function load(options: {
   method: 'POST' | 'GET';
   headers: Record<string, string>;
   body?: string;
+  /** Instead of `body`: request k carries bodies[k % bodies.length] (exactly bodies[k] on one connection). */
+  bodies?: string[];
+  /** Read each answer as text (Buffer.concat + UTF-8 decode) in the worker, as a client that parses it would. */
+  decode?: boolean;
   connections: number;
   durationMs: number;
   maxRequests?: number;

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, method, headers, body, connections, durationMs, maxRequests } = workerData;
+const { url, method, headers, body, bodies, decode, connections, durationMs, maxRequests } = workerData;
 // One URL or several (several server processes): connection k sends to targets[k % targets.length].
 const targets = (Array.isArray(url) ? url : [url]).map((u) => new URL(u));
 for (const target of targets)
@@ -18,8 +18,12 @@ for (const target of targets)
     throw new Error(`load generator: loopback only, not ${target.hostname}`);
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
-const payload = body === undefined ? undefined : Buffer.from(body);
-const requestHeaders = { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) };
+// One body for every request, or `bodies`: the k-th request sent carries bodies[k % bodies.length] (with one
+// connection, request k is exactly bodies[k]).
+const payloads = (bodies ?? [body]).map((b) => {
+  const payload = b === undefined ? undefined : Buffer.from(b);
+  return { payload, headers: { ...headers, ...(payload ? { 'content-length': String(payload.length) } : {}) } };
+});
 
 /** CPU milliseconds this thread has used (Linux; NaN elsewhere): utime + stime, in 10 ms ticks. */
 function threadCpuMs() {
@@ -41,12 +45,15 @@ const latencies = [];
 const started = performance.now();
 const deadline = started + durationMs;
 
-function once(target) {
+function once(target, { payload, headers: requestHeaders }) {
   return new Promise((resolve) => {
     const t0 = performance.now();
     const req = http.request(target, { method, headers: requestHeaders, agent }, (res) => {
-      res.on('data', () => {});
+      // `decode`: read the answer as text, as a client about to parse it would (the bytes stay in this thread).
+      const chunks = decode ? [] : null;
+      res.on('data', (chunk) => chunks?.push(chunk));
       res.on('end', () => {
+        if (chunks) Buffer.concat(chunks).toString('utf8');
         latencies.push(performance.now() - t0);
         if (res.statusCode === 200) completed++;
         else {
@@ -68,8 +75,9 @@ function once(target) {
 
 async function loop(target) {
   while (performance.now() < deadline && sent < maxRequests) {
+    const next = payloads[sent % payloads.length];
     sent++;
-    await once(target);
+    await once(target, next);
   }
 }
 
