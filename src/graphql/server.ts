@@ -4,7 +4,6 @@
  * environment (no message, no stack: `isDev` is pinned off whatever NODE_ENV says) and logged like REST's.
  * In prod, introspection is refused and graphql-js's "Did you mean ...?" suggestions are cut from every message.
  */
-import { renderGraphiQL } from '@graphql-yoga/render-graphiql';
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import type { Request, Response } from 'express';
@@ -87,8 +86,10 @@ export function createGraphQLServer(deps: AppDeps) {
     schema,
     graphqlEndpoint: '/graphql',
     // GraphiQL is served from this package's own bundle (scripts, styles and editor workers inline), so it works with
-    // no internet; Yoga's default loads them from a CDN.
-    renderGraphiQL,
+    // no internet; Yoga's default loads them from a CDN. The bundle is imported on the first page asked for, not at
+    // start: it is ~30 MB of heap (its 18 MB module source and a 10 MB page string) that prod, where GraphiQL is
+    // off, never needs.
+    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: explorer
       ? { title: 'Asset-finance pricing and approvals', defaultQuery: EXPLORER_EXAMPLE, headers: EXPLORER_HEADERS }
       : false,
