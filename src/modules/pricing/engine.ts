@@ -367,34 +367,70 @@ function pricedRow(
   at: number,
   terms: DealTerms,
 ): PricedBracket {
-  const bracket = data.brackets[position];
-  const productPosition = data.bracketProduct[position];
-  const product = data.products[productPosition];
-  const quotes = data.scratch.quotes;
-  const q = productPosition * QUOTE_FIELDS;
-  return {
-    rate_bracket_id: bracket.id,
-    rate_bracket_name: bracket.name,
-    organisation_id: bracket.organisation_id,
-    product_id: product.id,
-    product_name: product.product_name,
-    base_min: bracket.base_min,
-    base_max: bracket.base_max,
-    rate_min: figures[at + F_RATE_MIN],
-    rate_max: figures[at + F_RATE_MAX],
-    e_min: figures[at + F_E_MIN],
-    e_max: figures[at + F_E_MAX],
-    repayment_min: figures[at + F_REPAYMENT_MIN],
-    repayment_max: figures[at + F_REPAYMENT_MAX],
-    balloon: terms.balloon,
-    commission: quotes[q + Q_COMMISSION],
-    amount_financed: quotes[q + Q_AMOUNT_FINANCED],
-    instalments: terms.n,
-    instalments_per_year: terms.m,
-    compounding_per_year: quotes[q + Q_C],
-    advance: terms.advance,
-    monthly_fee_per_instalment: quotes[q + Q_MONTHLY_FEE_PER_INSTALMENT],
-  };
+  return new PricedRow(data, position, figures, at, terms);
+}
+
+/**
+ * A priced bracket, built by `new` rather than as an object literal. V8 tracks where each object literal is
+ * allocated and, once most objects from one literal have outlived a young-generation GC, allocates every later one
+ * straight into the old generation ("allocation-site pretenuring"). A run's rows do outlive young GCs while the run
+ * sorts them and while the request that priced them is answering, so V8 made that call on this row (Node 20, 22 and
+ * 24 alike; on Node 24 in the bench too), and from then on every run's rows, which die with their request, filled the
+ * old generation: the Matrix engines' p99 went from ~2.2x to ~5.5x their median on Node 24 (docs/performance.md,
+ * "Rows that stay young"). Objects built by `new` have no allocation site, so they stay young
+ * (test/pricing/young-rows.test.ts).
+ */
+class PricedRow implements PricedBracket {
+  rate_bracket_id: number;
+  rate_bracket_name: string;
+  organisation_id: number;
+  product_id: number;
+  product_name: string;
+  base_min: number;
+  base_max: number;
+  rate_min: number;
+  rate_max: number;
+  e_min: number;
+  e_max: number;
+  repayment_min: number;
+  repayment_max: number;
+  balloon: number;
+  commission: number;
+  amount_financed: number;
+  instalments: number;
+  instalments_per_year: number;
+  compounding_per_year: number;
+  advance: boolean;
+  monthly_fee_per_instalment: number;
+
+  constructor(data: IndexData, position: number, figures: Float64Array, at: number, terms: DealTerms) {
+    const bracket = data.brackets[position];
+    const productPosition = data.bracketProduct[position];
+    const product = data.products[productPosition];
+    const quotes = data.scratch.quotes;
+    const q = productPosition * QUOTE_FIELDS;
+    this.rate_bracket_id = bracket.id;
+    this.rate_bracket_name = bracket.name;
+    this.organisation_id = bracket.organisation_id;
+    this.product_id = product.id;
+    this.product_name = product.product_name;
+    this.base_min = bracket.base_min;
+    this.base_max = bracket.base_max;
+    this.rate_min = figures[at + F_RATE_MIN];
+    this.rate_max = figures[at + F_RATE_MAX];
+    this.e_min = figures[at + F_E_MIN];
+    this.e_max = figures[at + F_E_MAX];
+    this.repayment_min = figures[at + F_REPAYMENT_MIN];
+    this.repayment_max = figures[at + F_REPAYMENT_MAX];
+    this.balloon = terms.balloon;
+    this.commission = quotes[q + Q_COMMISSION];
+    this.amount_financed = quotes[q + Q_AMOUNT_FINANCED];
+    this.instalments = terms.n;
+    this.instalments_per_year = terms.m;
+    this.compounding_per_year = quotes[q + Q_C];
+    this.advance = terms.advance;
+    this.monthly_fee_per_instalment = quotes[q + Q_MONTHLY_FEE_PER_INSTALMENT];
+  }
 }
 
 class Market implements PricedMarket {
