@@ -1,6 +1,6 @@
 /**
  * GraphiQL works with no internet: the page carries its own scripts and styles, opens with an example that runs
- * against this schema, and is not served in prod.
+ * against this schema, and is not served in prod, where its bundle is never even loaded.
  */
 import { parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

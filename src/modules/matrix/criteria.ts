@@ -21,6 +21,7 @@ import type {
   AssetState,
   Deal,
   DocLevel,
+  EvaluationStatus,
   TransactionType,
 } from '../catalogue/model.ts';
 
@@ -321,14 +322,46 @@ function evaluatePrepared(a: Approval, p: PreparedDeal): ApprovalOutcome | null 
     } else if (d.deposit + MONEY_TOLERANCE < required) return null;
   }
 
-  return {
-    approval: a,
-    status: missing === 0 ? 'confirmed' : 'possible',
-    missing_fields: missing === 0 ? NOTHING_MISSING : missingFieldsOf(missing),
-    deposit_percentage: pct,
-    deposit_amount: amount,
-    deposit_required: required,
-  };
+  return new Outcome(
+    a,
+    missing === 0 ? 'confirmed' : 'possible',
+    missing === 0 ? NOTHING_MISSING : missingFieldsOf(missing),
+    pct,
+    amount,
+    required,
+  );
+}
+
+/**
+ * An approval's outcome, built by `new` rather than as an object literal so that V8 never allocates it straight into
+ * the old generation: under concurrent Matrix Calculator requests V8 pretenured the literal, and every run's outcomes
+ * (one per approval not ruled out, dead with the request) then filled the old generation (docs/performance.md, "Rows
+ * that stay young"; test/matrix/young-results.test.ts).
+ */
+class Outcome implements ApprovalOutcome {
+  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
+  declare approval: Approval;
+  declare status: EvaluationStatus;
+  declare missing_fields: string[];
+  declare deposit_percentage: number | null;
+  declare deposit_amount: number | null;
+  declare deposit_required: number | null;
+
+  constructor(
+    approval: Approval,
+    status: EvaluationStatus,
+    missingFields: string[],
+    depositPercentage: number | null,
+    depositAmount: number | null,
+    depositRequired: number | null,
+  ) {
+    this.approval = approval;
+    this.status = status;
+    this.missing_fields = missingFields;
+    this.deposit_percentage = depositPercentage;
+    this.deposit_amount = depositAmount;
+    this.deposit_required = depositRequired;
+  }
 }
 
 /** Evaluates one approval against one deal: the outcome, or null when a supplied answer violates a criterion (dropped). */

@@ -131,12 +131,14 @@ export function joinMatrixCalculator(
         shownAt[cheapest] = shown.length;
         shown.push(market.row(cheapest));
       }
-      rows.push({
-        outcome,
-        bracket: shown[shownAt[cheapest]],
-        priced_bracket_count: linked,
-        organisation_name: organisationNameOf(organisationNames, approval.organisation_id),
-      });
+      rows.push(
+        new Joined(
+          outcome,
+          shown[shownAt[cheapest]],
+          linked,
+          organisationNameOf(organisationNames, approval.organisation_id),
+        ),
+      );
       rowBracket.push(cheapest);
     }
   }
@@ -145,6 +147,27 @@ export function joinMatrixCalculator(
     priced_count: pricedCount,
     destination_count: outcomes.length,
   };
+}
+
+/**
+ * A joined row, built by `new` rather than as an object literal: V8 can decide to allocate a literal's objects straight
+ * into the old generation once it sees them outlive young GCs, and a pretenured joined row (hundreds a run) then holds
+ * its young outcome and bracket through every young GC until the next full one (docs/performance.md, "Rows that stay
+ * young"; test/matrix/young-results.test.ts).
+ */
+class Joined implements JoinedRow {
+  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
+  declare outcome: ApprovalOutcome;
+  declare bracket: PricedBracket;
+  declare priced_bracket_count: number;
+  declare organisation_name: string;
+
+  constructor(outcome: ApprovalOutcome, bracket: PricedBracket, pricedBracketCount: number, organisationName: string) {
+    this.outcome = outcome;
+    this.bracket = bracket;
+    this.priced_bracket_count = pricedBracketCount;
+    this.organisation_name = organisationName;
+  }
 }
 
 function isRowList(priced: readonly PricedBracket[] | PricedMarket): priced is readonly PricedBracket[] {

@@ -42,19 +42,35 @@ export interface MatrixCalculatorRow extends MatrixApprovalOutcome, RateCardIden
 }
 
 export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
-  const a = outcome.approval;
-  return {
-    approval_id: a.id,
-    approval_name: a.name,
-    doc_level: a.doc_level,
-    status: outcome.status,
-    missing_fields: outcome.missing_fields,
-    deposit_percentage: outcome.deposit_percentage,
-    deposit_amount: outcome.deposit_amount,
-    deposit_required: outcome.deposit_required === null ? null : roundMoney(outcome.deposit_required),
-    max_term: a.max_term,
-    rate_bracket_ids: a.rate_bracket_ids,
-  };
+  return new ApprovalResult(outcome);
+}
+
+/** One per approval not ruled out, so built by `new`, as `ShownRow` below is and for the same reason. */
+class ApprovalResult implements MatrixApprovalResult {
+  declare approval_id: number;
+  declare approval_name: string;
+  declare doc_level: DocLevel;
+  declare status: EvaluationStatus;
+  declare missing_fields: string[];
+  declare deposit_percentage: number | null;
+  declare deposit_amount: number | null;
+  declare deposit_required: number | null;
+  declare max_term: number | null;
+  declare rate_bracket_ids: number[];
+
+  constructor(outcome: ApprovalOutcome) {
+    const a = outcome.approval;
+    this.approval_id = a.id;
+    this.approval_name = a.name;
+    this.doc_level = a.doc_level;
+    this.status = outcome.status;
+    this.missing_fields = outcome.missing_fields;
+    this.deposit_percentage = outcome.deposit_percentage;
+    this.deposit_amount = outcome.deposit_amount;
+    this.deposit_required = outcome.deposit_required === null ? null : roundMoney(outcome.deposit_required);
+    this.max_term = a.max_term;
+    this.rate_bracket_ids = a.rate_bracket_ids;
+  }
 }
 
 export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
@@ -67,40 +83,74 @@ export function financierGroup(group: FinancierGroup): MatrixFinancierGroup {
 
 /**
  * A masked row keeps who and what (financier, approval, bracket) and loses every figure, in the JSON itself.
- * Built as one literal (no spread): hundreds of rows a run, and a spread-then-extend object drops V8 into slow
- * dictionary mode (docs/performance.md).
  */
 export function matrixCalculatorRow(row: JoinedRow, masked: boolean): MatrixCalculatorRow {
-  const a = row.outcome.approval;
-  const b = row.bracket;
-  const shown = !masked;
-  return {
-    approval_id: a.id,
-    approval_name: a.name,
-    doc_level: a.doc_level,
-    status: row.outcome.status,
-    missing_fields: row.outcome.missing_fields,
-    deposit_percentage: row.outcome.deposit_percentage,
-    deposit_amount: row.outcome.deposit_amount,
-    deposit_required: row.outcome.deposit_required === null ? null : roundMoney(row.outcome.deposit_required),
-    max_term: a.max_term,
-    organisation_id: a.organisation_id,
-    organisation_name: row.organisation_name,
-    product_id: b.product_id,
-    product_name: b.product_name,
-    rate_bracket_id: b.rate_bracket_id,
-    rate_bracket_name: b.rate_bracket_name,
-    base_min: shown ? formatRate(b.base_min) : null,
-    base_max: shown ? formatRate(b.base_max) : null,
-    e_min: shown ? formatRate(b.e_min) : null,
-    e_max: shown ? formatRate(b.e_max) : null,
-    repayment_min: shown ? formatMoney(b.repayment_min) : null,
-    repayment_max: shown ? formatMoney(b.repayment_max) : null,
-    balloon: shown ? roundMoney(b.balloon) : null,
-    commission: shown ? roundMoney(b.commission) : null,
-    masked,
-    priced_bracket_count: row.priced_bracket_count,
-  };
+  return new ShownRow(row, masked);
+}
+
+/**
+ * A Matrix Calculator row, built by `new`: hundreds a run, so not as a spread-then-extend object, which drops V8 into
+ * slow dictionary mode (docs/performance.md), and not as an object literal, which V8 can decide to allocate straight
+ * into the old generation once it sees rows outlive young GCs, as concurrent requests make them (docs/performance.md,
+ * "Rows that stay young"). One store per field, in the API's order.
+ */
+class ShownRow implements MatrixCalculatorRow {
+  declare approval_id: number;
+  declare approval_name: string;
+  declare doc_level: DocLevel;
+  declare status: EvaluationStatus;
+  declare missing_fields: string[];
+  declare deposit_percentage: number | null;
+  declare deposit_amount: number | null;
+  declare deposit_required: number | null;
+  declare max_term: number | null;
+  declare organisation_id: number;
+  declare organisation_name: string;
+  declare product_id: number;
+  declare product_name: string;
+  declare rate_bracket_id: number;
+  declare rate_bracket_name: string;
+  declare base_min: string | null;
+  declare base_max: string | null;
+  declare e_min: string | null;
+  declare e_max: string | null;
+  declare repayment_min: string | null;
+  declare repayment_max: string | null;
+  declare balloon: number | null;
+  declare commission: number | null;
+  declare masked: boolean;
+  declare priced_bracket_count: number;
+
+  constructor(row: JoinedRow, masked: boolean) {
+    const a = row.outcome.approval;
+    const b = row.bracket;
+    const shown = !masked;
+    this.approval_id = a.id;
+    this.approval_name = a.name;
+    this.doc_level = a.doc_level;
+    this.status = row.outcome.status;
+    this.missing_fields = row.outcome.missing_fields;
+    this.deposit_percentage = row.outcome.deposit_percentage;
+    this.deposit_amount = row.outcome.deposit_amount;
+    this.deposit_required = row.outcome.deposit_required === null ? null : roundMoney(row.outcome.deposit_required);
+    this.max_term = a.max_term;
+    this.organisation_id = a.organisation_id;
+    this.organisation_name = row.organisation_name;
+    this.product_id = b.product_id;
+    this.product_name = b.product_name;
+    this.rate_bracket_id = b.rate_bracket_id;
+    this.rate_bracket_name = b.rate_bracket_name;
+    this.base_min = shown ? formatRate(b.base_min) : null;
+    this.base_max = shown ? formatRate(b.base_max) : null;
+    this.e_min = shown ? formatRate(b.e_min) : null;
+    this.e_max = shown ? formatRate(b.e_max) : null;
+    this.repayment_min = shown ? formatMoney(b.repayment_min) : null;
+    this.repayment_max = shown ? formatMoney(b.repayment_max) : null;
+    this.balloon = shown ? roundMoney(b.balloon) : null;
+    this.commission = shown ? roundMoney(b.commission) : null;
+    this.masked = masked;
+    this.priced_bracket_count = row.priced_bracket_count;
+  }
 }
 
 /** Joined rows as the API shows them, behind the Free-tier paywall: no intermediate copy per row. */

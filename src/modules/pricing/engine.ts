@@ -378,30 +378,31 @@ function pricedRow(
  * 24 alike; on Node 24 in the bench too), and from then on every run's rows, which die with their request, filled the
  * old generation: the Matrix engines' p99 went from ~2.2x to ~5.5x their median on Node 24 (docs/performance.md,
  * "Rows that stay young"). Objects built by `new` have no allocation site, so they stay young
- * (test/pricing/young-rows.test.ts).
+ * (test/matrix/young-results.test.ts).
  */
 class PricedRow implements PricedBracket {
-  rate_bracket_id: number;
-  rate_bracket_name: string;
-  organisation_id: number;
-  product_id: number;
-  product_name: string;
-  base_min: number;
-  base_max: number;
-  rate_min: number;
-  rate_max: number;
-  e_min: number;
-  e_max: number;
-  repayment_min: number;
-  repayment_max: number;
-  balloon: number;
-  commission: number;
-  amount_financed: number;
-  instalments: number;
-  instalments_per_year: number;
-  compounding_per_year: number;
-  advance: boolean;
-  monthly_fee_per_instalment: number;
+  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
+  declare rate_bracket_id: number;
+  declare rate_bracket_name: string;
+  declare organisation_id: number;
+  declare product_id: number;
+  declare product_name: string;
+  declare base_min: number;
+  declare base_max: number;
+  declare rate_min: number;
+  declare rate_max: number;
+  declare e_min: number;
+  declare e_max: number;
+  declare repayment_min: number;
+  declare repayment_max: number;
+  declare balloon: number;
+  declare commission: number;
+  declare amount_financed: number;
+  declare instalments: number;
+  declare instalments_per_year: number;
+  declare compounding_per_year: number;
+  declare advance: boolean;
+  declare monthly_fee_per_instalment: number;
 
   constructor(data: IndexData, position: number, figures: Float64Array, at: number, terms: DealTerms) {
     const bracket = data.brackets[position];

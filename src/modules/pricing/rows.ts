@@ -38,28 +38,61 @@ export function calculatorRow(
   organisationName: string,
   deal: Pick<Deal, 'repayment_frequency'>,
 ): CalculatorRow {
-  return {
-    organisation_id: priced.organisation_id,
-    organisation_name: organisationName,
-    product_id: priced.product_id,
-    product_name: priced.product_name,
-    rate_bracket_id: priced.rate_bracket_id,
-    rate_bracket_name: priced.rate_bracket_name,
-    base_min: formatRate(priced.base_min),
-    base_max: formatRate(priced.base_max),
-    rate_min: formatRate(priced.rate_min),
-    rate_max: formatRate(priced.rate_max),
-    e_min: formatRate(priced.e_min),
-    e_max: formatRate(priced.e_max),
-    repayment_min: formatMoney(priced.repayment_min),
-    repayment_max: formatMoney(priced.repayment_max),
-    balloon: roundMoney(priced.balloon),
-    commission: roundMoney(priced.commission),
-    amount_financed: roundMoney(priced.amount_financed),
-    instalments: priced.instalments,
-    repayment_frequency: deal.repayment_frequency,
-    advance: priced.advance,
-    monthly_fee_per_instalment: roundMoney(priced.monthly_fee_per_instalment),
-    priced,
-  };
+  return new PricedCardRow(priced, organisationName, deal.repayment_frequency);
+}
+
+/**
+ * A calculator row, built by `new` rather than as an object literal: a run builds one per priced bracket and they
+ * die with the request, but V8 can decide to allocate a literal's objects straight into the old generation once it
+ * sees them outlive young GCs, as concurrent requests make them (docs/performance.md, "Rows that stay young").
+ * One store per field, in the API's order.
+ */
+class PricedCardRow implements CalculatorRow {
+  declare organisation_id: number;
+  declare organisation_name: string;
+  declare product_id: number;
+  declare product_name: string;
+  declare rate_bracket_id: number;
+  declare rate_bracket_name: string;
+  declare base_min: string;
+  declare base_max: string;
+  declare rate_min: string;
+  declare rate_max: string;
+  declare e_min: string;
+  declare e_max: string;
+  declare repayment_min: string;
+  declare repayment_max: string;
+  declare balloon: number;
+  declare commission: number;
+  declare amount_financed: number;
+  declare instalments: number;
+  declare repayment_frequency: RepaymentFrequency;
+  declare advance: boolean;
+  declare monthly_fee_per_instalment: number;
+  declare priced: PricedBracket;
+
+  constructor(priced: PricedBracket, organisationName: string, repaymentFrequency: RepaymentFrequency) {
+    this.organisation_id = priced.organisation_id;
+    this.organisation_name = organisationName;
+    this.product_id = priced.product_id;
+    this.product_name = priced.product_name;
+    this.rate_bracket_id = priced.rate_bracket_id;
+    this.rate_bracket_name = priced.rate_bracket_name;
+    this.base_min = formatRate(priced.base_min);
+    this.base_max = formatRate(priced.base_max);
+    this.rate_min = formatRate(priced.rate_min);
+    this.rate_max = formatRate(priced.rate_max);
+    this.e_min = formatRate(priced.e_min);
+    this.e_max = formatRate(priced.e_max);
+    this.repayment_min = formatMoney(priced.repayment_min);
+    this.repayment_max = formatMoney(priced.repayment_max);
+    this.balloon = roundMoney(priced.balloon);
+    this.commission = roundMoney(priced.commission);
+    this.amount_financed = roundMoney(priced.amount_financed);
+    this.instalments = priced.instalments;
+    this.repayment_frequency = repaymentFrequency;
+    this.advance = priced.advance;
+    this.monthly_fee_per_instalment = roundMoney(priced.monthly_fee_per_instalment);
+    this.priced = priced;
+  }
 }

@@ -1,0 +1,114 @@
+/**
+ * What the engines build for one run (approval outcomes and results, priced brackets, joined rows, calculator and
+ * Matrix Calculator rows) dies with that run, so it must be allocated where short-lived objects go: V8's young
+ * generation. V8 tracks each object literal's allocation site and, once it sees most objects from one literal outlive
+ * a young GC, allocates every later one straight into the old generation ("allocation-site pretenuring"). A run's
+ * objects do outlive young GCs: while the run sorts and joins them, and while concurrent requests are still
+ * answering. V8 pretenured the priced bracket literal (Node 20, 22 and 24), the outcome and Matrix row literals under
+ * concurrent Matrix Calculator requests (Node 20) and the joined row in some processes, and every later run's objects
+ * then filled the old generation: on Node 24 the Matrix engines' p99 went from ~2.2x to ~5.5x their median
+ * (docs/performance.md, "Rows that stay young"). They are built by `new` now (`Outcome`, `ApprovalResult`,
+ * `PricedRow`, `Joined`, `ShownRow`, `PricedCardRow`), which V8 does not pretenure.
+ *
+ * V8's own check (`%InYoungGeneration`) needs a flag, so it runs in child processes; four of them, because V8 made
+ * the call in most processes, not all (each process decides once).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const PROCESSES = 4;
+
+/**
+ * In each child: a 12,000-bracket catalogue with an approval for every fourth bracket; Matrix Calculator and
+ * calculator runs priced while earlier runs' results are still held (as requests in flight hold theirs) across young
+ * GCs; then, for later runs, the last object of each kind built (the last allocated), checked for where V8 put it.
+ */
+const SCRIPT = `
+const { buildPricingIndex, priceDeal, priceMarket } = await import('./src/modules/pricing/engine.ts');
+const { calculatorRow } = await import('./src/modules/pricing/rows.ts');
+const { buildAssetAncestry, evaluateApprovals } = await import('./src/modules/matrix/criteria.ts');
+const { joinMatrixCalculator } = await import('./src/modules/matrix/join.ts');
+const { approvalResult, matrixCalculatorRows } = await import('./src/modules/matrix/rows.ts');
+const { makeDeal, syntheticCatalogue } = await import('./test/pricing/fixtures.ts');
+const { approval } = await import('./test/matrix/fixtures.ts');
+const young = new Function('o', 'return %InYoungGeneration(o)');
+const catalogue = syntheticCatalogue({ brackets: 12000, financiers: 300, seed: 5, mapEverythingAtRoot: true });
+const index = buildPricingIndex(catalogue);
+const ancestry = buildAssetAncestry(catalogue.assets);
+const approvals = catalogue.brackets
+  .filter((_, k) => k % 4 === 0)
+  .map((b, k) => approval({ id: k + 1, organisation_id: b.organisation_id, rate_bracket_ids: [b.id] }));
+const names = new Map(approvals.map((a) => [a.organisation_id, 'Financier ' + a.organisation_id]));
+const deal = (k) => makeDeal({ asset_value: catalogue.leafIds[k % catalogue.leafIds.length], cost: 20000 + 997 * k,
+  cost_inc: 20000 + 997 * k, term: 36 + 12 * (k % 4) });
+const run = (k) => {
+  const d = deal(k);
+  const outcomes = evaluateApprovals(approvals, d, ancestry, { organisationIds: null });
+  const join = joinMatrixCalculator(outcomes, priceMarket(index, d), names);
+  const rows = matrixCalculatorRows(join.rows, { masked: false });
+  const priced = priceDeal(index, d, { sorted: false });
+  const cards = priced.map((p) => calculatorRow(p, 'Financier', d));
+  const results = outcomes.map(approvalResult);
+  return {
+    outcome: outcomes.at(-1),
+    approvalResult: results.at(-1),
+    joinedRow: join.rows.at(-1),
+    matrixRow: rows.at(-1),
+    pricedBracket: priced.at(-1),
+    calculatorRow: cards.at(-1),
+  };
+};
+let runs = 0;
+for (let round = 0; round < 6; round++) {
+  const held = [];
+  for (let k = 0; k < 30; k++) {
+    held.push(run(k), priceDeal(index, deal(k)));
+    runs++;
+    if (k % 5 === 4) globalThis.gc({ type: 'minor' });
+  }
+}
+const old = { outcome: 0, approvalResult: 0, joinedRow: 0, matrixRow: 0, pricedBracket: 0, calculatorRow: 0 };
+let checked = 0;
+for (let k = 0; k < 20; k++) {
+  const last = run(k);
+  if (Object.values(last).some((o) => o === undefined)) continue;
+  checked++;
+  for (const kind of Object.keys(old)) if (!young(last[kind])) old[kind]++;
+}
+console.log(JSON.stringify({ runs, checked, old }));
+`;
+
+const run = promisify(execFile);
+
+describe('What a run builds is allocated young, however the runs before it were held', () => {
+  it(`in ${PROCESSES} processes, after runs held across young GCs, every outcome and row built is young (Node ${process.versions.node})`, async () => {
+    const results = await Promise.all(
+      Array.from({ length: PROCESSES }, async () => {
+        const { stdout } = await run(
+          process.execPath,
+          ['--allow-natives-syntax', '--expose-gc', '--import', 'tsx', '--input-type=module', '-e', SCRIPT],
+          { cwd: ROOT, encoding: 'utf8' },
+        );
+        return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as {
+          runs: number;
+          checked: number;
+          old: Record<string, number>;
+        };
+      }),
+    );
+    for (const result of results) {
+      expect(result.runs).toBe(180);
+      expect(result.checked).toBeGreaterThanOrEqual(10); // runs that joined and priced: the check is not vacuous
+      expect(result.old).toEqual({
+        outcome: 0,
+        approvalResult: 0,
+        joinedRow: 0,
+        matrixRow: 0,
+        pricedBracket: 0,
+        calculatorRow: 0,
+      });
+    }
+  }, 180_000);
+});
