@@ -45,8 +45,13 @@ export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
   return new ApprovalResult(outcome);
 }
 
-/** One per approval not ruled out, so built by `new`, as `ShownRow` below is and for the same reason. */
-class ApprovalResult implements MatrixApprovalResult {
+/**
+ * An approval's answer as both Matrix result shapes show it, first in each: one per approval not ruled out, so built
+ * by `new`, not as an object literal, which V8 can decide to allocate straight into the old generation once it sees
+ * its objects outlive young GCs, as concurrent requests make them (docs/performance.md, "Rows that stay young").
+ * `declare`d fields: one store per field, in the API's order.
+ */
+class OutcomeFields implements MatrixApprovalOutcome {
   declare approval_id: number;
   declare approval_name: string;
   declare doc_level: DocLevel;
@@ -56,7 +61,6 @@ class ApprovalResult implements MatrixApprovalResult {
   declare deposit_amount: number | null;
   declare deposit_required: number | null;
   declare max_term: number | null;
-  declare rate_bracket_ids: number[];
 
   constructor(outcome: ApprovalOutcome) {
     const a = outcome.approval;
@@ -69,7 +73,15 @@ class ApprovalResult implements MatrixApprovalResult {
     this.deposit_amount = outcome.deposit_amount;
     this.deposit_required = outcome.deposit_required === null ? null : roundMoney(outcome.deposit_required);
     this.max_term = a.max_term;
-    this.rate_bracket_ids = a.rate_bracket_ids;
+  }
+}
+
+class ApprovalResult extends OutcomeFields implements MatrixApprovalResult {
+  declare rate_bracket_ids: number[];
+
+  constructor(outcome: ApprovalOutcome) {
+    super(outcome);
+    this.rate_bracket_ids = outcome.approval.rate_bracket_ids;
   }
 }
 
@@ -89,21 +101,10 @@ export function matrixCalculatorRow(row: JoinedRow, masked: boolean): MatrixCalc
 }
 
 /**
- * A Matrix Calculator row, built by `new`: hundreds a run, so not as a spread-then-extend object, which drops V8 into
- * slow dictionary mode (docs/performance.md), and not as an object literal, which V8 can decide to allocate straight
- * into the old generation once it sees rows outlive young GCs, as concurrent requests make them (docs/performance.md,
- * "Rows that stay young"). One store per field, in the API's order.
+ * A Matrix Calculator row: the approval's answer, then the card and its figures (none when masked). Built by `new`
+ * (see `OutcomeFields`), and never as a spread-then-extend object, which drops V8 into slow dictionary mode.
  */
-class ShownRow implements MatrixCalculatorRow {
-  declare approval_id: number;
-  declare approval_name: string;
-  declare doc_level: DocLevel;
-  declare status: EvaluationStatus;
-  declare missing_fields: string[];
-  declare deposit_percentage: number | null;
-  declare deposit_amount: number | null;
-  declare deposit_required: number | null;
-  declare max_term: number | null;
+class ShownRow extends OutcomeFields implements MatrixCalculatorRow {
   declare organisation_id: number;
   declare organisation_name: string;
   declare product_id: number;
@@ -122,19 +123,10 @@ class ShownRow implements MatrixCalculatorRow {
   declare priced_bracket_count: number;
 
   constructor(row: JoinedRow, masked: boolean) {
-    const a = row.outcome.approval;
+    super(row.outcome);
     const b = row.bracket;
     const shown = !masked;
-    this.approval_id = a.id;
-    this.approval_name = a.name;
-    this.doc_level = a.doc_level;
-    this.status = row.outcome.status;
-    this.missing_fields = row.outcome.missing_fields;
-    this.deposit_percentage = row.outcome.deposit_percentage;
-    this.deposit_amount = row.outcome.deposit_amount;
-    this.deposit_required = row.outcome.deposit_required === null ? null : roundMoney(row.outcome.deposit_required);
-    this.max_term = a.max_term;
-    this.organisation_id = a.organisation_id;
+    this.organisation_id = row.outcome.approval.organisation_id;
     this.organisation_name = row.organisation_name;
     this.product_id = b.product_id;
     this.product_name = b.product_name;
