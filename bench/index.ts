@@ -374,10 +374,11 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     '<= 3x',
     atMost(calculator.p50 / engineSame.median, 3),
   );
+  const sameThreadMedian = summary(sameThread).median;
   line(
     '2',
     "  reference: the client on the server's thread: median, / engine",
-    `${ms(summary(sameThread).median)}, ${ratio(summary(sameThread).median / engineSame.median)}`,
+    `${ms(sameThreadMedian)}, ${ratio(sameThreadMedian / engineSame.median)}`,
   );
 
   // (3) the Matrix Calculator engines, one pass, each stage timed

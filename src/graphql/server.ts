@@ -87,7 +87,7 @@ export function createGraphQLServer(deps: AppDeps) {
     graphqlEndpoint: '/graphql',
     // GraphiQL is served from this package's own bundle (scripts, styles and editor workers inline), so it works with
     // no internet; Yoga's default loads them from a CDN. The bundle is imported on the first page asked for, not at
-    // start: it is ~30 MB of heap (its 18 MB module source and a 10 MB page string) that prod, where GraphiQL is
+    // start: it is ~33 MB of heap (its 18 MB module source and a 10 MB page string) that prod, where GraphiQL is
     // off, never needs.
     renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
     graphiql: explorer

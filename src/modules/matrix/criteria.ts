@@ -333,13 +333,10 @@ function evaluatePrepared(a: Approval, p: PreparedDeal): ApprovalOutcome | null 
 }
 
 /**
- * An approval's outcome, built by `new` rather than as an object literal so that V8 never allocates it straight into
- * the old generation: under concurrent Matrix Calculator requests V8 pretenured the literal, and every run's outcomes
- * (one per approval not ruled out, dead with the request) then filled the old generation (docs/performance.md, "Rows
- * that stay young"; test/matrix/young-results.test.ts).
+ * An approval's outcome. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
+ * "The catalogue snapshot").
  */
 class Outcome implements ApprovalOutcome {
-  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
   declare approval: Approval;
   declare status: EvaluationStatus;
   declare missing_fields: string[];

@@ -150,13 +150,10 @@ export function joinMatrixCalculator(
 }
 
 /**
- * A joined row, built by `new` rather than as an object literal: V8 can decide to allocate a literal's objects straight
- * into the old generation once it sees them outlive young GCs, and a pretenured joined row (hundreds a run) then holds
- * its young outcome and bracket through every young GC until the next full one (docs/performance.md, "Rows that stay
- * young"; test/matrix/young-results.test.ts).
+ * A joined row. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
+ * "The catalogue snapshot").
  */
 class Joined implements JoinedRow {
-  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
   declare outcome: ApprovalOutcome;
   declare bracket: PricedBracket;
   declare priced_bracket_count: number;

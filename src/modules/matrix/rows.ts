@@ -46,10 +46,8 @@ export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
 }
 
 /**
- * An approval's answer as both Matrix result shapes show it, first in each: one per approval not ruled out, so built
- * by `new`, not as an object literal, which V8 can decide to allocate straight into the old generation once it sees
- * its objects outlive young GCs, as concurrent requests make them (docs/performance.md, "Rows that stay young").
- * `declare`d fields: one store per field, in the API's order.
+ * An approval's answer as both Matrix result shapes show it, first in each. Built by `new`, as every per-item engine
+ * object is, so it stays young (docs/architecture.md, "The catalogue snapshot").
  */
 class OutcomeFields implements MatrixApprovalOutcome {
   declare approval_id: number;
@@ -102,7 +100,7 @@ export function matrixCalculatorRow(row: JoinedRow, masked: boolean): MatrixCalc
 
 /**
  * A Matrix Calculator row: the approval's answer, then the card and its figures (none when masked). Built by `new`
- * (see `OutcomeFields`), and never as a spread-then-extend object, which drops V8 into slow dictionary mode.
+ * (see `OutcomeFields`), never as a spread-then-extend object, which drops V8 into slow dictionary mode.
  */
 class ShownRow extends OutcomeFields implements MatrixCalculatorRow {
   declare organisation_id: number;

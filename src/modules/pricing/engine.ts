@@ -371,17 +371,10 @@ function pricedRow(
 }
 
 /**
- * A priced bracket, built by `new` rather than as an object literal. V8 tracks where each object literal is
- * allocated and, once most objects from one literal have outlived a young-generation GC, allocates every later one
- * straight into the old generation ("allocation-site pretenuring"). A run's rows do outlive young GCs while the run
- * sorts them and while the request that priced them is answering, so V8 made that call on this row (Node 20, 22 and
- * 24 alike; on Node 24 in the bench too), and from then on every run's rows, which die with their request, filled the
- * old generation: the Matrix engines' p99 went from ~2.2x to ~5.5x their median on Node 24 (docs/performance.md,
- * "Rows that stay young"). Objects built by `new` have no allocation site, so they stay young
- * (test/matrix/young-results.test.ts).
+ * A priced bracket. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
+ * "The catalogue snapshot").
  */
 class PricedRow implements PricedBracket {
-  // `declare`: no field initialisers ahead of the constructor's assignments (one store per field, in this order).
   declare rate_bracket_id: number;
   declare rate_bracket_name: string;
   declare organisation_id: number;

@@ -42,10 +42,8 @@ export function calculatorRow(
 }
 
 /**
- * A calculator row, built by `new` rather than as an object literal: a run builds one per priced bracket and they
- * die with the request, but V8 can decide to allocate a literal's objects straight into the old generation once it
- * sees them outlive young GCs, as concurrent requests make them (docs/performance.md, "Rows that stay young").
- * One store per field, in the API's order.
+ * A calculator row. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
+ * "The catalogue snapshot").
  */
 class PricedCardRow implements CalculatorRow {
   declare organisation_id: number;
