@@ -68,6 +68,22 @@ describe('HEAD runs the GET route, without a body', () => {
   });
 });
 
+describe('A reply is its JSON as UTF-8, Content-Length counting bytes', () => {
+  it('text beyond ASCII comes back as sent, and the length is its byte count', async () => {
+    const name = 'Zoë’s token: 東京 😀';
+    const r = await fetch(`${t.baseUrl}/api/v1/api-tokens`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${broker}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name, scope: 'read' }),
+    });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(r.status).toBe(201);
+    expect(r.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(r.headers.get('content-length')).toBe(String(bytes.length));
+    expect(JSON.parse(bytes.toString('utf8')).name).toBe(name);
+  });
+});
+
 describe('Path parameters are decoded; a broken escape is a 400 after credentials', () => {
   it('an escaped parameter reaches the route decoded', async () => {
     const plain = await call('GET', '/api/v1/organisations/1');
