@@ -11,6 +11,7 @@ import { buildContext, type AppDeps, type Context } from './context.ts';
 import { graphqlLimits } from './limits.ts';
 import { storableTextOnly } from './input-text.ts';
 import { connectionCursorsOnly } from './cursors.ts';
+import { compiledExecution } from './compiled-execution.ts';
 import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import {
@@ -140,6 +141,7 @@ export function createGraphQLServer(deps: AppDeps) {
       graphqlLimits(),
       storableTextOnly(),
       connectionCursorsOnly(),
+      compiledExecution(),
       ...(explorer ? [] : [noIntrospection(), blockFieldSuggestions()]),
     ],
   });

@@ -4,35 +4,29 @@
  * and every coercion failure becomes the spec's general error body, naming the field.
  *
  * Each document is also compiled once, at start, by graphql-jit into a function that executes exactly that
- * selection (resolvers called directly, leaves serialised inline): a large result list costs a fraction of
- * graphql-js's generic walk. A document graphql-jit cannot compile runs through graphql-js `execute`, as before.
- * A document whose leaves are all plain values (`leavesAsResolved`) is compiled without leaf serialisation.
+ * selection (src/graphql/compiled-execution.ts): a large result list costs a fraction of graphql-js's generic walk.
+ * A document graphql-jit cannot compile runs through graphql-js `execute`, as before.
  */
-import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import {
   type GraphQLError,
   type GraphQLSchema,
-  GraphQLID,
   Kind,
-  TypeInfo,
   coerceInputValue,
   execute,
   getNamedType,
   isEnumType,
   isInputObjectType,
-  isLeafType,
   isListType,
   isNonNullType,
   parse,
   typeFromAST,
   validate,
-  visit,
-  visitWithTypeInfo,
   type DocumentNode,
   type ExecutionResult,
   type GraphQLInputType,
   type OperationDefinitionNode,
 } from 'graphql';
+import { compileOperation } from '../graphql/compiled-execution.ts';
 import type { Context } from '../graphql/context.ts';
 import type { FieldError } from '../lib/errors.ts';
 import type { RestReply, Result, RouteDefinition } from './define-route.ts';
@@ -46,7 +40,7 @@ export interface CompiledRoute extends RouteDefinition {
   execute: Executor;
   /** 'jit' or 'graphql-js': which executor runs this route (tests and logs read it). */
   executor: 'jit' | 'graphql-js';
-  /** True when graphql-jit writes this route's leaves as its resolvers return them (`leavesAsResolved`). */
+  /** True when graphql-jit writes this route's leaves as its resolvers return them (`plainLeavesOnly`). */
   leavesAsResolved: boolean;
   operation: OperationDefinitionNode;
   rootField: string;
@@ -71,53 +65,15 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
   }));
   const slow: Executor = (ctx, variables) =>
     execute({ schema, document: compiled, variableValues: variables, contextValue: ctx });
-  const leavesAsResolved = plainLeavesOnly(schema, compiled);
-  const jit = compileQuery(schema, compiled, undefined, { disableLeafSerialization: leavesAsResolved });
-  // A declared variable left out must reach resolvers as absent (graphql-js leaves the argument or input field out:
-  // "unchanged" on a patch); graphql-jit would pass null ("clear it"), so such a request runs on graphql-js.
-  const declared = (operation.variableDefinitions ?? [])
-    .filter((d) => !d.defaultValue)
-    .map((d) => d.variable.name.value);
-  const executor: Pick<CompiledRoute, 'execute' | 'executor'> = isCompiledQuery(jit)
+  const jit = compileOperation(schema, compiled, operation);
+  const executor: Pick<CompiledRoute, 'execute' | 'executor' | 'leavesAsResolved'> = jit
     ? {
         executor: 'jit',
-        // Variables graphql-jit refuses (errors, no data) go to graphql-js, whose messages the logs know.
-        execute: async (ctx, variables) => {
-          if (declared.some((name) => variables[name] === undefined)) return slow(ctx, variables);
-          const out = await jit.query(undefined, ctx, variables);
-          return 'data' in out ? out : slow(ctx, variables);
-        },
+        leavesAsResolved: jit.leavesAsResolved,
+        execute: async (ctx, variables) => (await jit.run(ctx, variables)) ?? slow(ctx, variables),
       }
-    : { executor: 'graphql-js', execute: slow };
-  return { ...route, compiled, operation, rootField, variableTypes, leavesAsResolved, ...executor };
-}
-
-/**
- * True when every leaf `document` selects is a value its resolver already returns in its JSON form, so graphql-jit
- * may write it as returned instead of calling its type's `serialize` (`disableLeafSerialization`, which only applies to
- * enums and the built-in scalars; custom scalars such as Decimal and DateTime are serialised either way):
- * - Int, Float, String and Boolean: `serialize` returns a value of the right type unchanged, and the schema's
- *   resolvers return numbers, strings and booleans by their TypeScript types;
- * - an enum whose values are their own names (TimezoneSource is not: its `none` is "" inside);
- * - never ID, whose `serialize` turns a number into a string.
- * Why: graphql-jit's serialising leaf check allocates the leaf's error location and path on every call, whether or
- * not there is an error: ~180 bytes a leaf, 5 MB for a 300-financier calculator answer (docs/performance.md).
- */
-export function plainLeavesOnly(schema: GraphQLSchema, document: DocumentNode): boolean {
-  const typeInfo = new TypeInfo(schema);
-  let plain = true;
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field() {
-        const type = getNamedType(typeInfo.getType());
-        if (!type || !isLeafType(type)) return;
-        if (type.name === GraphQLID.name) plain = false;
-        else if (isEnumType(type) && type.getValues().some((v) => v.value !== v.name)) plain = false;
-      },
-    }),
-  );
-  return plain;
+    : { executor: 'graphql-js', leavesAsResolved: false, execute: slow };
+  return { ...route, compiled, operation, rootField, variableTypes, ...executor };
 }
 
 /** Lenient reader: keys an input type does not define are dropped, never stored (mass assignment stays impossible). */

@@ -1,7 +1,8 @@
 /**
- * Compiled execution (docs/architecture.md, Gateway): REST documents are compiled once at start; graphql-js runs
- * whatever graphql-jit cannot compile, every request that leaves a variable out and every request whose variables
- * graphql-jit refuses, so an answer never depends on which executor produced it. /graphql runs graphql-js.
+ * Compiled execution (docs/architecture.md, Gateway): REST documents are compiled once at start, /graphql's engine
+ * runs on their second execution; graphql-js runs whatever graphql-jit cannot compile, every request that leaves a
+ * variable out and every request whose variables graphql-jit (or, on /graphql, graphql-js) refuses, so an answer
+ * never depends on which executor produced it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,10 +15,11 @@ import {
   GraphQLString,
   parse,
 } from 'graphql';
-import { compileRoute, plainLeavesOnly } from '../../src/rest/bridge.ts';
+import { compileRoute } from '../../src/rest/bridge.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { schema } from '../../src/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { graphqlExecutions, plainLeavesOnly } from '../../src/graphql/compiled-execution.ts';
 import { post } from './http.ts';
 
 let t: TestApp;
@@ -88,36 +90,143 @@ describe('REST: a document whose leaves are all plain values has them written as
   });
 });
 
-describe('GraphQL over HTTP: every execution of a document answers alike (/graphql runs graphql-js; see Gateway)', () => {
-  const thrice = async (variables: Record<string, unknown>, token: string) => {
+describe('/graphql: an engine run (calculate, matrix, matrixCalculator) runs compiled from its second execution', () => {
+  let names = 0;
+  /** The document under a name no earlier test used, so its first execution here is its first anywhere. */
+  const fresh = (document: string) => document.replace(/^query \w+/, `query Fresh${++names}`);
+  /** Three executions: the answers, and how many ran compiled. */
+  const thrice = async (document: string, variables: Record<string, unknown>, token = pro) => {
+    const before = graphqlExecutions.compiled;
     const answers = [];
-    for (let k = 0; k < 3; k++) answers.push(await post(t, MATRIX_CALCULATOR, variables, token));
-    return answers.map((a) => ({ status: a.status, body: a.body }));
+    const statements = [];
+    for (let k = 0; k < 3; k++) {
+      const q0 = t.database.queryCount();
+      const reply = await post(t, document, variables, token);
+      statements.push(t.database.queryCount() - q0);
+      answers.push({ status: reply.status, body: reply.body });
+    }
+    return { answers, statements, compiled: graphqlExecutions.compiled - before };
+  };
+  const expectAlike = (answers: unknown[]) => {
+    for (const answer of answers.slice(1)) expect(answer).toEqual(answers[0]);
   };
 
-  it('a priced run (a list of rows with a dataloaded financier)', async () => {
-    const [first, ...later] = await thrice({ input: DEAL }, pro);
+  it('a priced Matrix Calculator run: graphql-js first, compiled twice, three equal answers', async () => {
+    const { answers, compiled } = await thrice(fresh(MATRIX_CALCULATOR), { input: DEAL });
+    expect(compiled).toBe(2);
+    const first = answers[0] as { status: number; body: any };
     expect(first.status).toBe(200);
     expect(first.body.data.matrixCalculator.__typename).toBe('MatrixCalculatorResult');
     expect(first.body.data.matrixCalculator.results.length).toBeGreaterThan(0);
-    for (const answer of later) expect(answer).toEqual(first);
+    expectAlike(answers);
+  });
+
+  it('calculate (with a schedule page on every row) and matrix: the same', async () => {
+    const calculate = await thrice(
+      fresh(`query C($input: DealInput!) { calculate(input: $input) { __typename
+        ... on CalculatorResult { priced_count results { organisation_id rate_bracket_id rate_min e_min repayment_min balloon
+          commission amount_financed instalments repayment_frequency advance financier { name } schedule(first: 3) { index } } }
+        ... on Error { message } } }`),
+      { input: DEAL },
+    );
+    expect(calculate.compiled).toBe(2);
+    expect((calculate.answers[0] as any).body.data.calculate.results.length).toBeGreaterThan(0);
+    expectAlike(calculate.answers);
+    const matrix = await thrice(
+      fresh(`query X($input: DealInput!) { matrix(input: $input) { __typename
+        ... on MatrixResult { results { organisation_id organisation_name financier { name }
+          approvals { approval_id doc_level status missing_fields deposit_required rate_bracket_ids } } }
+        ... on Error { message } } }`),
+      { input: { cost: '50000', asset_value: 11 } },
+    );
+    expect(matrix.compiled).toBe(2);
+    expect((matrix.answers[0] as any).body.data.matrix.results.length).toBeGreaterThan(0);
+    expectAlike(matrix.answers);
+  });
+
+  it("a row's dataloaded fields (financier, product, rate bracket, approval and its brackets): the same statements", async () => {
+    const { answers, statements, compiled } = await thrice(
+      fresh(`query L($input: DealInput!) { matrixCalculator(input: $input) { __typename ... on MatrixCalculatorResult {
+        results { financier { name } product { product_name } rate_bracket { id name }
+          approval { name financier { name } rate_bracket_ids rate_brackets { id name } } } } } }`),
+      { input: DEAL },
+    );
+    expect(compiled).toBe(2);
+    expect(new Set(statements).size).toBe(1);
+    expectAlike(answers);
   });
 
   it('typed errors: a ValidationError and an EntitlementRequiredError, union members with their fields', async () => {
-    const [invalid, ...invalidLater] = await thrice({ input: { ...DEAL, term: 0 } }, pro);
-    expect(invalid.body.data.matrixCalculator.__typename).toBe('ValidationError');
-    for (const answer of invalidLater) expect(answer).toEqual(invalid);
-    const [paywalled, ...paywalledLater] = await thrice({ input: DEAL }, free);
-    expect(paywalled.body.data.matrixCalculator.__typename).toBe('EntitlementRequiredError');
-    for (const answer of paywalledLater) expect(answer).toEqual(paywalled);
+    const invalid = await thrice(fresh(MATRIX_CALCULATOR), { input: { ...DEAL, term: 0 } });
+    expect(invalid.compiled).toBe(2);
+    expect((invalid.answers[0] as any).body.data.matrixCalculator.__typename).toBe('ValidationError');
+    expectAlike(invalid.answers);
+    const paywalled = await thrice(fresh(MATRIX_CALCULATOR), { input: DEAL }, free);
+    expect(paywalled.compiled).toBe(2);
+    expect((paywalled.answers[0] as any).body.data.matrixCalculator.__typename).toBe('EntitlementRequiredError');
+    expectAlike(paywalled.answers);
   });
 
-  it("variables graphql-jit refuses: graphql-js's 400 and its exact message, every time", async () => {
-    const [first, ...later] = await thrice({ input: { ...DEAL, term: 'sixty' } }, pro);
+  it('an engine that throws: the masked error, alike on both executors', async () => {
+    const engines = t.app.deps.services.engines as unknown as Record<string, unknown>;
+    const originals = ['priceDeal', 'priceMarket', 'evaluateApprovals'].map((name) => [name, engines[name]] as const);
+    for (const [name] of originals)
+      engines[name] = () => {
+        throw new Error('boom');
+      };
+    try {
+      const { answers, compiled } = await thrice(fresh(MATRIX_CALCULATOR), { input: DEAL });
+      expect(compiled).toBe(2);
+      const first = answers[0] as { status: number; body: any };
+      expect(first.body.data).toBeNull();
+      expect(first.body.errors[0].message).toBe('Unexpected error.');
+      expect(JSON.stringify(first.body)).not.toContain('boom');
+      expectAlike(answers);
+    } finally {
+      for (const [name, original] of originals) engines[name] = original;
+    }
+  });
+
+  it("variables graphql-js refuses: graphql-js's 400 and its exact message, every time, never compiled", async () => {
+    const { answers, compiled } = await thrice(fresh(MATRIX_CALCULATOR), { input: { ...DEAL, term: 'sixty' } });
+    expect(compiled).toBe(0);
+    const first = answers[0] as { status: number; body: any };
     expect(first.status).toBe(400);
     expect(first.body.errors[0].message).toBe(
       'Variable "$input" got invalid value "sixty" at "input.term"; Int cannot represent non-integer value: "sixty"',
     );
-    for (const answer of later) expect(answer).toEqual(first);
+    expectAlike(answers);
+  });
+
+  it('a declared variable left out runs on graphql-js (graphql-jit would pass null); sent, it runs compiled', async () => {
+    const document = fresh(`query S($input: DealInput!, $first: Int) { calculate(input: $input) {
+      ... on CalculatorResult { results { rate_bracket_id schedule(first: $first) { index } } } } }`);
+    const omitted = await thrice(document, { input: DEAL });
+    expect(omitted.compiled).toBe(0);
+    expectAlike(omitted.answers);
+    const sent = await thrice(document, { input: DEAL, first: 2 });
+    expect(sent.compiled).toBe(3);
+    expectAlike(sent.answers);
+  });
+
+  it("a field the Prisma plugin loads (a rate bracket's product) keeps the whole operation on graphql-js", async () => {
+    const { answers, compiled } = await thrice(
+      fresh(`query P($input: DealInput!) { matrixCalculator(input: $input) { ... on MatrixCalculatorResult {
+        results { rate_bracket { id product { id product_name } } } } } }`),
+      { input: DEAL },
+    );
+    expect(compiled).toBe(0);
+    expectAlike(answers);
+  });
+
+  it('another root field beside an engine run keeps the operation on graphql-js; so does an operation without one', async () => {
+    const beside = await thrice(
+      fresh(`query B($input: DealInput!) { me { __typename } calculate(input: $input) { __typename } }`),
+      { input: DEAL },
+    );
+    expect(beside.compiled).toBe(0);
+    expectAlike(beside.answers);
+    const other = await thrice(fresh('query O { me { __typename } }'), {});
+    expect(other.compiled).toBe(0);
   });
 });

@@ -1,4 +1,5 @@
 import { builder } from '../../graphql/builder.ts';
+import { COMPILED_EXECUTION } from '../../graphql/compiled-execution.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { RUN_ERRORS } from '../billing/errors.ts';
 import { DealInput } from '../deal/deal.types.ts';
@@ -20,6 +21,8 @@ builder.queryField('matrixCalculator', (t) =>
       }),
     },
     errors: { types: RUN_ERRORS, directResult: true },
+    // Its answer is a long list of engine rows: /graphql runs it compiled (src/graphql/compiled-execution.ts).
+    extensions: { [COMPILED_EXECUTION]: true },
     resolve: (_root, args, ctx) => runMatrixCalculator(ctx, callerOf(ctx), args.input),
   }),
 );

@@ -1,0 +1,231 @@
+/**
+ * Compiled execution (docs/architecture.md, Gateway): graphql-jit compiles a document into a function that runs
+ * exactly its selection, so a long list of result rows is not walked field by field. Both surfaces use it:
+ * - REST compiles every route's document once, at start (src/rest/bridge.ts);
+ * - /graphql compiles a document on its second execution when every root field it selects is marked
+ *   COMPILED_EXECUTION (the engine runs, whose answers are long lists of rows), through the Yoga plugin below.
+ * Wherever graphql-jit and graphql-js could answer differently, graphql-js runs instead, so an answer never depends
+ * on which executor produced it.
+ */
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import {
+  GraphQLError,
+  GraphQLID,
+  Kind,
+  TypeInfo,
+  getNamedType,
+  getVariableValues,
+  isEnumType,
+  isLeafType,
+  visit,
+  visitWithTypeInfo,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type Source,
+} from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import type { Context } from './context.ts';
+
+/**
+ * Field extension of a Query field: /graphql runs an operation compiled when every root field it selects carries it
+ * and nothing it selects is loaded by the Prisma plugin (below). Given to the engine runs (calculate, matrix,
+ * matrixCalculator): their rows are built by the engines, and what a row loads besides (its financier, its approval,
+ * its rate bracket) goes through dataloaders, which both executors batch alike.
+ */
+export const COMPILED_EXECUTION = 'compiledExecution';
+
+/**
+ * The Prisma plugin's mark on a field it loads through its own selection (a relation such as RateBracket.product).
+ * graphql-jit settles nested promises in another order than graphql-js, and those loads then batch less: a Matrix
+ * Calculator row's rate bracket, its product and that product's brackets took 26 statements compiled against 18.
+ */
+const PRISMA_SELECTION = 'pothosPrismaSelect';
+
+/** An operation graphql-jit compiled. */
+export interface CompiledOperation {
+  /** True when graphql-jit writes this operation's leaves as its resolvers return them (`plainLeavesOnly`). */
+  leavesAsResolved: boolean;
+  /**
+   * Runs the operation, or answers null where graphql-js must run it instead:
+   * - a declared variable left out: graphql-js leaves the argument or input field out ("unchanged" on a patch),
+   *   graphql-jit would pass null ("clear it");
+   * - variables graphql-jit refuses (errors, no data): graphql-js's messages are the ones clients and logs know.
+   */
+  run(context: unknown, variables: Readonly<Record<string, unknown>>): Promise<ExecutionResult | null>;
+}
+
+/** `operation` of `document` compiled by graphql-jit, or null when graphql-jit cannot compile it. */
+export function compileOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): CompiledOperation | null {
+  const leavesAsResolved = plainLeavesOnly(schema, document);
+  const jit = compileQuery(schema, document, operation.name?.value, {
+    disableLeafSerialization: leavesAsResolved,
+  });
+  if (!isCompiledQuery(jit)) return null;
+  const source = document.loc?.source;
+  const declared = (operation.variableDefinitions ?? [])
+    .filter((d) => !d.defaultValue)
+    .map((d) => d.variable.name.value);
+  return {
+    leavesAsResolved,
+    run: async (context, variables) => {
+      if (declared.some((name) => variables[name] === undefined)) return null;
+      const out = await jit.query(undefined, context, variables);
+      if (!('data' in out)) return null;
+      return out.errors?.length ? { ...out, errors: out.errors.map((e) => locatedInSource(e, source)) } : out;
+    },
+  };
+}
+
+/**
+ * graphql-jit's errors carry their `locations` as numbers but not the document positions graphql-js's errors are
+ * built from, so an error rebuilt from them (Yoga's masking of an unexpected error) lost its locations. They are
+ * made graphql-js errors here, positioned in the document's source, as graphql-js itself reports them.
+ */
+function locatedInSource(error: GraphQLError, source: Source | undefined): GraphQLError {
+  if (!source || error.nodes || error.positions || !error.locations?.length) return error;
+  const lineStarts = [0];
+  for (const newline of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(newline.index + newline[0].length);
+  return new GraphQLError(error.message, {
+    source,
+    positions: error.locations.map((l) => (lineStarts[l.line - 1] ?? 0) + l.column - 1),
+    path: error.path,
+    originalError: error.originalError,
+    extensions: error.extensions,
+  });
+}
+
+/**
+ * True when every leaf `document` selects is a value its resolver already returns in its JSON form, so graphql-jit
+ * may write it as returned instead of calling its type's `serialize` (`disableLeafSerialization`, which only applies to
+ * enums and the built-in scalars; custom scalars such as Decimal and DateTime are serialised either way):
+ * - Int, Float, String and Boolean: `serialize` returns a value of the right type unchanged, and the schema's
+ *   resolvers return numbers, strings and booleans by their TypeScript types;
+ * - an enum whose values are their own names (TimezoneSource is not: its `none` is "" inside);
+ * - never ID, whose `serialize` turns a number into a string.
+ * Why: graphql-jit's serialising leaf check allocates the leaf's error location and path on every call, whether or
+ * not there is an error: ~180 bytes a leaf, 5 MB for a 300-financier calculator answer (docs/performance.md).
+ */
+export function plainLeavesOnly(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let plain = true;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const type = getNamedType(typeInfo.getType());
+        if (!type || !isLeafType(type)) return;
+        if (type.name === GraphQLID.name) plain = false;
+        else if (isEnumType(type) && type.getValues().some((v) => v.value !== v.name)) plain = false;
+      },
+    }),
+  );
+  return plain;
+}
+
+/** What /graphql knows of an operation it has executed: how often, and its compiled form once it has one. */
+interface Seen {
+  executions: number;
+  /** Undefined until the second execution; null when graphql-jit could not compile it. */
+  compiled: CompiledOperation | null | undefined;
+}
+
+/** Per operation of a document Yoga has cached (its parse cache hands back the same AST for the same text). */
+const seenOperations = new WeakMap<OperationDefinitionNode, Seen | null>();
+
+/** Executions of eligible operations on /graphql, by executor (tests read it). */
+export const graphqlExecutions = { compiled: 0, graphqlJs: 0 };
+
+/**
+ * True when `operation` is a query whose root selections are all fields marked COMPILED_EXECUTION and `document`
+ * selects no field the Prisma plugin loads.
+ */
+function eligible(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode): boolean {
+  if (operation.operation !== 'query') return false;
+  const roots = schema.getQueryType()?.getFields() ?? {};
+  const marked = operation.selectionSet.selections.every(
+    (s) => s.kind === Kind.FIELD && roots[s.name.value]?.extensions?.[COMPILED_EXECUTION] === true,
+  );
+  if (!marked) return false;
+  const typeInfo = new TypeInfo(schema);
+  let prismaLoaded = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        if (typeInfo.getFieldDef()?.extensions?.[PRISMA_SELECTION]) prismaLoaded = true;
+      },
+    }),
+  );
+  return !prismaLoaded;
+}
+
+/** Compiled, or null when graphql-jit cannot compile it, or throws trying (the request then runs on graphql-js). */
+function compiledOrNull(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+): CompiledOperation | null {
+  try {
+    return compileOperation(schema, document, operation);
+  } catch {
+    return null;
+  }
+}
+
+/** The operation graphql-js would run: the one named, or the only one. */
+function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
+  let found: OperationDefinitionNode | undefined;
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (name ? definition.name?.value === name : found === undefined) found = definition;
+    else if (!name) return undefined;
+  }
+  return found;
+}
+
+/**
+ * /graphql's compiled execution. A document is compiled on its second execution, not its first: a one-off document
+ * costs no compilation, and one Yoga no longer caches is forgotten with it. Variables are checked by graphql-js
+ * first; any it refuses are answered by graphql-js itself, with its own messages.
+ */
+export function compiledExecution(): Plugin<Context> {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = operationOf(args.document, args.operationName);
+      if (!operation) return;
+      let seen = seenOperations.get(operation);
+      if (seen === undefined) {
+        seen = eligible(args.schema, args.document, operation) ? { executions: 0, compiled: undefined } : null;
+        seenOperations.set(operation, seen);
+      }
+      if (seen === null) return;
+      seen.executions += 1;
+      if (seen.executions < 2) {
+        graphqlExecutions.graphqlJs += 1;
+        return;
+      }
+      if (seen.compiled === undefined) seen.compiled = compiledOrNull(args.schema, args.document, operation);
+      const compiled = seen.compiled;
+      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+      if (
+        compiled === null ||
+        getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors
+      ) {
+        graphqlExecutions.graphqlJs += 1;
+        return;
+      }
+      setExecuteFn(async (execution) => {
+        const out = await compiled.run(execution.contextValue, variables);
+        if (out) graphqlExecutions.compiled += 1;
+        else graphqlExecutions.graphqlJs += 1;
+        return out ?? executeFn(execution);
+      });
+    },
+  };
+}
