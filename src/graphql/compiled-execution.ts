@@ -112,20 +112,26 @@ function locatedInSource(error: GraphQLError, source: Source | undefined): Graph
  * not there is an error: ~180 bytes a leaf, 5 MB for a 300-financier calculator answer (docs/performance.md).
  */
 export function plainLeavesOnly(schema: GraphQLSchema, document: DocumentNode): boolean {
+  return !someField(schema, document, (typeInfo) => {
+    const type = getNamedType(typeInfo.getType());
+    if (!type || !isLeafType(type)) return false;
+    return type.name === GraphQLID.name || (isEnumType(type) && type.getValues().some((v) => v.value !== v.name));
+  });
+}
+
+/** True when `test` holds at some field `document` selects (fragments included), with its type information. */
+function someField(schema: GraphQLSchema, document: DocumentNode, test: (typeInfo: TypeInfo) => boolean): boolean {
   const typeInfo = new TypeInfo(schema);
-  let plain = true;
+  let found = false;
   visit(
     document,
     visitWithTypeInfo(typeInfo, {
       Field() {
-        const type = getNamedType(typeInfo.getType());
-        if (!type || !isLeafType(type)) return;
-        if (type.name === GraphQLID.name) plain = false;
-        else if (isEnumType(type) && type.getValues().some((v) => v.value !== v.name)) plain = false;
+        if (!found && test(typeInfo)) found = true;
       },
     }),
   );
-  return plain;
+  return found;
 }
 
 /** What /graphql knows of an operation it has executed: how often, and its compiled form once it has one. */
@@ -151,18 +157,7 @@ function eligible(schema: GraphQLSchema, document: DocumentNode, operation: Oper
   const marked = operation.selectionSet.selections.every(
     (s) => s.kind === Kind.FIELD && roots[s.name.value]?.extensions?.[COMPILED_EXECUTION] === true,
   );
-  if (!marked) return false;
-  const typeInfo = new TypeInfo(schema);
-  let prismaLoaded = false;
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field() {
-        if (typeInfo.getFieldDef()?.extensions?.[PRISMA_SELECTION]) prismaLoaded = true;
-      },
-    }),
-  );
-  return !prismaLoaded;
+  return marked && !someField(schema, document, (typeInfo) => !!typeInfo.getFieldDef()?.extensions?.[PRISMA_SELECTION]);
 }
 
 /** Compiled, or null when graphql-jit cannot compile it, or throws trying (the request then runs on graphql-js). */
