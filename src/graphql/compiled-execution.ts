@@ -137,12 +137,56 @@ function someField(schema: GraphQLSchema, document: DocumentNode, test: (typeInf
 /** What /graphql knows of an operation it has executed: how often, and its compiled form once it has one. */
 interface Seen {
   executions: number;
-  /** Undefined until the second execution; null when graphql-jit could not compile it. */
+  /** Undefined until compiled (from the second execution); null when graphql-jit could not compile it. */
   compiled: CompiledOperation | null | undefined;
 }
 
 /** Per operation of a document Yoga has cached (its parse cache hands back the same AST for the same text). */
 const seenOperations = new WeakMap<OperationDefinitionNode, Seen | null>();
+
+/**
+ * What compiled execution may cost. A compiled operation holds ~130 KB at the document size limit and takes 3-25 ms
+ * to compile, so a caller sending many distinct engine documents twice each must not buy unbounded memory, nor a
+ * compilation per request by cycling through more documents than are held: at most `capacity` operations stay
+ * compiled (the least recently run loses its compiled form first), and at most `perMinute` compilations start in any
+ * minute; past either, the operation runs on graphql-js. A dashboard sends a handful of engine documents.
+ */
+export class CompileAllowance {
+  private readonly held = new Map<OperationDefinitionNode, Seen>();
+  private readonly started: number[] = [];
+
+  constructor(
+    private readonly capacity: number,
+    private readonly perMinute: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** True when a compilation may start now (it is then counted). */
+  mayCompile(): boolean {
+    const now = this.now();
+    while (this.started.length > 0 && this.started[0] <= now - 60_000) this.started.shift();
+    if (this.started.length >= this.perMinute) return false;
+    this.started.push(now);
+    return true;
+  }
+
+  /** `operation` ran compiled: it becomes the most recently run; beyond capacity, the least recently run is dropped. */
+  ran(operation: OperationDefinitionNode, seen: Seen): void {
+    this.held.delete(operation);
+    this.held.set(operation, seen);
+    if (this.held.size <= this.capacity) return;
+    const [oldest, dropped] = this.held.entries().next().value as [OperationDefinitionNode, Seen];
+    this.held.delete(oldest);
+    dropped.compiled = undefined;
+  }
+
+  /** Operations holding a compiled form (tests read it). */
+  get size(): number {
+    return this.held.size;
+  }
+}
+
+const allowance = new CompileAllowance(100, 30);
 
 /** Executions of eligible operations on /graphql, by executor (tests read it). */
 export const graphqlExecutions = { compiled: 0, graphqlJs: 0 };
@@ -186,8 +230,8 @@ function operationOf(document: DocumentNode, name: string | null | undefined): O
 
 /**
  * /graphql's compiled execution. A document is compiled on its second execution, not its first: a one-off document
- * costs no compilation, and one Yoga no longer caches is forgotten with it. Variables are checked by graphql-js
- * first; any it refuses are answered by graphql-js itself, with its own messages.
+ * costs no compilation, and one Yoga no longer caches is forgotten with it (within the `CompileAllowance`). Variables
+ * are checked by graphql-js first; any it refuses are answered by graphql-js itself, with its own messages.
  */
 export function compiledExecution(): Plugin<Context> {
   return {
@@ -205,16 +249,18 @@ export function compiledExecution(): Plugin<Context> {
         graphqlExecutions.graphqlJs += 1;
         return;
       }
-      if (seen.compiled === undefined) seen.compiled = compiledOrNull(args.schema, args.document, operation);
+      if (seen.compiled === undefined && allowance.mayCompile())
+        seen.compiled = compiledOrNull(args.schema, args.document, operation);
       const compiled = seen.compiled;
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       if (
-        compiled === null ||
+        !compiled ||
         getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors
       ) {
         graphqlExecutions.graphqlJs += 1;
         return;
       }
+      allowance.ran(operation, seen);
       setExecuteFn(async (execution) => {
         const out = await compiled.run(execution.contextValue, variables);
         if (out) graphqlExecutions.compiled += 1;

@@ -19,7 +19,7 @@ import { compileRoute } from '../../src/rest/bridge.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { schema } from '../../src/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { graphqlExecutions, plainLeavesOnly } from '../../src/graphql/compiled-execution.ts';
+import { CompileAllowance, graphqlExecutions, plainLeavesOnly } from '../../src/graphql/compiled-execution.ts';
 import { post } from './http.ts';
 
 let t: TestApp;
@@ -228,5 +228,37 @@ describe('/graphql: an engine run (calculate, matrix, matrixCalculator) runs com
     expectAlike(beside.answers);
     const other = await thrice(fresh('query O { me { __typename } }'), {});
     expect(other.compiled).toBe(0);
+  });
+});
+
+describe('What compiled execution may cost (CompileAllowance): bounded memory, bounded compilations', () => {
+  const operation = (name: string) => parse(`query ${name} { me { __typename } }`).definitions[0] as never;
+  const compiledSeen = () => ({ executions: 2, compiled: { leavesAsResolved: true, run: async () => null } });
+
+  it('at most perMinute compilations start in any minute', () => {
+    let now = 0;
+    const allowance = new CompileAllowance(10, 3, () => now);
+    expect([allowance.mayCompile(), allowance.mayCompile(), allowance.mayCompile()]).toEqual([true, true, true]);
+    now = 59_999;
+    expect(allowance.mayCompile()).toBe(false);
+    now = 60_001;
+    expect(allowance.mayCompile()).toBe(true);
+    expect(allowance.mayCompile()).toBe(true);
+    expect(allowance.mayCompile()).toBe(true);
+    expect(allowance.mayCompile()).toBe(false);
+  });
+
+  it('at most capacity operations stay compiled; the least recently run loses its compiled form first', () => {
+    const allowance = new CompileAllowance(2, 30, () => 0);
+    const [a, b, c] = [operation('A'), operation('B'), operation('C')];
+    const [seenA, seenB, seenC] = [compiledSeen(), compiledSeen(), compiledSeen()];
+    allowance.ran(a, seenA);
+    allowance.ran(b, seenB);
+    allowance.ran(a, seenA); // A ran again: B is now the least recently run
+    allowance.ran(c, seenC);
+    expect(allowance.size).toBe(2);
+    expect(seenB.compiled).toBeUndefined();
+    expect(seenA.compiled).toBeDefined();
+    expect(seenC.compiled).toBeDefined();
   });
 });
