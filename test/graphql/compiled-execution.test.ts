@@ -198,6 +198,14 @@ describe('/graphql: an engine run (calculate, matrix, matrixCalculator) runs com
     expectAlike(answers);
   });
 
+  it("a 2,000-deep list in the variables: graphql-js's 400, every time, never compiled", async () => {
+    const deep = JSON.parse(`${'['.repeat(2000)}1${']'.repeat(2000)}`);
+    const { answers, compiled } = await thrice(fresh(MATRIX_CALCULATOR), { input: { ...DEAL, cost: deep } });
+    expect(compiled).toBe(0);
+    expect((answers[0] as { status: number }).status).toBe(400);
+    expectAlike(answers);
+  });
+
   it('a declared variable left out runs on graphql-js (graphql-jit would pass null); sent, it runs compiled', async () => {
     const document = fresh(`query S($input: DealInput!, $first: Int) { calculate(input: $input) {
       ... on CalculatorResult { results { rate_bracket_id schedule(first: $first) { index } } } } }`);
