@@ -156,6 +156,26 @@ describe('/graphql: an engine run (calculate, matrix, matrixCalculator) runs com
     expectAlike(answers);
   });
 
+  it('an aliased root field, fragments, and @include / @skip by variable: the same', async () => {
+    const { answers, compiled } = await thrice(
+      fresh(`query A($input: DealInput!, $withFigures: Boolean!, $noNames: Boolean!) {
+        run: matrixCalculator(input: $input) { kind: __typename ...Rows }
+      }
+      fragment Rows on MatrixCalculatorResult {
+        count: priced_count
+        results { id: rate_bracket_id ... on MatrixCalculatorRow @include(if: $withFigures) { e_min repayment_min }
+          organisation_name @skip(if: $noNames) }
+      }`),
+      { input: DEAL, withFigures: true, noNames: true },
+    );
+    expect(compiled).toBe(2);
+    const first = answers[0] as { status: number; body: any };
+    expect(first.body.data.run.kind).toBe('MatrixCalculatorResult');
+    expect(first.body.data.run.results[0]).toHaveProperty('e_min');
+    expect(first.body.data.run.results[0]).not.toHaveProperty('organisation_name');
+    expectAlike(answers);
+  });
+
   it('typed errors: a ValidationError and an EntitlementRequiredError, union members with their fields', async () => {
     const invalid = await thrice(fresh(MATRIX_CALCULATOR), { input: { ...DEAL, term: 0 } });
     expect(invalid.compiled).toBe(2);
@@ -225,6 +245,33 @@ describe('/graphql: an engine run (calculate, matrix, matrixCalculator) runs com
     );
     expect(compiled).toBe(0);
     expectAlike(answers);
+  });
+
+  it('a document of two operations: the engine operation named runs compiled, the other never', async () => {
+    // Not renamed by fresh(): both names are the operations asked for (no other test sends this text).
+    const document = `query Two { me { __typename } }
+      query Run($input: DealInput!) { calculate(input: $input) { __typename ... on CalculatorResult { priced_count } } }`;
+    const named = async (operationName: string, variables: Record<string, unknown>) => {
+      const before = graphqlExecutions.compiled;
+      const answers = [];
+      for (let k = 0; k < 3; k++) {
+        const res = await fetch(`${t.baseUrl}/graphql`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${pro}` },
+          body: JSON.stringify({ query: document, variables, operationName }),
+        });
+        answers.push({ status: res.status, body: await res.json() });
+      }
+      return { answers, compiled: graphqlExecutions.compiled - before };
+    };
+    const run = await named('Run', { input: DEAL });
+    expect(run.compiled).toBe(2);
+    expect(run.answers[0].body.data.calculate.__typename).toBe('CalculatorResult');
+    expectAlike(run.answers);
+    const other = await named('Two', {});
+    expect(other.compiled).toBe(0);
+    expect(other.answers[0].body.data.me.__typename).toBe('User');
+    expectAlike(other.answers);
   });
 
   it('another root field beside an engine run keeps the operation on graphql-js; so does an operation without one', async () => {
