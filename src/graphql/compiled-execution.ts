@@ -14,6 +14,7 @@ import {
   Kind,
   TypeInfo,
   getNamedType,
+  getOperationAST,
   getVariableValues,
   isEnumType,
   isLeafType,
@@ -67,7 +68,7 @@ export function compileOperation(
     disableLeafSerialization: leavesAsResolved,
   });
   if (!isCompiledQuery(jit)) return null;
-  const source = document.loc?.source;
+  const positions = sourcePositions(document.loc?.source);
   const declared = (operation.variableDefinitions ?? [])
     .filter((d) => !d.defaultValue)
     .map((d) => d.variable.name.value);
@@ -77,7 +78,28 @@ export function compileOperation(
       if (declared.some((name) => variables[name] === undefined)) return null;
       const out = await jit.query(undefined, context, variables);
       if (!('data' in out)) return null;
-      return out.errors?.length ? { ...out, errors: out.errors.map((e) => locatedInSource(e, source)) } : out;
+      return out.errors?.length ? { ...out, errors: out.errors.map((e) => locatedInSource(e, positions)) } : out;
+    },
+  };
+}
+
+/** Where each line of a document's source starts, worked out on first use, once per compiled operation. */
+interface SourcePositions {
+  source: Source;
+  offset(line: number, column: number): number;
+}
+
+function sourcePositions(source: Source | undefined): SourcePositions | undefined {
+  if (!source) return undefined;
+  let lineStarts: number[] | undefined;
+  return {
+    source,
+    offset(line, column) {
+      if (!lineStarts) {
+        lineStarts = [0];
+        for (const newline of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(newline.index + newline[0].length);
+      }
+      return (lineStarts[line - 1] ?? 0) + column - 1;
     },
   };
 }
@@ -87,13 +109,11 @@ export function compileOperation(
  * built from, so an error rebuilt from them (Yoga's masking of an unexpected error) lost its locations. They are
  * made graphql-js errors here, positioned in the document's source, as graphql-js itself reports them.
  */
-function locatedInSource(error: GraphQLError, source: Source | undefined): GraphQLError {
-  if (!source || error.nodes || error.positions || !error.locations?.length) return error;
-  const lineStarts = [0];
-  for (const newline of source.body.matchAll(/\r\n|[\n\r]/g)) lineStarts.push(newline.index + newline[0].length);
+function locatedInSource(error: GraphQLError, positions: SourcePositions | undefined): GraphQLError {
+  if (!positions || error.nodes || error.positions || !error.locations?.length) return error;
   return new GraphQLError(error.message, {
-    source,
-    positions: error.locations.map((l) => (lineStarts[l.line - 1] ?? 0) + l.column - 1),
+    source: positions.source,
+    positions: error.locations.map((l) => positions.offset(l.line, l.column)),
     path: error.path,
     originalError: error.originalError,
     extensions: error.extensions,
@@ -217,17 +237,6 @@ function compiledOrNull(
   }
 }
 
-/** The operation graphql-js would run: the one named, or the only one. */
-function operationOf(document: DocumentNode, name: string | null | undefined): OperationDefinitionNode | undefined {
-  let found: OperationDefinitionNode | undefined;
-  for (const definition of document.definitions) {
-    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-    if (name ? definition.name?.value === name : found === undefined) found = definition;
-    else if (!name) return undefined;
-  }
-  return found;
-}
-
 /**
  * /graphql's compiled execution. A document is compiled on its second execution, not its first: a one-off document
  * costs no compilation, and one Yoga no longer caches is forgotten with it (within the `CompileAllowance`). Variables
@@ -236,7 +245,8 @@ function operationOf(document: DocumentNode, name: string | null | undefined): O
 export function compiledExecution(): Plugin<Context> {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
-      const operation = operationOf(args.document, args.operationName);
+      // The operation graphql-js runs: the one named, or the only one.
+      const operation = getOperationAST(args.document, args.operationName || undefined);
       if (!operation) return;
       let seen = seenOperations.get(operation);
       if (seen === undefined) {

@@ -15,6 +15,7 @@ import {
   Lexer,
   Source,
   TokenKind,
+  getOperationAST,
   parse,
   type DocumentNode,
   type ExecutionResult,
@@ -187,12 +188,8 @@ export function graphqlLimits(): Plugin<Context> {
       };
     },
     async onExecute({ args, setResultAndStopExecution }) {
-      const { operations, fragments } = parts(args.document);
-      const operation = args.operationName
-        ? operations.find((o) => o.name?.value === args.operationName)
-        : operations.length === 1
-          ? operations[0]
-          : undefined;
+      const { fragments } = parts(args.document);
+      const operation = getOperationAST(args.document, args.operationName || undefined);
       if (!operation) return; // graphql-js answers the missing operation itself
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const ctx = args.contextValue as Context;
