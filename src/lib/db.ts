@@ -23,6 +23,8 @@ export type Db = PrismaClient | Prisma.TransactionClient;
  */
 interface DriverSql {
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** True when the database itself runs on this thread (PGlite): nothing can overlap its statements. */
+  onThisThread: boolean;
 }
 const driverOf = new WeakMap<object, DriverSql>();
 
@@ -37,6 +39,30 @@ const driverOf = new WeakMap<object, DriverSql>();
 export function rawQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<T[]> {
   const driver = driverOf.get(db);
   return driver ? driver.query<T>(sql, params) : db.$queryRawUnsafe<T[]>(sql, ...params);
+}
+
+/**
+ * Runs `statement` and, while the database works on it, `work`; answers the statement's result. The driver sends a
+ * statement from a queued callback (pg's pool hands out an idle connection on the next tick), so the work starts a
+ * tick later, once the statement is on its way. PGlite runs on this thread, so nothing can overlap there: the work
+ * runs first and the statement after it, as if awaited in turn. `work` must not depend on the statement's outcome,
+ * and may be thrown away: a statement that fails rejects after it.
+ */
+export async function whileDatabaseWorks<T>(db: Db, statement: () => Promise<T>, work: () => void): Promise<T> {
+  if (driverOf.get(db)?.onThisThread !== false) {
+    work();
+    return statement();
+  }
+  // Observed at once, so a failure is never an unhandled rejection while `work` runs (or if it throws).
+  const outcome = statement().then(
+    (value) => ({ ok: true as const, value }),
+    (error: unknown) => ({ ok: false as const, error }),
+  );
+  await new Promise<void>((resolve) => process.nextTick(resolve));
+  work();
+  const settled = await outcome;
+  if (!settled.ok) throw settled.error;
+  return settled.value;
 }
 
 /** OIDs whose default parsing differs from Prisma's raw results: int8 (bigint) and timestamp (a UTC instant). */
@@ -109,8 +135,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let queries = 0;
   let directMs = 0;
   /** Registers `prisma`'s driver for rawQuery: each statement counted and timed like the rest. */
-  const sendsDirect = (prisma: PrismaClient, run: (sql: string, params: unknown[]) => Promise<unknown[]>) => {
+  const sendsDirect = (
+    prisma: PrismaClient,
+    onThisThread: boolean,
+    run: (sql: string, params: unknown[]) => Promise<unknown[]>,
+  ) => {
     driverOf.set(prisma, {
+      onThisThread,
       query: async <T>(sql: string, params: readonly unknown[]) => {
         queries += 1;
         const start = performance.now();
@@ -148,6 +179,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const names = preparedStatementNames(100, 'direct');
     sendsDirect(
       prisma,
+      false,
       async (sql, values) => (await pool.query({ text: sql, values, types: PG_TYPES, name: names({ sql }) })).rows,
     );
     return {
@@ -199,7 +231,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   prisma.$on('query' as never, () => {
     queries += 1;
   });
-  sendsDirect(prisma, async (sql, params) => (await prepared.query(sql, params, { parsers: PARSERS })).rows);
+  sendsDirect(prisma, true, async (sql, params) => (await prepared.query(sql, params, { parsers: PARSERS })).rows);
   return {
     prisma,
     kind: 'pglite',

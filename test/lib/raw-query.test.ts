@@ -6,7 +6,7 @@
  */
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawQuery } from '../../src/lib/db.ts';
+import { rawQuery, whileDatabaseWorks } from '../../src/lib/db.ts';
 import { CALLER_STATEMENTS } from '../../src/modules/auth/caller.ts';
 import { parseApiToken } from '../../src/modules/auth/tokens.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
@@ -104,5 +104,83 @@ describe('A transaction keeps its statements', () => {
       'SELECT first_name FROM users WHERE id = 1',
     );
     expect(after.first_name).not.toBe('Uncommitted');
+  });
+});
+
+describe('whileDatabaseWorks: work runs while the database runs the statement', () => {
+  /** Busy for `ms` of wall time: work that holds the thread, as formatting a large run's rows does. */
+  const busy = (ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until);
+  };
+
+  it('on PostgreSQL the statement has started on the server before the work ends; on PGlite the work runs first', async () => {
+    const order: string[] = [];
+    let workEnded = 0;
+    const rows = await whileDatabaseWorks(
+      t.database.prisma,
+      () => {
+        order.push('statement');
+        return rawQuery<{ started: Date }>(t.database.prisma, 'SELECT statement_timestamp() AS started');
+      },
+      () => {
+        order.push('work');
+        busy(100);
+        workEnded = Date.now();
+      },
+    );
+    const started = rows[0].started.getTime();
+    if (t.database.kind === 'postgres') {
+      expect(order).toEqual(['statement', 'work']);
+      // Sent one after the other, the server would have started it after the work ended.
+      expect(started).toBeLessThan(workEnded);
+    } else {
+      expect(order).toEqual(['work', 'statement']);
+      expect(started).toBeGreaterThanOrEqual(workEnded - 1);
+    }
+  });
+
+  it('a statement that fails rejects with its error once the work is done', async () => {
+    let worked = false;
+    await expect(
+      whileDatabaseWorks(
+        t.database.prisma,
+        () => rawQuery(t.database.prisma, 'SELECT 1 / 0 AS never'),
+        () => {
+          worked = true;
+        },
+      ),
+    ).rejects.toThrow(/division by zero/);
+    expect(worked).toBe(true);
+  });
+
+  it('work that throws rejects with its own error, and the statement still completes (no unhandled rejection)', async () => {
+    const before = t.database.queryCount();
+    await expect(
+      whileDatabaseWorks(
+        t.database.prisma,
+        () => rawQuery(t.database.prisma, 'SELECT 1 / 0 AS never'),
+        () => {
+          throw new Error('work failed');
+        },
+      ),
+    ).rejects.toThrow('work failed');
+    // On PostgreSQL the statement was already sent; on PGlite it never starts once the work has failed.
+    expect(t.database.queryCount() - before).toBe(t.database.kind === 'postgres' ? 1 : 0);
+  });
+
+  it('a transaction client, or one this module did not open, runs the work first', async () => {
+    const order: string[] = [];
+    await t.database.prisma.$transaction(async (tx) => {
+      await whileDatabaseWorks(
+        tx,
+        () => {
+          order.push('statement');
+          return rawQuery(tx, 'SELECT 1 AS one');
+        },
+        () => order.push('work'),
+      );
+    });
+    expect(order).toEqual(['work', 'statement']);
   });
 });

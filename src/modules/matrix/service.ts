@@ -3,6 +3,7 @@
  * then pure engines over in-memory indexes. Nothing here is O(approvals x brackets).
  */
 import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/model.ts';
+import { whileDatabaseWorks } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
 import type { DegradedHalf } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -48,12 +49,17 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
     organisationIds: financiersInScope(caller, deal),
   });
   // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
+  // The summary names no financier, so the groups are built while the database runs the statement.
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', undefined);
-  await meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request, summary });
-  return {
-    results: groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
-    destination_count: outcomes.length,
-  };
+  let results: MatrixFinancierGroup[] = [];
+  await whileDatabaseWorks(
+    ctx.prisma,
+    () => meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request, summary }),
+    () => {
+      results = groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup);
+    },
+  );
+  return { results, destination_count: outcomes.length };
 }
 
 export interface MatrixCalculatorResult {
