@@ -46,7 +46,8 @@ export function rawQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<
  * statement from a queued callback (pg's pool hands out an idle connection on the next tick), so the work starts a
  * tick later, once the statement is on its way. PGlite runs on this thread, so nothing can overlap there: the work
  * runs first and the statement after it, as if awaited in turn. `work` must not depend on the statement's outcome,
- * and may be thrown away: a statement that fails rejects after it.
+ * and may be thrown away: a statement that fails rejects after it. Work that throws rejects with its own error, and on
+ * PostgreSQL its statement has been sent by then (a metered run whose rows then failed to build is still counted).
  */
 export async function whileDatabaseWorks<T>(db: Db, statement: () => Promise<T>, work: () => void): Promise<T> {
   if (driverOf.get(db)?.onThisThread !== false) {
