@@ -42,17 +42,17 @@ export function rawQuery<T>(db: Db, sql: string, ...params: unknown[]): Promise<
 }
 
 /**
- * Runs `statement` and, while the database works on it, `work`; answers the statement's result. The driver sends a
+ * Runs `statement` and, while the database works on it, `work`; answers both results. The driver sends a
  * statement from a queued callback (pg's pool hands out an idle connection on the next tick), so the work starts a
  * tick later, once the statement is on its way. PGlite runs on this thread, so nothing can overlap there: the work
  * runs first and the statement after it, as if awaited in turn. `work` must not depend on the statement's outcome,
  * and may be thrown away: a statement that fails rejects after it. Work that throws rejects with its own error, and on
  * PostgreSQL its statement has been sent by then (a metered run whose rows then failed to build is still counted).
  */
-export async function whileDatabaseWorks<T>(db: Db, statement: () => Promise<T>, work: () => void): Promise<T> {
+export async function whileDatabaseWorks<T, W>(db: Db, statement: () => Promise<T>, work: () => W): Promise<[T, W]> {
   if (driverOf.get(db)?.onThisThread !== false) {
-    work();
-    return statement();
+    const done = work();
+    return [await statement(), done];
   }
   // Observed at once, so a failure is never an unhandled rejection while `work` runs (or if it throws).
   const outcome = statement().then(
@@ -60,10 +60,10 @@ export async function whileDatabaseWorks<T>(db: Db, statement: () => Promise<T>,
     (error: unknown) => ({ ok: false as const, error }),
   );
   await new Promise<void>((resolve) => process.nextTick(resolve));
-  work();
+  const done = work();
   const settled = await outcome;
   if (!settled.ok) throw settled.error;
-  return settled.value;
+  return [settled.value, done];
 }
 
 /** OIDs whose default parsing differs from Prisma's raw results: int8 (bigint) and timestamp (a UTC instant). */

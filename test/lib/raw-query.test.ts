@@ -121,7 +121,7 @@ describe('whileDatabaseWorks: work runs while the database runs the statement', 
     const order: string[] = [];
     // Every instant is the database's own clock, so a server whose clock differs from this process's cannot mislead.
     const before = await serverNow();
-    const rows = await whileDatabaseWorks(
+    const [rows, worked] = await whileDatabaseWorks(
       t.database.prisma,
       () => {
         order.push('statement');
@@ -130,8 +130,10 @@ describe('whileDatabaseWorks: work runs while the database runs the statement', 
       () => {
         order.push('work');
         busy(WORK_MS);
+        return "the work's answer";
       },
     );
+    expect(worked).toBe("the work's answer");
     const startedAfter = rows[0].started.getTime() - before;
     if (t.database.kind === 'postgres') {
       expect(order).toEqual(['statement', 'work']);

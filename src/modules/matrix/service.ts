@@ -51,13 +51,10 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
   // The summary names no financier, so the groups are built while the database runs the statement.
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', undefined);
-  let results: MatrixFinancierGroup[] = [];
-  await whileDatabaseWorks(
+  const [, results] = await whileDatabaseWorks(
     ctx.prisma,
     () => meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request, summary }),
-    () => {
-      results = groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup);
-    },
+    () => groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
   );
   return { results, destination_count: outcomes.length };
 }

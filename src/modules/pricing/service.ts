@@ -45,7 +45,7 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', results[0]);
   // Metering needs only the cheapest row: the others (1,300 on a large catalogue) are formatted while the database
   // runs the statement.
-  const scenario_id = await whileDatabaseWorks(
+  const [scenario_id] = await whileDatabaseWorks(
     ctx.prisma,
     () => meterRun(ctx, caller, ['calculator'], { tool: 'calculator', request, summary }),
     () => {
