@@ -328,7 +328,7 @@ export function baselineHandler(options: BaselineOptions): Handler {
     const snapshot = await options.snapshot(BigInt(version!));
     if (!snapshot.liveAssetIds.has(deal.asset_value)) throw new Refusal(400, 'Unknown asset.');
     const scope = orgType === 'f' ? new Set([Number(organisationId)]) : null;
-    const outcomes = evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope });
+    const outcomes = evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, { organisationIds: scope });
     const priced = priceDeal(snapshot.pricingIndex, deal, { organisationIds: scope, type: 'commercial' });
     const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
     const rows = matrixCalculatorRows(join.rows, { masked: terms.paywalled });

@@ -177,7 +177,7 @@ function timePerDeal<T>(deals: readonly T[], run: (deal: T) => unknown): number[
  */
 function matrixEngines(snapshot: CatalogueSnapshot, deal: Deal, timed = false) {
   const times = timed ? [performance.now()] : [];
-  const outcomes = evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: null });
+  const outcomes = evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, { organisationIds: null });
   if (timed) times.push(performance.now());
   const options = { organisationIds: null, type: 'commercial' } as const;
   const priced = outcomes

@@ -12,7 +12,13 @@ import type {
   Deal,
   TransactionType,
 } from '../../src/modules/catalogue/model.ts';
-import { evaluateApproval, MISSING_FIELD_NAMES, MONEY_TOLERANCE } from '../../src/modules/matrix/criteria.ts';
+import {
+  buildCriteriaTable,
+  evaluateApproval,
+  evaluateApprovals,
+  MISSING_FIELD_NAMES,
+  MONEY_TOLERANCE,
+} from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSET_TREE, deal } from './fixtures.ts';
 
 const PARAMS = { seed: 20_261_121, numRuns: 2_000 } as const;
@@ -414,6 +420,74 @@ describe('Approval evaluation outcome: a blank input is never a violation', () =
         expect(evaluate(withoutAlwaysSupplied, unanswered)).not.toBeNull();
       }),
       PARAMS,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The criteria table: the layout the hot path scans (one per catalogue snapshot)
+// ---------------------------------------------------------------------------------------------
+
+/** What a catalogue could hold that the table cannot state as numbers: each must still be evaluated exactly. */
+const ODDITIES: readonly ((a: Approval) => Approval)[] = [
+  (a) => ({ ...a, min_credit_score: NaN }),
+  (a) => ({ ...a, max_asset_cost: NaN }),
+  (a) => ({ ...a, min_deposit_percentage: NaN }),
+  (a) => ({ ...a, max_borrower_age: NaN }),
+  (a) => ({ ...a, max_term: Infinity, min_asset_cost: -Infinity }),
+  (a) => ({ ...a, asset_state: 'scrapped' as AssetState }),
+  (a) => ({ ...a, transaction_types: ['lease' as TransactionType, ...a.transaction_types] }),
+  (a) => ({ ...a, asset_ids: [...a.asset_ids, ...a.asset_ids, NaN] }),
+];
+
+const arbCatalogue: fc.Arbitrary<Approval[]> = fc
+  .array(
+    fc.record({
+      approval: arbApproval,
+      organisation_id: fc.constantFrom(100, 200, 300),
+      oddity: fc.oneof(
+        { arbitrary: fc.constant(-1), weight: 6 },
+        { arbitrary: fc.integer({ min: 0, max: ODDITIES.length - 1 }), weight: 1 },
+      ),
+    }),
+    { maxLength: 40 },
+  )
+  .map((rows) =>
+    rows.map(({ approval: a, organisation_id, oddity }, i) => {
+      const listed = { ...a, id: i + 1, organisation_id };
+      return oddity < 0 ? listed : ODDITIES[oddity](listed);
+    }),
+  );
+
+const arbScope = fc.option(
+  fc.subarray([100, 200, 300]).map((ids) => new Set(ids)),
+  { nil: null },
+);
+
+describe('The criteria table (the layout the hot path scans) answers what the definition answers, approval by approval', () => {
+  it('generated catalogues and deals: the same outcomes, in the same order, with the same figures', () => {
+    fc.assert(
+      fc.property(arbCatalogue, arbDeal, arbScope, (approvals, d, scope) => {
+        const table = buildCriteriaTable(approvals);
+        const options = { organisationIds: scope };
+        expect(evaluateApprovals(table, d, ancestry, options)).toEqual(
+          evaluateApprovals(approvals, d, ancestry, options),
+        );
+        expect(evaluateApprovals(table, d, ancestry)).toEqual(evaluateApprovals(approvals, d, ancestry));
+      }),
+      PARAMS,
+    );
+  });
+
+  it('a table answers the same deal the same way however many deals it scanned in between', () => {
+    fc.assert(
+      fc.property(arbCatalogue, fc.array(arbDeal, { minLength: 2, maxLength: 5 }), (approvals, deals) => {
+        const table = buildCriteriaTable(approvals);
+        const first = evaluateApprovals(table, deals[0], ancestry);
+        for (const d of deals.slice(1)) evaluateApprovals(table, d, ancestry);
+        expect(evaluateApprovals(table, deals[0], ancestry)).toEqual(first);
+      }),
+      { ...PARAMS, numRuns: 300 },
     );
   });
 });

@@ -28,7 +28,7 @@ const PROCESSES = 4;
 const SCRIPT = `
 const { buildPricingIndex, priceDeal, priceMarket } = await import('./src/modules/pricing/engine.ts');
 const { calculatorRow } = await import('./src/modules/pricing/rows.ts');
-const { buildAssetAncestry, evaluateApprovals } = await import('./src/modules/matrix/criteria.ts');
+const { buildAssetAncestry, buildCriteriaTable, evaluateApprovals } = await import('./src/modules/matrix/criteria.ts');
 const { joinMatrixCalculator } = await import('./src/modules/matrix/join.ts');
 const { approvalResult, matrixCalculatorRows } = await import('./src/modules/matrix/rows.ts');
 const { makeDeal, syntheticCatalogue } = await import('./test/pricing/fixtures.ts');
@@ -40,12 +40,13 @@ const ancestry = buildAssetAncestry(catalogue.assets);
 const approvals = catalogue.brackets
   .filter((_, k) => k % 4 === 0)
   .map((b, k) => approval({ id: k + 1, organisation_id: b.organisation_id, rate_bracket_ids: [b.id] }));
+const criteria = buildCriteriaTable(approvals);
 const names = new Map(approvals.map((a) => [a.organisation_id, 'Financier ' + a.organisation_id]));
 const deal = (k) => makeDeal({ asset_value: catalogue.leafIds[k % catalogue.leafIds.length], cost: 20000 + 997 * k,
   cost_inc: 20000 + 997 * k, term: 36 + 12 * (k % 4) });
 const run = (k) => {
   const d = deal(k);
-  const outcomes = evaluateApprovals(approvals, d, ancestry, { organisationIds: null });
+  const outcomes = evaluateApprovals(criteria, d, ancestry, { organisationIds: null });
   const join = joinMatrixCalculator(outcomes, priceMarket(index, d), names);
   const rows = matrixCalculatorRows(join.rows, { masked: false });
   const priced = priceDeal(index, d, { sorted: false });

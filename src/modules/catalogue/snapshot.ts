@@ -5,7 +5,7 @@
  * A cold load reads each table once, as one JSON value (a constant number of queries, whatever the catalogue's size).
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { buildAssetAncestry, type AssetAncestry } from '../matrix/criteria.ts';
+import { buildAssetAncestry, buildCriteriaTable, type AssetAncestry, type CriteriaTable } from '../matrix/criteria.ts';
 import { buildPricingIndex, type PricingIndex } from '../pricing/engine.ts';
 import { liveAssetIds } from './asset-tree.ts';
 import type { Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket } from './model.ts';
@@ -23,6 +23,8 @@ export interface CatalogueSnapshot {
   bracketsById: Map<number, RateBracket>;
   relations: AssetRateBracketRelation[];
   approvals: Approval[];
+  /** The approvals' criteria laid out for the criteria engine's scan (`evaluateApprovals`). */
+  criteria: CriteriaTable;
   pricingIndex: PricingIndex;
   ancestry: AssetAncestry;
 }
@@ -198,6 +200,7 @@ export function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueS
     bracketsById: new Map(bracketRecords.map((b) => [b.id, b])),
     relations,
     approvals: approvalRecords,
+    criteria: buildCriteriaTable(approvalRecords),
     pricingIndex: buildPricingIndex({ assets, products: productRecords, brackets: bracketRecords, relations }),
     ancestry: buildAssetAncestry(assets),
   };

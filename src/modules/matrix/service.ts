@@ -45,7 +45,7 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   requireSurface(ctx, caller, 'matrix');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
-  const outcomes = ctx.services.engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, {
+  const outcomes = ctx.services.engines.evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, {
     organisationIds: financiersInScope(caller, deal),
   });
   // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
@@ -92,7 +92,7 @@ export async function runMatrixCalculator(
   const scope = financiersInScope(caller, deal);
   const { engines } = ctx.services;
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
-    engines.evaluateApprovals(snapshot.approvals, deal, snapshot.ancestry, { organisationIds: scope }),
+    engines.evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, { organisationIds: scope }),
   );
   // With the approvals the join picks each approval's cheapest itself and builds rows only for those it shows: the
   // market, unsorted and without a row per bracket (read at once, before any other pricing call). Without them the
