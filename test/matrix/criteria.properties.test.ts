@@ -450,7 +450,7 @@ const arbCatalogue: fc.Arbitrary<Approval[]> = fc
         { arbitrary: fc.integer({ min: 0, max: ODDITIES.length - 1 }), weight: 1 },
       ),
     }),
-    { maxLength: 40 },
+    { maxLength: 40, size: 'max' },
   )
   .map((rows) =>
     rows.map(({ approval: a, organisation_id, oddity }, i) => {

@@ -6,6 +6,7 @@ import { seededRandom } from '../../testkit/random.ts';
 import { makeDeal, syntheticCatalogue } from '../pricing/fixtures.ts';
 import {
   compareCheapest,
+  compareJoinedRows,
   FREE_TIER_VISIBLE_ROWS,
   joinMatrixCalculator,
   type JoinedRow,
@@ -202,6 +203,42 @@ describe('Matrix Calculator row order: confirmed before possible, then least-one
         row(6, 6, { status: 'possible', doc_level: 'full_doc' }),
       ]),
     ).toEqual([5, 4, 3, 2, 1, 6]);
+  });
+});
+
+describe('Matrix Calculator row order holds for hundreds of rows (the order a large catalogue sorts)', () => {
+  /** One approval per row, each linked to its own bracket; few distinct keys, so ties reach every tie-break. */
+  const rows = fc.array(
+    fc.record({
+      status: fc.constantFrom('confirmed' as const, 'possible' as const),
+      doc_level: fc.constantFrom('low_doc' as const, 'lite_doc' as const, 'full_doc' as const),
+      organisation_id: fc.constantFrom(100, 200, 300),
+      e_min: fc.constantFrom(6.5, 7, 7.00000001, 7.5, Number.NaN, Number.POSITIVE_INFINITY, -1),
+    }),
+    { maxLength: 400, size: 'max' },
+  );
+
+  it('the join answers its rows in compareJoinedRows order, whatever order the approvals come in', () => {
+    fc.assert(
+      fc.property(rows, (specs) => {
+        const outcomes = specs.map((r, k) =>
+          outcome(
+            approval({
+              id: specs.length - k,
+              organisation_id: r.organisation_id,
+              doc_level: r.doc_level,
+              rate_bracket_ids: [k + 1],
+            }),
+            { status: r.status, missing_fields: r.status === 'possible' ? ['term'] : [] },
+          ),
+        );
+        const priced = specs.map((r, k) => bracket(k + 1, r.e_min, { organisation_id: r.organisation_id }));
+        const joined = join(outcomes, priced).rows;
+        expect(joined).toHaveLength(specs.length);
+        expect(joined).toEqual([...joined].sort(compareJoinedRows));
+      }),
+      { seed: 20_261_126, numRuns: 200 },
+    );
   });
 });
 

@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalOutcome, Deal, DocLevel, RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
-import { joinMatrixCalculator } from '../../src/modules/matrix/join.ts';
+import { compareJoinedRows, joinMatrixCalculator } from '../../src/modules/matrix/join.ts';
 import { matrixCalculatorRows } from '../../src/modules/matrix/rows.ts';
 import { buildPricingIndex, priceDeal, priceMarket } from '../../src/modules/pricing/engine.ts';
 import { makeDeal, syntheticCatalogue } from '../pricing/fixtures.ts';
@@ -97,6 +97,7 @@ describe('Matrix Calculator join on the market: the same answer as the join on t
         expect(after.priced_count).toBe(before.priced_count);
         expect(after.destination_count).toBe(before.destination_count);
         expect(after.rows).toEqual(before.rows);
+        expect(after.rows).toEqual([...after.rows].sort(compareJoinedRows));
         expect(matrixCalculatorRows(after.rows, { masked: true })).toEqual(
           matrixCalculatorRows(before.rows, { masked: true }),
         );
