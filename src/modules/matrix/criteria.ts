@@ -579,6 +579,8 @@ function scanTable(
     if (assetCount[i] > 0 && stamp[i] !== generation) continue;
     if (cost + MONEY_TOLERANCE < minCost[i] || cost - MONEY_TOLERANCE > maxCost[i]) continue;
 
+    // The six ranges written out rather than looped over RANGES: the loop measured as slow as reading the approvals'
+    // objects (the scan 0.38 -> 0.49 ms per deal at 9,030 approvals).
     const at = i * RANGE_STRIDE;
     let missing = 0;
     let r = rangeAt(ranges, at, x.term, TERM);

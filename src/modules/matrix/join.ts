@@ -75,7 +75,7 @@ export function joinMatrixCalculator(
   // Rule 13 keys, as the row shows them, once per priced bracket. `priced` may come in any order (the service's
   // market is in catalogue order): only each approval's cheapest is wanted, picked pairwise below.
   const count = market.count;
-  const keys = scratchKeys(count);
+  const keys = grown(keyScratch, count);
   const shownE = keys.e;
   const shownRepayment = keys.repayment;
   const ids = keys.id;
@@ -207,17 +207,16 @@ const keyScratch = {
   shownAt: new Int32Array(0),
 };
 
-function scratchKeys(count: number): typeof keyScratch {
-  if (keyScratch.e.length < count) {
-    const size = Math.max(count, keyScratch.e.length * 2, 1024);
-    keyScratch.e = new Float64Array(size);
-    keyScratch.repayment = new Float64Array(size);
-    keyScratch.id = new Float64Array(size);
-    keyScratch.organisation = new Float64Array(size);
-    keyScratch.countedFor = new Int32Array(size);
-    keyScratch.shownAt = new Int32Array(size);
+/** `scratch`'s typed arrays, each replaced by a larger one (contents not kept) where shorter than `count`. */
+function grown<T extends Record<string, Float64Array | Int32Array>>(scratch: T, count: number): T {
+  for (const key in scratch) {
+    const array = scratch[key];
+    if (array.length < count) {
+      const size = Math.max(count, array.length * 2, 1024);
+      scratch[key] = (array instanceof Float64Array ? new Float64Array(size) : new Int32Array(size)) as T[typeof key];
+    }
   }
-  return keyScratch;
+  return scratch;
 }
 
 /**
@@ -284,7 +283,7 @@ function setPosition(table: PositionTable, id: number, position: number): void {
  */
 function sortJoinedRows(rows: readonly JoinedRow[], rowBracket: readonly number[], shownE: Float64Array): JoinedRow[] {
   const count = rows.length;
-  const { rank, e, order, spare } = sortScratch(count);
+  const { rank, e, order, spare } = grown(sortKeys, count);
   for (let k = 0; k < count; k++) {
     const outcome = rows[k].outcome;
     rank[k] = STATUS_RANK[outcome.status] * 1024 + docLevelRank(outcome.approval.doc_level);
@@ -353,17 +352,6 @@ const sortKeys = {
   order: new Int32Array(0),
   spare: new Int32Array(0),
 };
-
-function sortScratch(count: number): typeof sortKeys {
-  if (sortKeys.rank.length < count) {
-    const size = Math.max(count, sortKeys.rank.length * 2, 1024);
-    sortKeys.rank = new Int32Array(size);
-    sortKeys.e = new Float64Array(size);
-    sortKeys.order = new Int32Array(size);
-    sortKeys.spare = new Int32Array(size);
-  }
-  return sortKeys;
-}
 
 /** Free-tier paywall (docs/matrix.md): this many rows keep their figures. */
 export const FREE_TIER_VISIBLE_ROWS = 3;
