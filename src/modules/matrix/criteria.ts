@@ -9,8 +9,9 @@
  * - `confirmed` = every checked criterion was answered and satisfied.
  *
  * Hot path: thousands of approvals per request. Per-deal work (asset ancestry, industry normalisation,
- * borrower-age pair) is done once in `prepareDeal`; per approval the evaluator only reads fields,
- * collects missing answers in a bit mask and allocates nothing unless the approval survives.
+ * borrower-age pair) is done once in `prepareDeal`; per approval the evaluator only reads criteria, collects
+ * missing answers in a bit mask and allocates nothing unless the approval survives. The services scan the
+ * snapshot's criteria table (below), the same rules over typed arrays; `evaluatePrepared` is the definition.
  * See docs/matrix.md for the field mapping table and the decisions behind the edge cases.
  */
 import { ASSET_STATES, DOC_LEVELS, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
@@ -364,8 +365,8 @@ class Outcome implements ApprovalOutcome {
 // ---------------------------------------------------------------------------------------------
 // The criteria table: every approval's criteria as numbers in typed arrays, built once per catalogue snapshot.
 // A scan of thousands of approvals is bound by memory, not arithmetic: reading each approval's object touches
-// several cache lines, most of them for an approval the asset or the cost rules out at once. The table keeps what
-// rules most approvals out (the asset, the cost) in narrow columns, answers the asset for every approval at once
+// several cache lines, many of them for an approval the asset or the cost rules out at once. The table keeps what
+// rules approvals out first (the asset, the cost) in narrow columns, answers the asset for every approval at once
 // from an index by asset id, and keeps the other criteria of each approval together, read only for those that get
 // that far. `evaluatePrepared` stays the definition: the scan answers what it answers for every approval (tested
 // against it on random catalogues), and an approval the table cannot state exactly is evaluated by it directly.

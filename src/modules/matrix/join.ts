@@ -276,7 +276,8 @@ function setPosition(table: PositionTable, id: number, position: number): void {
 /**
  * `rows` in `compareJoinedRows` order, each row's keys read once: status and doc level ranks, the shown e_min of its
  * bracket (`shownE` at `rowBracket`), and names collated only when two rows tie on everything before and name
- * different financiers. The order is total (no two rows share an approval), so any correct sort gives the same rows.
+ * different financiers. Stable, as Array.prototype.sort is (insertion takes strictly smaller rows forward, and a merge
+ * takes from its left run on a tie), though the order is total anyway: no two rows share an approval.
  *
  * A merge sort written here rather than `Array.prototype.sort` with a comparator: the builtin calls the comparator
  * through a generic call per comparison, which was most of the sort's time; here `before` is inlined into the loops.
