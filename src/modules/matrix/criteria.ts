@@ -443,7 +443,7 @@ export function buildCriteriaTable(approvals: readonly Approval[]): CriteriaTabl
       a.transaction_types.some((t) => !TRANSACTION_TYPES.includes(t));
     const put = (column: Float64Array, at: number, value: number | null): void => {
       if (value !== null && Number.isNaN(value)) odd = true;
-      column[at] = value === null ? NaN : value;
+      column[at] = blankIfNull(value);
     };
     put(minCost, i, a.min_asset_cost);
     put(maxCost, i, a.max_asset_cost);

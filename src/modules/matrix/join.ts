@@ -296,12 +296,8 @@ function sortJoinedRows(rows: readonly JoinedRow[], rowBracket: readonly number[
     const rx = rank[x];
     const ry = rank[y];
     if (rx !== ry) return rx < ry;
-    // compareNumbers (NaN last), written out: this is the comparison nearly every call ends on.
-    const ex = e[x];
-    const ey = e[y];
-    if (ex < ey) return true;
-    if (ex > ey) return false;
-    if (ex !== ey && Number.isNaN(ex) !== Number.isNaN(ey)) return Number.isNaN(ey);
+    const byE = compareNumbers(e[x], e[y]);
+    if (byE !== 0) return byE < 0;
     const a = rows[x];
     const b = rows[y];
     return (
