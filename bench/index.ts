@@ -13,8 +13,9 @@
  *   6  process memory with the large catalogue loaded
  *   7  PostgreSQL only: two server processes (`node --import tsx src/main.ts`) on one database vs one
  *
- * Bounded: ~500 deals per engine figure, 100 sequential calculator requests, 3 s of load per throughput figure.
- * Loopback only. Environment: BENCH_DEALS (default 500), BENCH_PASSES (default 3), BENCH_LOAD_SECONDS (default 3), BENCH_CONNECTIONS (8),
+ * Bounded: ~500 deals x 3 passes per engine figure, 100 sequential calculator requests, 3 s of load per throughput
+ * figure. Loopback only. Environment: BENCH_DEALS (default 500), BENCH_PASSES (default 3), BENCH_LOAD_SECONDS (3),
+ * BENCH_CONNECTIONS (8),
  * BENCH_DATABASE_URL or DATABASE_URL (the PostgreSQL server; default postgres://postgres:postgres@127.0.0.1:5432/postgres
  * when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end),
  * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profiles of the baseline, REST and GraphQL loads,
@@ -162,8 +163,8 @@ function toDeal(request: DealRequest, surface: 'calculator' | 'matrix_calculator
 
 /**
  * Times `run` once per deal, PASSES times; per-deal milliseconds in deal order, one array per pass. Each pass starts
- * from a full GC and then warms up over the first 50 deals: right after a forced full GC the next ~100 deals ran
- * 20-60% slower than in steady state (docs/performance.md, "How the engine figures are taken"), which is the
+ * from a full GC and then warms up over the first 50 deals: right after a forced full GC the next ~60 deals ran
+ * 15-35% slower than in steady state (docs/performance.md, "How the engine figures are taken"), which is the
  * bench's own doing, not the service's, so the warm-up comes after the GC, not before it.
  */
 function timePerDeal<T>(deals: readonly T[], run: (deal: T) => unknown): number[][] {
