@@ -14,6 +14,7 @@
  * snapshot's criteria table (below), the same rules over typed arrays; `evaluatePrepared` is the definition.
  * See docs/matrix.md for the field mapping table and the decisions behind the edge cases.
  */
+import { nextGeneration } from '../../lib/generations.ts';
 import { ASSET_STATES, DOC_LEVELS, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
 import type {
   Approval,
@@ -491,11 +492,7 @@ function stampCoverage(table: CriteriaTable, p: PreparedDeal): { generation: num
     coverage.stamp = new Uint32Array(Math.max(table.approvals.length, coverage.stamp.length * 2));
     coverage.generation = 0;
   }
-  if (coverage.generation >= 0xfffffffe) {
-    coverage.stamp.fill(0);
-    coverage.generation = 0;
-  }
-  const generation = ++coverage.generation;
+  const generation = nextGeneration(coverage, coverage.stamp);
   const stamp = coverage.stamp;
   for (const id of p.assetLine) {
     const positions = table.approvalsByAsset.get(id);

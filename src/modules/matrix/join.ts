@@ -6,6 +6,7 @@
  * Linear in approvals + priced brackets + approval-to-bracket links: brackets are indexed by id once, never
  * scanned per approval.
  */
+import { nextGeneration } from '../../lib/generations.ts';
 import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
 import { compareCheapest, type PricedMarket } from '../pricing/engine.ts';
 import { roundMoney, roundRate } from '../pricing/finance.ts';
@@ -251,11 +252,7 @@ function positionTable(ids: Float64Array, count: number): PositionTable {
     dense.position = new Int32Array(size);
     dense.generation = 0;
   }
-  if (dense.generation >= 0xfffffffe) {
-    dense.stamp.fill(0);
-    dense.generation = 0;
-  }
-  dense.generation++;
+  nextGeneration(dense, dense.stamp);
   return dense;
 }
 

@@ -18,6 +18,7 @@ import type {
   RateBracket,
   TriState,
 } from '../catalogue/model.ts';
+import { nextGeneration } from '../../lib/generations.ts';
 import { withGst, withoutGst } from '../deal/deal.ts';
 import {
   compoundingPerYear,
@@ -333,7 +334,7 @@ function price(
   rows: PricedBracket[] | null,
 ): { generation: number; count: number; terms: DealTerms | null } {
   // A new generation even when nothing prices, so a market from an earlier call always reads as stale.
-  const generation = nextGeneration(data);
+  const generation = nextGeneration(data.scratch, data.scratch.bracketSeen, data.scratch.productSeen);
   const segments = data.reachable.get(deal.asset_value);
   const terms = segments ? dealTerms(deal) : null;
   if (!segments || !terms) return { generation, count: 0, terms: null };
@@ -471,16 +472,6 @@ class Market implements PricedMarket {
     if (!(k >= 0 && k < this.count) || this.terms === null) throw new RangeError(`no priced bracket ${k}`);
     return pricedRow(this.data, scratch.pricedPosition[k], scratch.pricedFigures, k * BRACKET_FIGURES, this.terms);
   }
-}
-
-function nextGeneration(data: IndexData): number {
-  const scratch = data.scratch;
-  if (scratch.generation >= 0xfffffffe) {
-    scratch.generation = 0;
-    scratch.bracketSeen.fill(0);
-    scratch.productSeen.fill(0);
-  }
-  return ++scratch.generation;
 }
 
 function dealTerms(deal: Deal): DealTerms | null {
