@@ -14,13 +14,14 @@
  *   7  PostgreSQL only: two server processes (`node --import tsx src/main.ts`) on one database vs one
  *
  * Bounded: ~500 deals x 3 passes per engine figure, 100 sequential calculator requests, 3 s of load per throughput
- * figure. Loopback only. Environment: BENCH_DEALS (default 500), BENCH_PASSES (default 3), BENCH_LOAD_SECONDS (3),
- * BENCH_CONNECTIONS (8),
- * BENCH_DATABASE_URL or DATABASE_URL (the PostgreSQL server; default postgres://postgres:postgres@127.0.0.1:5432/postgres
- * when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end),
- * BENCH_ONLY=pglite|postgres (one database only), BENCH_PROFILE=1 or `-- --profile` (CPU profiles of the baseline, REST and GraphQL loads,
- * written to BENCH_PROFILE_DIR, default the system's temporary directory).
- * NODE_ENV: production unless set (bench/env.ts, imported first so graphql-js sees it when it loads).
+ * figure. Loopback only. Environment:
+ * - BENCH_DEALS (default 500), BENCH_PASSES (3), BENCH_LOAD_SECONDS (3), BENCH_CONNECTIONS (8);
+ * - BENCH_DATABASE_URL or DATABASE_URL: the PostgreSQL server (default postgres://postgres:postgres@127.0.0.1:5432/postgres
+ *   when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end);
+ * - BENCH_ONLY=pglite|postgres: one database only;
+ * - BENCH_PROFILE=1 or `-- --profile`: CPU profiles of the baseline, REST and GraphQL loads, written to
+ *   BENCH_PROFILE_DIR (default the system's temporary directory);
+ * - NODE_ENV: production unless set (bench/env.ts, imported first so graphql-js sees it when it loads).
  */
 import { NODE_ENV_SOURCE } from './env.ts';
 import { setFlagsFromString } from 'node:v8';
