@@ -135,7 +135,13 @@ describe.skipIf(!hasChromium)('GraphiQL runs a Matrix Calculator query in a real
       );
       await replaceEditorText(page, 'section[aria-label="Operation Editor"]', MATRIX_QUERY);
       await page.locator('button[aria-label^="Prettify query"]').click();
-      await page.locator('section[aria-label="Operation Editor"] .view-line', { hasText: 'results' }).waitFor();
+      // Prettified: the operation's first line stands alone (before, the whole query was one line).
+      await page
+        .locator('section[aria-label="Operation Editor"] .view-line', { hasText: /^\s*query\s+Matrix\s+\{\s*$/ })
+        .waitFor();
+      // GraphiQL reads the operations out of the editor 100 ms after the last edit. Until then it still holds the
+      // example's two (SignIn, Me), and the execute button opens a menu to pick one instead of sending anything.
+      await page.locator('button.graphiql-execute-button:not([aria-haspopup])').waitFor();
       const answered = page.waitForResponse(
         (res) => res.url().endsWith('/graphql') && (res.request().postData() ?? '').includes('matrixCalculator'),
       );
