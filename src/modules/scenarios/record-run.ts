@@ -1,6 +1,8 @@
 /**
  * The one statement a metered run makes: consume its allowances and record it as a recent scenario (record_run in
- * prisma/migrations/*_record_run). Saving a recent without metering is the same statement with no metrics.
+ * prisma/migrations/*_record_run*). Saving a recent without metering is the same statement with no metrics.
+ * One user's saves for one tool run one at a time (an advisory lock inside it), so concurrent runs neither deadlock
+ * nor leave more than RECENT_SCENARIO_LIMIT recents (docs/scenarios.md).
  */
 import { rawQuery, type Db } from '../../lib/db.ts';
 import type { ScenarioTool } from '../../lib/vocabulary.ts';

@@ -3,10 +3,10 @@
  * kept, trimmed on write); promote turns a recent one into a saved one (kept until deleted), up to the plan's
  * saved_scenario_limit per user per tool.
  *
- * Concurrency: saving a recent and trimming the old ones is one SQL statement (record_run). Promote counts and updates under a
- * lock on the caller's user row, so of many concurrent promotes exactly as many win as there are free slots, across
- * any number of processes; the update is conditional on the scenario still being recent, so two promotes of the
- * same scenario cannot both win.
+ * Concurrency: saving a recent and trimming the old ones is one SQL statement (record_run), one at a time per user and
+ * tool. Promote counts and updates under a lock on the caller's user row, so of many concurrent promotes exactly as
+ * many win as there are free slots, across any number of processes; the update is conditional on the scenario still
+ * being recent, so two promotes of the same scenario cannot both win.
  */
 import type { Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
 import type { ServiceContext } from '../service-context.ts';
