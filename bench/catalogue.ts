@@ -327,7 +327,7 @@ const BULK_TABLES = [
  * The synthetic part is validated by the loader's own validator (`parseCatalogueFile` against what the database
  * holds), then written as ONE `INSERT ... SELECT FROM json_populate_recordset($1)` per table in one transaction.
  * Prisma's `createMany` was the first choice and measured ~33 s for 300 financiers on PGlite (about 1 ms a row);
- * this path takes ~3 s, which keeps the whole bench near two minutes. The statement-level triggers still bump
+ * this path takes ~3 s, which keeps the whole bench near two minutes. The catalogue triggers still bump
  * `catalogue_state.version`, exactly as any catalogue write does.
  */
 export async function seedBenchCatalogue(

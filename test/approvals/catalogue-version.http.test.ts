@@ -1,6 +1,7 @@
 /**
- * An approval write bumps the catalogue version in its own transaction (statement triggers), so the very next Matrix
- * or Matrix Calculator run, which reuses the process's snapshot only while the version is unchanged, reads the change.
+ * An approval write bumps the catalogue version in its own transaction (triggers, as it commits), so the very next
+ * Matrix or Matrix Calculator run, which reuses the process's snapshot only while the version is unchanged, reads the
+ * change.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

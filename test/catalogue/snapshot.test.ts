@@ -44,3 +44,68 @@ describe('Catalogue snapshot keyed by catalogue_state.version', () => {
     expect(t.database.queryCount() - before).toBe(0);
   });
 });
+
+describe('the catalogue version is bumped once per writing transaction, as it commits', () => {
+  const CATALOGUE_TABLES = [
+    'organisations',
+    'assets',
+    'products',
+    'rate_brackets',
+    'asset_rate_brackets',
+    'approvals',
+    'approval_rate_brackets',
+  ];
+
+  it('every catalogue table carries the deferred row trigger and the TRUNCATE one', async () => {
+    const triggers = await t.database.prisma.$queryRawUnsafe<{ table: string; name: string; deferred: boolean }[]>(
+      `SELECT c.relname AS table, tg.tgname AS name, tg.tginitdeferred AS deferred
+         FROM pg_trigger tg JOIN pg_class c ON c.oid = tg.tgrelid
+        WHERE tg.tgname LIKE 'catalogue_version_%' ORDER BY 1, 2`,
+    );
+    expect(triggers).toEqual(
+      CATALOGUE_TABLES.sort().flatMap((table) => [
+        { table, name: `catalogue_version_${table}`, deferred: true },
+        { table, name: `catalogue_version_${table}_truncate`, deferred: false },
+      ]),
+    );
+  });
+
+  it('a transaction writing many rows of several tables bumps it by exactly one', async () => {
+    const before = await versionNow();
+    await t.database.prisma.$transaction(async (tx) => {
+      await tx.approval.updateMany({ where: { organisation_id: 1 }, data: { priority: 3 } });
+      await tx.rateBracket.updateMany({ where: { organisation_id: 1 }, data: { max_term: 84 } });
+      await tx.approval.update({ where: { id: 1 }, data: { name: 'Once' } });
+    });
+    expect(await versionNow()).toBe(before + 1n);
+  });
+
+  it('inside the writing transaction the version has not moved yet; after the commit it has', async () => {
+    const before = await versionNow();
+    await t.database.prisma.$transaction(async (tx) => {
+      await tx.approval.update({ where: { id: 1 }, data: { name: 'Not yet' } });
+      const inside = await tx.catalogueState.findUniqueOrThrow({ where: { id: 1 } });
+      expect(inside.version).toBe(before);
+    });
+    expect(await versionNow()).toBe(before + 1n);
+  });
+
+  it('a rolled-back write leaves it alone, and so does a statement that changes no row', async () => {
+    const before = await versionNow();
+    await t.database.prisma
+      .$transaction(async (tx) => {
+        await tx.approval.update({ where: { id: 1 }, data: { name: 'Rolled back' } });
+        throw new Error('roll back');
+      })
+      .catch(() => {});
+    await t.database.prisma.approval.updateMany({ where: { id: -1 }, data: { name: 'Nobody' } });
+    expect(await versionNow()).toBe(before);
+  });
+
+  it('each committed write moves it again: two transactions, two bumps', async () => {
+    const before = await versionNow();
+    await t.database.prisma.approval.update({ where: { id: 1 }, data: { name: 'First' } });
+    await t.database.prisma.approval.update({ where: { id: 1 }, data: { name: 'Second' } });
+    expect(await versionNow()).toBe(before + 2n);
+  });
+});

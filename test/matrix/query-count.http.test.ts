@@ -67,7 +67,7 @@ async function graphqlRun(): Promise<Measured> {
   return { queries, rows: r.results.length, priced: r.priced_count, destinations: r.destination_count };
 }
 
-/** Bumps the catalogue version without changing what the engines read (a statement-level trigger fires on any UPDATE). */
+/** Bumps the catalogue version without changing what the engines read (the row trigger fires on any UPDATE of a row). */
 async function bumpCatalogue(): Promise<void> {
   await t.database.prisma.$executeRawUnsafe('UPDATE organisations SET name = name WHERE id = 1');
 }

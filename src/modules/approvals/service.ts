@@ -76,6 +76,7 @@ async function lockOwnApproval(tx: Db, ctx: Ctx, id: number, organisationId: num
 /**
  * Rate brackets must be the caller's own. Those found are locked (KEY SHARE), so a concurrent delete waits for this
  * transaction instead of breaking the link's foreign key halfway. A foreign bracket and a missing one read the same.
+ * Locked in id order, as a rate-card change locks the brackets it deletes, so the two queue and never deadlock.
  */
 async function checkRateBrackets(
   tx: Db,
@@ -86,7 +87,7 @@ async function checkRateBrackets(
 ): Promise<void> {
   if (ids.length === 0) return;
   const rows = await tx.$queryRawUnsafe<{ id: number }[]>(
-    'SELECT id FROM rate_brackets WHERE id = ANY($1::int[]) AND organisation_id = $2 FOR KEY SHARE',
+    'SELECT id FROM rate_brackets WHERE id = ANY($1::int[]) AND organisation_id = $2 ORDER BY id FOR KEY SHARE',
     ids,
     organisationId,
   );

@@ -15,7 +15,7 @@ import type { ServiceContext } from '../service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 import { approvalLinksOf } from './approval-links.ts';
 import { compareRateCards, type CardComparison } from './compare.ts';
-import { readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
+import { lockRateBracketsForDelete, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 import {
   type RateCardChangeOutcome,
   type RateCardVersionRecord,
@@ -186,6 +186,10 @@ export function deleteProduct(ctx: Ctx, caller: Caller, id: number, expectedVers
     const product = await ownProduct(tx, clientOf(ctx), organisationId, id);
     // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
     const brackets = await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } });
+    await lockRateBracketsForDelete(
+      tx,
+      brackets.map((b) => b.id),
+    );
     await tx.assetRateBracket.deleteMany({
       where: { OR: [{ product_id: id }, { rate_bracket_id: { in: brackets.map((b) => b.id) } }] },
     });

@@ -106,6 +106,15 @@ async function sequencePast(db: Db, table: 'products' | 'rate_brackets' | 'asset
   );
 }
 
+/**
+ * Locks rate brackets about to be deleted, in id order. An approval write locks the brackets it links (KEY SHARE,
+ * also in id order), so the two queue instead of deadlocking, whatever order a DELETE's plan would take them in.
+ */
+export async function lockRateBracketsForDelete(db: Db, ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  await db.$queryRawUnsafe('SELECT id FROM rate_brackets WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', ids);
+}
+
 /** Ids of `table` among `ids` that exist and belong to another organisation (a card may never take them over). */
 async function foreignIds(db: Db, table: string, ids: number[], organisationId: number): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
@@ -173,6 +182,7 @@ export async function replaceRateCard(tx: Db, organisationId: number, card: Rate
   const removedProducts = current.products.filter((p) => !productIds.has(p.id)).map((p) => p.id);
   const removedBrackets = current.rate_brackets.filter((b) => !wantedBrackets.has(b.id)).map((b) => b.id);
 
+  await lockRateBracketsForDelete(tx, removedBrackets);
   if (removedProducts.length || removedBrackets.length) {
     await tx.assetRateBracket.deleteMany({
       where: { OR: [{ product_id: { in: removedProducts } }, { rate_bracket_id: { in: removedBrackets } }] },
