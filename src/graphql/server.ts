@@ -14,13 +14,7 @@ import { connectionCursorsOnly } from './cursors.ts';
 import { compiledExecution } from './compiled-execution.ts';
 import { graphqlRequestParsing } from './request-parsing.ts';
 import { logger } from '../lib/logger.ts';
-import {
-  DATABASE_RETRY_AFTER_SECONDS,
-  DATABASE_UNAVAILABLE_CODE,
-  DATABASE_UNAVAILABLE_MESSAGE,
-  isDatabaseUnavailable,
-  logUnavailable,
-} from '../lib/database-errors.ts';
+import { logRetryable, retryableDatabaseFailure } from '../lib/database-errors.ts';
 import { schema } from '../schema.ts';
 
 /** graphql-js appends these to validation and variable errors; they name fields the schema does not advertise. */
@@ -106,14 +100,15 @@ export function createGraphQLServer(deps: AppDeps) {
     maskedErrors: {
       isDev: false,
       maskError(error, message) {
-        if (isDatabaseUnavailable(error)) {
-          // An outage, not a bug: 503 with Retry-After, as REST answers it.
-          logUnavailable('graphql', error);
-          return new GraphQLError(DATABASE_UNAVAILABLE_MESSAGE, {
+        const retryable = retryableDatabaseFailure(error);
+        if (retryable) {
+          // An outage or a write conflict, not a bug: 503 with Retry-After, as REST answers it.
+          logRetryable('graphql', retryable, error);
+          return new GraphQLError(retryable.message, {
             path: error instanceof GraphQLError ? error.path : undefined,
             extensions: {
-              code: DATABASE_UNAVAILABLE_CODE,
-              http: { status: 503, headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) } },
+              code: retryable.code,
+              http: { status: 503, headers: { 'Retry-After': String(retryable.retryAfterSeconds) } },
             },
           });
         }

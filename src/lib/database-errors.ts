@@ -1,8 +1,12 @@
 /**
- * "The database is unavailable": one classifier for every way a lost, refused, hung or overloaded database surfaces,
- * so REST and GraphQL answer 503 with Retry-After instead of 500. Each shape below was provoked for real (see
- * test/operations/database-errors.test.ts): Prisma wraps driver errors as P1001/P2010 with
- * `meta.driverAdapterError.cause`, and passes pg's own plain errors ("Query read timeout", pool timeouts) through.
+ * The database failures a caller should simply retry, each answered 503 with Retry-After instead of 500 (REST,
+ * GraphQL, MCP):
+ * - "unavailable": every way a lost, refused, hung or overloaded database surfaces;
+ * - "write conflict": PostgreSQL ended the transaction to break a deadlock (40P01) or a serialisation failure (40001),
+ *   so nothing it wrote was kept. Lock order is designed so none should happen (docs/operations.md); this is the net.
+ * Each shape below was provoked for real (see test/operations/database-errors.test.ts): Prisma wraps driver errors as
+ * P1001/P2010/P2034 with `meta.driverAdapterError.cause`, and passes pg's own plain errors ("Query read timeout", pool
+ * timeouts) through.
  */
 import { logger } from './logger.ts';
 
@@ -10,6 +14,11 @@ import { logger } from './logger.ts';
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is temporarily unavailable. Retry shortly.';
 export const DATABASE_UNAVAILABLE_CODE = 'DATABASE_UNAVAILABLE';
+/** A conflict clears as soon as the other transaction commits: retry almost at once. */
+export const WRITE_CONFLICT_RETRY_AFTER_SECONDS = 1;
+export const WRITE_CONFLICT_MESSAGE =
+  'This request collided with another change to the same records and was not completed. Retry it.';
+export const WRITE_CONFLICT_CODE = 'WRITE_CONFLICT';
 
 /** Prisma: can't reach, timed out, server closed the connection, pool timeout, transaction expired or never started. */
 const PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
@@ -44,39 +53,101 @@ const DRIVER_MESSAGES = [
   /^PGlite is closed$/,
 ];
 
-/** True when `error` (or anything it wraps) says the database could not be reached or did not answer in time. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** True when `error` or anything it wraps (cause, originalError, Prisma's driver error, an AggregateError) matches. */
+function wrapsMatching(error: unknown, matches: (e: Record<string, any>) => boolean): boolean {
   const seen = new Set<unknown>();
   const queue: unknown[] = [error];
   while (queue.length) {
     const e = queue.shift();
     if (!e || typeof e !== 'object' || seen.has(e)) continue;
     seen.add(e);
-    const { code, kind, message, cause, originalError, meta, errors } = e as Record<string, any>;
-    if (typeof code === 'string') {
-      if (PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || isUnavailableSqlState(code)) return true;
-    }
-    if (typeof kind === 'string') {
-      if (ADAPTER_KINDS.has(kind)) return true;
-      if (kind === 'postgres' && typeof (e as any).code === 'string' && isUnavailableSqlState((e as any).code))
-        return true;
-    }
-    if (typeof (e as any).originalCode === 'string' && isUnavailableSqlState((e as any).originalCode)) return true;
-    if (typeof message === 'string' && DRIVER_MESSAGES.some((re) => re.test(message))) return true;
-    queue.push(cause, originalError, meta?.driverAdapterError);
-    if (Array.isArray(errors)) queue.push(...errors); // AggregateError (e.g. a refused dual-stack connect)
+    const fields = e as Record<string, any>;
+    if (matches(fields)) return true;
+    queue.push(fields.cause, fields.originalError, fields.meta?.driverAdapterError);
+    if (Array.isArray(fields.errors)) queue.push(...fields.errors); // AggregateError (e.g. a refused dual-stack connect)
   }
   return false;
 }
 
-/** One warning line per refused request, so an outage shows in the logs (the message only: no stack, no query). */
-export function logUnavailable(surface: 'rest' | 'graphql', error: unknown): void {
-  const message = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
-  logger.warn('database.unavailable', { surface, message: message?.slice(0, 300) });
+/** True when `error` (or anything it wraps) says the database could not be reached or did not answer in time. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return wrapsMatching(error, ({ code, kind, message, originalCode }) => {
+    if (typeof code === 'string' && (PRISMA_CODES.has(code) || SOCKET_CODES.has(code) || isUnavailableSqlState(code)))
+      return true;
+    if (typeof kind === 'string' && ADAPTER_KINDS.has(kind)) return true;
+    if (typeof originalCode === 'string' && isUnavailableSqlState(originalCode)) return true;
+    return typeof message === 'string' && DRIVER_MESSAGES.some((re) => re.test(message));
+  });
 }
 
-/** REST: status, body and headers of the 503. */
-export function databaseUnavailableReply(error?: unknown): [503, { error: string }, Record<string, string>] {
-  logUnavailable('rest', error);
-  return [503, { error: DATABASE_UNAVAILABLE_MESSAGE }, { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) }];
+/** SQLSTATE 40P01 deadlock_detected, 40001 serialization_failure. */
+const CONFLICT_SQLSTATES = new Set(['40P01', '40001']);
+
+/**
+ * True when PostgreSQL ended `error`'s transaction to break a deadlock or a serialisation failure: Prisma's P2034,
+ * the adapter's `TransactionWriteConflict`, or the SQLSTATE itself (pg's error on the driver path, PGlite's).
+ */
+export function isWriteConflict(error: unknown): boolean {
+  return wrapsMatching(
+    error,
+    ({ code, kind, originalCode }) =>
+      code === 'P2034' ||
+      kind === 'TransactionWriteConflict' ||
+      (typeof code === 'string' && CONFLICT_SQLSTATES.has(code)) ||
+      (typeof originalCode === 'string' && CONFLICT_SQLSTATES.has(originalCode)),
+  );
+}
+
+/** What a caller is told about a failure worth retrying, and the log line it leaves. */
+export interface RetryableDatabaseFailure {
+  message: string;
+  /** GraphQL's `extensions.code`. */
+  code: string;
+  retryAfterSeconds: number;
+  event: 'database.unavailable' | 'database.write_conflict';
+}
+
+const UNAVAILABLE: RetryableDatabaseFailure = {
+  message: DATABASE_UNAVAILABLE_MESSAGE,
+  code: DATABASE_UNAVAILABLE_CODE,
+  retryAfterSeconds: DATABASE_RETRY_AFTER_SECONDS,
+  event: 'database.unavailable',
+};
+const WRITE_CONFLICT: RetryableDatabaseFailure = {
+  message: WRITE_CONFLICT_MESSAGE,
+  code: WRITE_CONFLICT_CODE,
+  retryAfterSeconds: WRITE_CONFLICT_RETRY_AFTER_SECONDS,
+  event: 'database.write_conflict',
+};
+
+/** The retryable failure among `errors` (the first that is one), or undefined: anything else stays a bug (500). */
+export function retryableDatabaseFailure(...errors: unknown[]): RetryableDatabaseFailure | undefined {
+  for (const error of errors) {
+    if (isDatabaseUnavailable(error)) return UNAVAILABLE;
+    if (isWriteConflict(error)) return WRITE_CONFLICT;
+  }
+  return undefined;
+}
+
+/** One warning line per refused request, so an outage or a conflict shows in the logs (the message only). */
+export function logRetryable(surface: 'rest' | 'graphql' | 'mcp', failure: RetryableDatabaseFailure, error: unknown) {
+  const message = error instanceof Error ? error.message.trim().split('\n').at(-1) : String(error);
+  logger.warn(failure.event, { surface, message: message?.slice(0, 300) });
+}
+
+/**
+ * The HTTP routes outside GraphQL (REST, billing's, MCP's): status, body and headers of the 503 when one of `errors` is
+ * worth retrying, logged once; undefined otherwise.
+ */
+export function retryableReply(
+  errors: readonly unknown[],
+  surface: 'rest' | 'mcp' = 'rest',
+): [503, { error: string }, Record<string, string>] | undefined {
+  for (const error of errors) {
+    const failure = retryableDatabaseFailure(error);
+    if (!failure) continue;
+    logRetryable(surface, failure, error);
+    return [503, { error: failure.message }, { 'Retry-After': String(failure.retryAfterSeconds) }];
+  }
+  return undefined;
 }

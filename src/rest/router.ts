@@ -10,7 +10,7 @@ import { UnauthenticatedError } from '../lib/errors.ts';
 import { clientKind, say } from '../lib/wording.ts';
 import { logger } from '../lib/logger.ts';
 import { bodyReader, isJsonBody } from '../http/body-limit.ts';
-import { databaseUnavailableReply, isDatabaseUnavailable } from '../lib/database-errors.ts';
+import { retryableReply } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
 import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
 import { routes } from './routes/index.ts';
@@ -146,8 +146,8 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     if ('errors' in coerced) return send(res, [400, fieldErrorBody(coerced.errors)]);
     const outcome = await run(route, ctx, coerced.values);
     if ('bug' in outcome) {
-      const down = outcome.bug.find((e) => isDatabaseUnavailable(e));
-      if (down) return send(res, databaseUnavailableReply(down));
+      const retry = retryableReply(outcome.bug);
+      if (retry) return send(res, retry);
       logger.error('rest.graphql_errors', {
         route: `${route.method.toUpperCase()} ${route.path}`,
         errors: outcome.bug.map((e) => ({
@@ -204,7 +204,8 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500)
       return send(res, [err.status, { error: err.message ?? 'Bad request.' }]);
     // buildContext() queries the caller before a route runs: a database outage there is a 503 too.
-    if (isDatabaseUnavailable(err)) return send(res, databaseUnavailableReply(err));
+    const retry = retryableReply([err]);
+    if (retry) return send(res, retry);
     logger.error('rest.unhandled', { message: err?.message, stack: err?.stack });
     send(res, [500, { error: 'Internal server error.' }]);
   });

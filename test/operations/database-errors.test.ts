@@ -1,12 +1,19 @@
 /**
  * The classifier, on errors provoked for real through Prisma and our adapters (never hand-built shapes): what a
- * refused, silent, closed, timed-out or terminated database throws is "unavailable"; ordinary query errors are not.
+ * refused, silent, closed, timed-out or terminated database throws is "unavailable"; a transaction PostgreSQL ends to
+ * break a deadlock or a serialisation failure is a "write conflict"; ordinary query errors are neither.
  */
 import net from 'node:net';
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/lib/db.ts';
-import { isDatabaseUnavailable } from '../../src/lib/database-errors.ts';
+import { openDatabase, rawQuery, type Database } from '../../src/lib/db.ts';
+import {
+  isDatabaseUnavailable,
+  isWriteConflict,
+  retryableDatabaseFailure,
+  WRITE_CONFLICT_CODE,
+} from '../../src/lib/database-errors.ts';
+import { freshPostgres, type FreshDatabase } from '../../testkit/postgres.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
 
@@ -177,7 +184,103 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
   });
 });
 
-describe('ordinary failures are not "unavailable"', () => {
+describe.skipIf(!PG)(
+  'a transaction PostgreSQL ends to break a deadlock or a serialisation failure is a "write conflict"',
+  () => {
+    let fresh: FreshDatabase;
+    let db: Database;
+    beforeAll(async () => {
+      fresh = await freshPostgres(PG!, 'conflict');
+      db = await openDatabase({ databaseUrl: fresh.url, dataDir: ':memory:', migrate: false });
+      await db.prisma.$executeRawUnsafe('CREATE TABLE probe (id int PRIMARY KEY, n int NOT NULL)');
+    });
+    afterAll(async () => {
+      await db?.close();
+      await fresh?.drop();
+    });
+
+    /** Resolves once some session of this database waits for a lock. */
+    async function someoneWaits(): Promise<void> {
+      for (let i = 0; i < 200; i += 1) {
+        const [row] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        );
+        if (row.n > 0) return;
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error('nobody waited for a lock');
+    }
+
+    /**
+     * The holder locks row 2, `victim` locks row 1 and then waits for row 2; the holder then asks for row 1: a cycle.
+     * The holder's own deadlock_timeout is long, so the victim's session finds the cycle first and is the one ended.
+     */
+    async function deadlockAgainst(victim: () => Promise<unknown>): Promise<unknown> {
+      await db.prisma.$executeRawUnsafe('TRUNCATE probe');
+      await db.prisma.$executeRawUnsafe('INSERT INTO probe VALUES (1, 0), (2, 0)');
+      let holding!: () => void;
+      const held = new Promise<void>((r) => {
+        holding = r;
+      });
+      const holder = db.prisma.$transaction(
+        async (tx) => {
+          await tx.$executeRawUnsafe("SET LOCAL deadlock_timeout = '20s'");
+          await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 2 FOR UPDATE');
+          holding();
+          await someoneWaits();
+          await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 1 FOR UPDATE');
+        },
+        { timeout: 30_000 },
+      );
+      await held;
+      const error = await thrown(victim);
+      await holder;
+      return error;
+    }
+
+    it('a deadlock inside a Prisma interactive transaction (P2034)', async () => {
+      const error = await deadlockAgainst(() =>
+        db.prisma.$transaction(async (tx) => {
+          await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 1 FOR UPDATE');
+          await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 2 FOR UPDATE');
+        }),
+      );
+      expect(String((error as Error).message)).toMatch(/deadlock/);
+      expect(isWriteConflict(error)).toBe(true);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+      expect(retryableDatabaseFailure(error)?.code).toBe(WRITE_CONFLICT_CODE);
+    });
+
+    it('a deadlock on the driver path, one statement outside a transaction (40P01)', async () => {
+      const error = await deadlockAgainst(() =>
+        rawQuery(db.prisma, 'SELECT id FROM probe WHERE id = ANY($1::int[]) ORDER BY id FOR UPDATE', [1, 2]),
+      );
+      expect((error as { code?: string }).code).toBe('40P01');
+      expect(isWriteConflict(error)).toBe(true);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    });
+
+    it('a serialisation failure: a repeatable-read transaction updates a row changed since its snapshot (40001)', async () => {
+      await db.prisma.$executeRawUnsafe('TRUNCATE probe');
+      await db.prisma.$executeRawUnsafe('INSERT INTO probe VALUES (1, 0)');
+      const error = await thrown(() =>
+        db.prisma.$transaction(
+          async (tx) => {
+            await tx.$queryRawUnsafe('SELECT n FROM probe WHERE id = 1'); // the snapshot is taken here
+            await db.prisma.$executeRawUnsafe('UPDATE probe SET n = n + 1 WHERE id = 1'); // another session commits
+            await tx.$executeRawUnsafe('UPDATE probe SET n = n + 10 WHERE id = 1');
+          },
+          { isolationLevel: 'RepeatableRead' },
+        ),
+      );
+      expect(String((error as Error).message)).toMatch(/conflict|serialize/i);
+      expect(isWriteConflict(error)).toBe(true);
+      expect(isDatabaseUnavailable(error)).toBe(false);
+    });
+  },
+);
+
+describe('ordinary failures are not "unavailable" nor a "write conflict"', () => {
   let db: Database;
   beforeAll(async () => {
     db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
@@ -194,6 +297,8 @@ describe('ordinary failures are not "unavailable"', () => {
       db.prisma.organisation.create({ data: { id: 900001, name: 'Twice', type: 'broker' } as never }),
     );
     expect(isDatabaseUnavailable(duplicate)).toBe(false);
+    expect(isWriteConflict(duplicate)).toBe(false);
+    expect(retryableDatabaseFailure(duplicate)).toBeUndefined();
     expect(isDatabaseUnavailable(await thrown(() => db.prisma.$queryRawUnsafe('SELEC 1')))).toBe(false);
     expect(isDatabaseUnavailable(await thrown(() => db.prisma.user.findUniqueOrThrow({ where: { id: -1 } })))).toBe(
       false,
@@ -204,5 +309,7 @@ describe('ordinary failures are not "unavailable"', () => {
     expect(isDatabaseUnavailable(new ValidationError([{ field: 'cost', messages: ['Required.'] }]))).toBe(false);
     expect(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')"))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
+    expect(isWriteConflict(new TypeError('x is not a function'))).toBe(false);
+    expect(retryableDatabaseFailure(undefined, new Error('a bug'))).toBeUndefined();
   });
 });

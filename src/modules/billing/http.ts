@@ -10,7 +10,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Subscription } from '../../generated/prisma/client.ts';
 import { DomainError } from '../../lib/errors.ts';
-import { databaseUnavailableReply, isDatabaseUnavailable } from '../../lib/database-errors.ts';
+import { retryableReply } from '../../lib/database-errors.ts';
 import { logger } from '../../lib/logger.ts';
 import type { AppDeps } from '../service-context.ts';
 import { builtinCheckoutPath } from './built-in-processor.ts';
@@ -35,8 +35,9 @@ export function subscriptionBody(s: Subscription) {
 }
 
 function failed(res: Response, error: unknown, what: string): void {
-  if (isDatabaseUnavailable(error)) {
-    const [status, body, headers] = databaseUnavailableReply(error);
+  const retry = retryableReply([error]);
+  if (retry) {
+    const [status, body, headers] = retry;
     res.status(status).set(headers).json(body);
     return;
   }

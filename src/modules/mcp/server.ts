@@ -12,7 +12,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { buildContext, type AppDeps, type Context } from '../../graphql/context.ts';
 import { bodyReader } from '../../http/body-limit.ts';
-import { databaseUnavailableReply, isDatabaseUnavailable } from '../../lib/database-errors.ts';
+import { retryableReply } from '../../lib/database-errors.ts';
 import { UnauthenticatedError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
 import type { Caller } from '../auth/caller.ts';
@@ -202,8 +202,9 @@ export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHand
       await transport.handleRequest(req, res, req.body);
     } catch (error) {
       if (res.headersSent) return;
-      if (isDatabaseUnavailable(error)) {
-        const [status, body, headers] = databaseUnavailableReply(error);
+      const retry = retryableReply([error], 'mcp');
+      if (retry) {
+        const [status, body, headers] = retry;
         res.status(status).set(headers).json(body);
         return;
       }

@@ -7,7 +7,7 @@ import { type GraphQLSchema, isObjectType } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from '../../../graphql/context.ts';
 import { unstorableTextErrors } from '../../../graphql/input-text.ts';
-import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../../../lib/database-errors.ts';
+import { retryableDatabaseFailure } from '../../../lib/database-errors.ts';
 import type { FieldError } from '../../../lib/errors.ts';
 import { logger } from '../../../lib/logger.ts';
 import { type CompiledRoute, coerceVariables, compileRoute, run } from '../../../rest/bridge.ts';
@@ -75,7 +75,8 @@ export async function runTool(
   if ('errors' in coerced) return text(fieldErrorsText('Invalid arguments.', coerced.errors), true);
   const outcome = await run(compiled.operation, ctx, coerced.values);
   if ('bug' in outcome) {
-    if (outcome.bug.some((e) => isDatabaseUnavailable(e))) return text(DATABASE_UNAVAILABLE_MESSAGE, true);
+    const retryable = retryableDatabaseFailure(...outcome.bug);
+    if (retryable) return text(retryable.message, true);
     logger.error('mcp.graphql_errors', {
       tool: compiled.tool.name,
       errors: outcome.bug.map((e) => ({ message: e.message, path: e.path })),
