@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockOrganisation } from '../../src/modules/organisations/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 
@@ -192,6 +193,63 @@ describe("withdrawInvitation: frees the seat; another organisation's invite answ
     );
     expect((await a.gql(SEATS)).seats.used).toBe(1);
   });
+
+  // PostgreSQL only (PGlite has one connection). Another change of the organisation holds its lock; a withdrawal
+  // queues behind it; then the invite is accepted. The acceptance spends the invite and inserts the user, whose
+  // foreign key takes KEY SHARE on the organisation. With the lock taken FOR UPDATE that insert queued behind the
+  // withdrawal, which, once it had the lock, waited for the spent invite: a deadlock, and one of them failed.
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'an acceptance while a withdrawal waits for the organisation lock: the acceptance wins, the withdrawal answers NotFound (PostgreSQL)',
+    async () => {
+      const a = await team(null);
+      const { inviteUser } = await a.gql(INVITE, { email: 'crossed@inv.test' });
+      const waiting = async () =>
+        (
+          await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+          )
+        )[0].n;
+      /** Polls until `done()` holds; gives up quietly after ~5 s (the assertions below then say what happened). */
+      const until = async (done: () => boolean | Promise<boolean>) => {
+        for (let i = 0; i < 500 && !(await done()); i += 1) await new Promise((r) => setTimeout(r, 10));
+      };
+      let release!: () => void;
+      const released = new Promise<void>((r) => {
+        release = r;
+      });
+      let held = false;
+      const holder = t.database.prisma.$transaction(
+        async (tx) => {
+          await lockOrganisation(tx, a.org.id);
+          held = true;
+          await released;
+        },
+        { timeout: 30_000 },
+      );
+      await until(() => held);
+      const withdrawal = a.gql(WITHDRAW, { id: inviteUser.invitation.id }).catch((e: Error) => e);
+      await until(async () => (await waiting()) >= 1);
+      let accepted = false;
+      const acceptance = anonymous(ACCEPT, { token: inviteUser.secret, password: 'crossed-password-1' }).then(
+        (r) => {
+          accepted = true;
+          return r;
+        },
+        (e: Error) => {
+          accepted = true;
+          return e;
+        },
+      );
+      // Done, or (the old lock) queued behind the withdrawal for the organisation.
+      await until(async () => accepted || (await waiting()) >= 2);
+      release();
+      await holder;
+      const [withdrawn, acceptedAnswer] = await Promise.all([withdrawal, acceptance]);
+      expect(acceptedAnswer).toMatchObject({ acceptInvitation: { __typename: 'User', email: 'crossed@inv.test' } });
+      expect(withdrawn).toEqual({ withdrawInvitation: { __typename: 'NotFoundError', code: 'not_found' } });
+      expect(await t.database.prisma.user.count({ where: { email: 'crossed@inv.test' } })).toBe(1);
+    },
+  );
 
   it('an expired invite keeps its seat until withdrawn; inviting its email again renews it in the same seat', async () => {
     const { gql } = await team(2);

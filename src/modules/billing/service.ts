@@ -17,6 +17,7 @@ import { logger } from '../../lib/logger.ts';
 import { say } from '../../lib/wording.ts';
 import { isOneOf, PURCHASABLE_PLANS, type PlanName, type SubscriptionStatus } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
+import { lockOrganisation } from '../organisations/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { builtinSubscriptionCreated } from './built-in-processor.ts';
 import { AlreadySubscribedError, CheckoutCompletedError, NotScheduledToCancelError } from './errors.ts';
@@ -148,11 +149,7 @@ async function applyEvent(tx: Db, event: ProcessorEvent): Promise<EventOutcome> 
   const organisationId = known?.organisation_id ?? s.organisation_id;
   if (!organisationId) return 'ignored';
   // The organisation's lock serialises every event for it, including the first, which creates the row.
-  const organisation = await tx.$queryRawUnsafe<{ id: number }[]>(
-    'SELECT id FROM organisations WHERE id = $1 FOR UPDATE',
-    organisationId,
-  );
-  if (!organisation.length) return 'ignored';
+  if (!(await lockOrganisation(tx, organisationId))) return 'ignored';
   const row = await tx.subscription.findUnique({ where: { organisation_id: organisationId } });
 
   let replacing = false;
@@ -209,11 +206,7 @@ export async function completeBuiltinCheckout(ctx: Pick<ServiceContext, 'prisma'
     if (!session || (claimed.count === 0 && !session.completed_at)) return 'not_found';
     if (claimed.count === 0) throw new CheckoutCompletedError();
     // Under the organisation's lock, so two of its sessions completed at once make one subscription, not two.
-    const organisation = await tx.$queryRawUnsafe<{ id: number }[]>(
-      'SELECT id FROM organisations WHERE id = $1 FOR UPDATE',
-      session.organisation_id,
-    );
-    if (!organisation.length) return 'not_found';
+    if (!(await lockOrganisation(tx, session.organisation_id))) return 'not_found';
     const existing = await tx.subscription.findUnique({ where: { organisation_id: session.organisation_id } });
     if (existing && !ENDED.includes(existing.status)) throw new AlreadySubscribedError();
     const event = builtinSubscriptionCreated(session, now);

@@ -18,7 +18,8 @@ import { hashPassword } from '../auth/passwords.ts';
 import { sha256 } from '../auth/tokens.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError, SeatLimitReachedError } from './errors.ts';
-import { lockOrganisation, seatsOf } from './service.ts';
+import { lockOrganisation } from '../organisations/index.ts';
+import { seatsOf } from './service.ts';
 import { queueAccountEvent } from './team.notify.ts';
 
 /** An invitation can be accepted for this long after it is made. */
@@ -141,8 +142,10 @@ export async function withdrawInvitation(ctx: TeamCtx, caller: Caller, id: numbe
     });
     // Another organisation's invite, an accepted one and a missing id answer alike.
     if (!invitation) throw new NotFoundError(say('not_found_invitation', ctx.client));
-    // Deleted, not flagged: its token then matches nothing, exactly like an unknown one.
-    await tx.invitation.deleteMany({ where: { id, accepted_at: null } });
+    // Deleted, not flagged: its token then matches nothing, exactly like an unknown one. An acceptance that committed
+    // after the read above leaves nothing to delete: the invite is spent, so the answer is the accepted one's.
+    const deleted = await tx.invitation.deleteMany({ where: { id, accepted_at: null } });
+    if (deleted.count !== 1) throw new NotFoundError(say('not_found_invitation', ctx.client));
     await queueAccountEvent(tx, organisation.id, null, {
       title: 'Invitation withdrawn',
       body: `The invitation for ${invitation.email} was withdrawn.`,

@@ -6,6 +6,7 @@
  */
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
+import { lockOrganisation } from '../organisations/index.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
@@ -39,14 +40,6 @@ export async function seatsOf(tx: Db, organisationId: number): Promise<Seats> {
     organisationId,
   );
   return { used: row.used, limit: effectiveTerms(row.plan, row.plan_overrides).limit };
-}
-
-/**
- * Everything that counts an organisation's users (seats, administrators) runs under this lock, so concurrent edits
- * of one organisation are serialised across processes; READ COMMITTED then shows each the others' committed rows.
- */
-export async function lockOrganisation(tx: Db, organisationId: number): Promise<void> {
-  await tx.$queryRawUnsafe('SELECT id FROM organisations WHERE id = $1 FOR UPDATE', organisationId);
 }
 
 /**
