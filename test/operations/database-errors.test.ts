@@ -13,6 +13,7 @@ import {
   retryableDatabaseFailure,
   WRITE_CONFLICT_CODE,
 } from '../../src/lib/database-errors.ts';
+import { lockWaiters, until } from '../../testkit/lock-waits.ts';
 import { freshPostgres, type FreshDatabase } from '../../testkit/postgres.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
@@ -199,18 +200,6 @@ describe.skipIf(!PG)(
       await fresh?.drop();
     });
 
-    /** Resolves once some session of this database waits for a lock. */
-    async function someoneWaits(): Promise<void> {
-      for (let i = 0; i < 200; i += 1) {
-        const [row] = await db.prisma.$queryRawUnsafe<{ n: number }[]>(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-        );
-        if (row.n > 0) return;
-        await new Promise((r) => setTimeout(r, 10));
-      }
-      throw new Error('nobody waited for a lock');
-    }
-
     /**
      * The holder locks row 2, `victim` locks row 1 and then waits for row 2; the holder then asks for row 1: a cycle.
      * The holder's own deadlock_timeout is long, so the victim's session finds the cycle first and is the one ended.
@@ -227,7 +216,7 @@ describe.skipIf(!PG)(
           await tx.$executeRawUnsafe("SET LOCAL deadlock_timeout = '20s'");
           await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 2 FOR UPDATE');
           holding();
-          await someoneWaits();
+          await until(async () => (await lockWaiters(db.prisma)) > 0);
           await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 1 FOR UPDATE');
         },
         { timeout: 30_000 },

@@ -13,6 +13,7 @@ import {
   WRITE_CONFLICT_RETRY_AFTER_SECONDS,
 } from '../../src/lib/database-errors.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { lockWaiters, until } from '../../testkit/lock-waits.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
 
@@ -34,18 +35,6 @@ describe.skipIf(!PG)('a request ended by a deadlock answers 503 with Retry-After
     await t?.close();
   });
 
-  /** Resolves once some session of the app's database waits for a lock. */
-  async function someoneWaits(): Promise<void> {
-    for (let i = 0; i < 300; i += 1) {
-      const [row] = await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
-        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-      );
-      if (row.n > 0) return;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    throw new Error('the request never waited for the rate bracket');
-  }
-
   /** Runs `request` while a transaction closes a lock cycle with it; answers the request's reply. */
   async function deadlocked<R>(request: () => Promise<R>): Promise<R> {
     let holding!: () => void;
@@ -57,7 +46,8 @@ describe.skipIf(!PG)('a request ended by a deadlock answers 503 with Retry-After
         await tx.$executeRawUnsafe("SET LOCAL deadlock_timeout = '20s'");
         await tx.$queryRawUnsafe('SELECT id FROM rate_brackets WHERE id = $1 FOR UPDATE', bracketId);
         holding();
-        await someoneWaits();
+        // The request has locked the approval and waits for the rate bracket.
+        expect(await until(async () => (await lockWaiters(t.database.prisma)) > 0)).toBe(true);
         await tx.$queryRawUnsafe('SELECT id FROM approvals WHERE id = $1 FOR UPDATE', approvalId);
       },
       { timeout: 30_000 },

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RECENT_SCENARIO_LIMIT, recordRun } from '../../src/modules/scenarios/record-run.ts';
 import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { lockWaiters, until } from '../../testkit/lock-waits.ts';
 
 let t: TestApp;
 let admin: string;
@@ -122,16 +123,10 @@ describe('record_run: recents trim themselves to the newest 20 per user per tool
       await t.database.prisma.$transaction(async (tx) => {
         await tx.scenario.update({ where: { id: oldest }, data: { kind: 'saved', name: 'Promoted' } });
         trimming = save();
-        let waiting = 0;
-        for (let i = 0; i < 100 && waiting === 0; i += 1) {
-          await new Promise((r) => setTimeout(r, 20));
-          // From another connection: pg_stat_activity is a snapshot frozen for the rest of the asking transaction.
-          const [row] = await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          );
-          waiting = row.n;
-        }
-        expect(waiting).toBe(1); // the trim is blocked on the promoted row
+        // From another connection (the client, not tx): pg_stat_activity is a snapshot frozen for the rest of the
+        // asking transaction.
+        await until(async () => (await lockWaiters(t.database.prisma)) > 0);
+        expect(await lockWaiters(t.database.prisma)).toBe(1); // the trim is blocked on the promoted row
       });
       const newest = await trimming!;
       expect(await t.database.prisma.scenario.findUnique({ where: { id: oldest } })).toMatchObject({

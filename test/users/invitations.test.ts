@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lockOrganisation } from '../../src/modules/organisations/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { lockWaiters, until } from '../../testkit/lock-waits.ts';
 import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
@@ -203,16 +204,7 @@ describe("withdrawInvitation: frees the seat; another organisation's invite answ
     async () => {
       const a = await team(null);
       const { inviteUser } = await a.gql(INVITE, { email: 'crossed@inv.test' });
-      const waiting = async () =>
-        (
-          await t.database.prisma.$queryRawUnsafe<{ n: number }[]>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
-          )
-        )[0].n;
-      /** Polls until `done()` holds; gives up quietly after ~5 s (the assertions below then say what happened). */
-      const until = async (done: () => boolean | Promise<boolean>) => {
-        for (let i = 0; i < 500 && !(await done()); i += 1) await new Promise((r) => setTimeout(r, 10));
-      };
+      const waiting = () => lockWaiters(t.database.prisma);
       let release!: () => void;
       const released = new Promise<void>((r) => {
         release = r;

@@ -21,44 +21,16 @@ BEGIN
   RETURN NULL;
 END $$;
 
-DROP TRIGGER "catalogue_version_organisations" ON "organisations";
-CREATE TRIGGER "catalogue_version_organisations_truncate" AFTER TRUNCATE ON "organisations"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_organisations" AFTER INSERT OR UPDATE OR DELETE ON "organisations"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_assets" ON "assets";
-CREATE TRIGGER "catalogue_version_assets_truncate" AFTER TRUNCATE ON "assets"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_assets" AFTER INSERT OR UPDATE OR DELETE ON "assets"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_products" ON "products";
-CREATE TRIGGER "catalogue_version_products_truncate" AFTER TRUNCATE ON "products"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_products" AFTER INSERT OR UPDATE OR DELETE ON "products"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_rate_brackets" ON "rate_brackets";
-CREATE TRIGGER "catalogue_version_rate_brackets_truncate" AFTER TRUNCATE ON "rate_brackets"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_rate_brackets" AFTER INSERT OR UPDATE OR DELETE ON "rate_brackets"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_asset_rate_brackets" ON "asset_rate_brackets";
-CREATE TRIGGER "catalogue_version_asset_rate_brackets_truncate" AFTER TRUNCATE ON "asset_rate_brackets"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_asset_rate_brackets" AFTER INSERT OR UPDATE OR DELETE ON "asset_rate_brackets"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_approvals" ON "approvals";
-CREATE TRIGGER "catalogue_version_approvals_truncate" AFTER TRUNCATE ON "approvals"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_approvals" AFTER INSERT OR UPDATE OR DELETE ON "approvals"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
-
-DROP TRIGGER "catalogue_version_approval_rate_brackets" ON "approval_rate_brackets";
-CREATE TRIGGER "catalogue_version_approval_rate_brackets_truncate" AFTER TRUNCATE ON "approval_rate_brackets"
-  FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
-CREATE CONSTRAINT TRIGGER "catalogue_version_approval_rate_brackets" AFTER INSERT OR UPDATE OR DELETE ON "approval_rate_brackets"
-  DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit();
+DO $$
+DECLARE
+  t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['organisations', 'assets', 'products', 'rate_brackets', 'asset_rate_brackets', 'approvals',
+                           'approval_rate_brackets'] LOOP
+    EXECUTE format('DROP TRIGGER %I ON %I', 'catalogue_version_' || t, t);
+    EXECUTE format('CREATE TRIGGER %I AFTER TRUNCATE ON %I FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version()',
+                   'catalogue_version_' || t || '_truncate', t);
+    EXECUTE format('CREATE CONSTRAINT TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I DEFERRABLE INITIALLY DEFERRED '
+                   'FOR EACH ROW EXECUTE FUNCTION bump_catalogue_version_at_commit()', 'catalogue_version_' || t, t);
+  END LOOP;
+END $$;
