@@ -185,13 +185,12 @@ export function deleteProduct(ctx: Ctx, caller: Caller, id: number, expectedVers
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const product = await ownProduct(tx, clientOf(ctx), organisationId, id);
     // Its brackets and every asset mapping to it or them go with it (approvals lose their links to the brackets).
-    const brackets = await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } });
-    await lockRateBracketsForDelete(
-      tx,
-      brackets.map((b) => b.id),
+    const brackets = (await tx.rateBracket.findMany({ where: { product_id: id }, select: { id: true } })).map(
+      (b) => b.id,
     );
+    await lockRateBracketsForDelete(tx, brackets);
     await tx.assetRateBracket.deleteMany({
-      where: { OR: [{ product_id: id }, { rate_bracket_id: { in: brackets.map((b) => b.id) } }] },
+      where: { OR: [{ product_id: id }, { rate_bracket_id: { in: brackets } }] },
     });
     await tx.rateBracket.deleteMany({ where: { product_id: id } });
     await tx.product.delete({ where: { id } });
