@@ -1,6 +1,6 @@
 /**
  * For concurrency tests on PostgreSQL: how many sessions of the test's database wait for a lock, so a test can close a
- * lock cycle (or prove none forms) at a known point instead of sleeping and hoping.
+ * lock cycle (or prove none forms) at a known point instead of sleeping and hoping (polled with `vi.waitUntil`).
  */
 import type { Db } from '../src/lib/db.ts';
 
@@ -12,11 +12,5 @@ export async function lockWaiters(db: Db): Promise<number> {
   return row.n;
 }
 
-/** Polls every 10 ms until `done()` holds; false if it still does not after `ms` (the caller's assertions say why). */
-export async function until(done: () => boolean | Promise<boolean>, ms = 5_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
-    if (await done()) return true;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  return done();
-}
+/** vitest's `vi.waitUntil` options for waiting on lock waiters: every 10 ms, for up to 5 s. */
+export const LOCK_POLL = { timeout: 5_000, interval: 10 };

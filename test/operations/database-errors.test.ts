@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 import { GraphQLError } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, rawQuery, type Database } from '../../src/lib/db.ts';
 import {
   isDatabaseUnavailable,
@@ -13,7 +13,7 @@ import {
   retryableDatabaseFailure,
   WRITE_CONFLICT_CODE,
 } from '../../src/lib/database-errors.ts';
-import { lockWaiters, until } from '../../testkit/lock-waits.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 import { freshPostgres, type FreshDatabase } from '../../testkit/postgres.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
@@ -216,7 +216,7 @@ describe.skipIf(!PG)(
           await tx.$executeRawUnsafe("SET LOCAL deadlock_timeout = '20s'");
           await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 2 FOR UPDATE');
           holding();
-          await until(async () => (await lockWaiters(db.prisma)) > 0);
+          await vi.waitUntil(async () => (await lockWaiters(db.prisma)) > 0, LOCK_POLL);
           await tx.$queryRawUnsafe('SELECT id FROM probe WHERE id = 1 FOR UPDATE');
         },
         { timeout: 30_000 },

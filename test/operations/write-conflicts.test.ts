@@ -6,14 +6,14 @@
  * deadlock_timeout is long, so the request's session finds the cycle and is the one ended. PostgreSQL only: PGlite has
  * one connection, where nothing can wait.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   WRITE_CONFLICT_CODE,
   WRITE_CONFLICT_MESSAGE,
   WRITE_CONFLICT_RETRY_AFTER_SECONDS,
 } from '../../src/lib/database-errors.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { lockWaiters, until } from '../../testkit/lock-waits.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 
 const PG = process.env.TEST_DATABASE_URL;
 
@@ -47,7 +47,7 @@ describe.skipIf(!PG)('a request ended by a deadlock answers 503 with Retry-After
         await tx.$queryRawUnsafe('SELECT id FROM rate_brackets WHERE id = $1 FOR UPDATE', bracketId);
         holding();
         // The request has locked the approval and waits for the rate bracket.
-        expect(await until(async () => (await lockWaiters(t.database.prisma)) > 0)).toBe(true);
+        await vi.waitUntil(async () => (await lockWaiters(t.database.prisma)) > 0, LOCK_POLL);
         await tx.$queryRawUnsafe('SELECT id FROM approvals WHERE id = $1 FOR UPDATE', approvalId);
       },
       { timeout: 30_000 },

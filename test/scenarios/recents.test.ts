@@ -3,11 +3,11 @@
  * are kept, in the same statement that saves a run. Saved scenarios are kept until deleted.
  * Also the GraphQL surface: scenarios (list), renameScenario, deleteScenario.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_SCENARIO_LIMIT, recordRun } from '../../src/modules/scenarios/record-run.ts';
 import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { lockWaiters, until } from '../../testkit/lock-waits.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 
 let t: TestApp;
 let admin: string;
@@ -125,7 +125,7 @@ describe('record_run: recents trim themselves to the newest 20 per user per tool
         trimming = save();
         // From another connection (the client, not tx): pg_stat_activity is a snapshot frozen for the rest of the
         // asking transaction.
-        await until(async () => (await lockWaiters(t.database.prisma)) > 0);
+        await vi.waitUntil(async () => (await lockWaiters(t.database.prisma)) > 0, LOCK_POLL);
         expect(await lockWaiters(t.database.prisma)).toBe(1); // the trim is blocked on the promoted row
       });
       const newest = await trimming!;

@@ -4,10 +4,10 @@
  * tokens are refused identically; acceptance creates the user in one transaction.
  */
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { lockOrganisation } from '../../src/modules/organisations/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { lockWaiters, until } from '../../testkit/lock-waits.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
@@ -218,9 +218,9 @@ describe("withdrawInvitation: frees the seat; another organisation's invite answ
         },
         { timeout: 30_000 },
       );
-      await until(() => held);
+      await vi.waitUntil(() => held, LOCK_POLL);
       const withdrawal = a.gql(WITHDRAW, { id: inviteUser.invitation.id }).catch((e: Error) => e);
-      await until(async () => (await waiting()) >= 1);
+      await vi.waitUntil(async () => (await waiting()) >= 1, LOCK_POLL);
       let accepted = false;
       const acceptance = anonymous(ACCEPT, { token: inviteUser.secret, password: 'crossed-password-1' }).then(
         (r) => {
@@ -233,7 +233,7 @@ describe("withdrawInvitation: frees the seat; another organisation's invite answ
         },
       );
       // Done, or (the old lock) queued behind the withdrawal for the organisation.
-      await until(async () => accepted || (await waiting()) >= 2);
+      await vi.waitUntil(async () => accepted || (await waiting()) >= 2, LOCK_POLL);
       release();
       await holder;
       const [withdrawn, acceptedAnswer] = await Promise.all([withdrawal, acceptance]);
