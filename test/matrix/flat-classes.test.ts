@@ -3,7 +3,7 @@
  * and Matrix Calculator rows) is built by `new` from a flat class: its prototype's prototype is `Object.prototype`.
  * Not a literal (V8 may pretenure a literal's objects: test/matrix/young-results.test.ts) and not a derived class:
  * a derived class's `new` measured over twice a flat one's on the Matrix Calculator's rows (~1.2 against ~0.48 µs a
- * row; docs/performance.md, "Rows that stay young"). Fields two classes share are written by a helper their
+ * row; docs/performance.md, "The engines' tail"). Fields two classes share are written by a helper their
  * constructors call.
  */
 import { describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@
  * answering. V8 pretenured the priced bracket literal (Node 20, 22 and 24), the outcome and Matrix row literals under
  * concurrent Matrix Calculator requests (Node 20) and the joined row in some processes, and every later run's objects
  * then filled the old generation: on Node 24 the Matrix engines' p99 went from ~2.2x to ~5.5x their median
- * (docs/performance.md, "Rows that stay young"). They are built by `new` now (`Outcome`, `ApprovalResult`,
+ * (docs/performance.md, "The engines' tail"). They are built by `new` now (`Outcome`, `ApprovalResult`,
  * `PricedRow`, `Joined`, `ShownRow`, `PricedCardRow`), which V8 does not pretenure.
  *
  * V8's own check (`%InYoungGeneration`) needs a flag, so it runs in child processes; four of them, because V8 made

@@ -49,7 +49,7 @@ export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
  * An approval's answer as both Matrix result shapes show it, first in each: written onto `target` by its constructor,
  * so these fields come first, in this order, in both. A helper rather than a base class: a derived class's `new`
  * measured over twice the cost of a flat one (~1.2 against ~0.48 µs a Matrix Calculator row, the same fields and
- * figures; docs/performance.md, "Rows that stay young"). test/matrix/flat-classes.test.ts holds the rule.
+ * figures; docs/performance.md, "The engines' tail"). test/matrix/flat-classes.test.ts holds the rule.
  */
 function setOutcomeFields(target: MatrixApprovalOutcome, outcome: ApprovalOutcome): void {
   const a = outcome.approval;

@@ -355,8 +355,7 @@ function roundedUnits(magnitude: number, scaled: number, scale: number): number 
  *
  * The digits come from tables made once, never from a number turned into a string: V8 keeps each such string in
  * its number-string cache, an old-generation table, so it outlives the next young-generation GC, which must copy it.
- * A figure is one new string; the Matrix Calculator formats six a row (docs/performance.md, "Figures formatted from
- * digit tables").
+ * A figure is one new string; the Matrix Calculator formats six a row (docs/performance.md, "The engines' tail").
  */
 function formatHalfUp(x: number, dp: 2 | 4): string {
   const magnitude = Math.abs(x);
