@@ -94,8 +94,8 @@ describe('loadCatalogue', () => {
     expect(new Set(users.map((u) => u.password_hash)).size).toBe(users.length);
 
     const fin = users.find((u) => u.email === 'financier.admin@demo.test')!;
-    expect(fin.groups.map((g) => g.name)).toEqual(['Financier administrators']);
-    expect(fin.groups[0].permissions.map((p) => p.codename)).toEqual(
+    expect(fin.groups.map((g) => g.name).sort()).toEqual(['Equipment editors', 'Financier administrators']);
+    expect(fin.groups.flatMap((g) => g.permissions.map((p) => p.codename))).toEqual(
       expect.arrayContaining(['change_equipment', 'view_rate_card_version']),
     );
 
