@@ -171,7 +171,9 @@ describe('loadCatalogue', () => {
     const prisma = await freshDb();
     await loadCatalogue(prisma, EXAMPLE, { reset: false });
     const editor = await prisma.user.findUniqueOrThrow({ where: { email: 'editor@harbour.example' } });
-    await prisma.session.create({ data: { id: 's1', user_id: editor.id, signed_in_at: new Date() } });
+    await prisma.session.create({
+      data: { id: 's1', user_id: editor.id, signed_in_at: new Date(), environment: 'local' },
+    });
     await prisma.rateCardVersion.create({ data: { organisation_id: 1, resource: 'rate_card', payload: {} } });
 
     const counts = await loadCatalogue(prisma, DEMO, { reset: true });
