@@ -112,6 +112,10 @@ export const WORDING = {
     web: () => 'You cannot raise your own rights.',
     mobile: () => 'You cannot raise your own rights.',
   },
+  forbidden_operator_group: {
+    web: (p) => `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
+    mobile: (p) => `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
+  },
   forbidden_deactivate_self: {
     web: () => 'You cannot deactivate yourself.',
     mobile: () => 'You cannot deactivate yourself.',

@@ -110,6 +110,59 @@ describe('The signature is verified over the raw body: invalid 400, nothing chan
   });
 });
 
+describe('The signature is checked on the exact bytes received and within 5 minutes either way: else 400', () => {
+  const signed = (payload: string, timestamp?: number) =>
+    Stripe.webhooks.generateTestHeaderString({ payload, secret: SECRET, ...(timestamp ? { timestamp } : {}) });
+  const seconds = () => Math.floor(Date.now() / 1000);
+  const pastDue = () => JSON.stringify(subscriptionEvent('customer.subscription.updated', { status: 'past_due' }));
+
+  it('a signature dated an hour ahead, or ten minutes ahead, is refused like one an hour old', async () => {
+    for (const offset of [3600, 600, -3600]) {
+      const payload = pastDue();
+      const res = await deliver(stripe, payload, signed(payload, seconds() + offset));
+      expect(res.status, `offset ${offset}`).toBe(400);
+      expect(res.body).toEqual({ error: expect.any(String) });
+    }
+    expect((await broker()).status).toBe('active');
+  });
+
+  it('a signature a minute ahead (clock skew inside the tolerance) is accepted', async () => {
+    const payload = pastDue();
+    expect((await deliver(stripe, payload, signed(payload, seconds() + 60))).status).toBe(200);
+    expect((await broker()).status).toBe('past_due');
+  });
+
+  it('a header with two timestamps is refused', async () => {
+    const payload = pastDue();
+    const header = signed(payload);
+    expect((await deliver(stripe, payload, `t=${seconds() + 3600},${header}`)).status).toBe(400);
+    expect((await broker()).status).toBe('active');
+  });
+
+  it('a signed body with a byte-order mark put in front is refused', async () => {
+    const payload = pastDue();
+    const res = await deliver(stripe, `\uFEFF${payload}`, signed(payload));
+    expect(res.status).toBe(400);
+    expect((await broker()).status).toBe('active');
+  });
+
+  it('a body whose bytes are not UTF-8 is refused, even where their lenient decoding was signed', async () => {
+    const payload = JSON.stringify({
+      ...subscriptionEvent('customer.subscription.updated', { status: 'past_due' }),
+      note: '\uFFFD',
+    });
+    const bytes = Buffer.from(payload.replace('\uFFFD', '\u0000'), 'utf8');
+    bytes[bytes.indexOf(0)] = 0xff; // a lone 0xFF: a lenient decoder reads it as U+FFFD, the text that was signed
+    const res = await fetch(`${stripe.baseUrl}${PATH}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'stripe-signature': signed(payload) },
+      body: bytes,
+    });
+    expect(res.status).toBe(400);
+    expect((await broker()).status).toBe('active');
+  });
+});
+
 describe('Subscription events keep status, cancel_at_period_end, current_period_end and trial_end current', () => {
   it('customer.subscription.updated: cancel at period end, with the new period and trial end', async () => {
     const res = await deliver(

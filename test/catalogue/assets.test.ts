@@ -1,8 +1,8 @@
 /**
  * The asset tree (spec: Asset resource and AssetRateBracketRelation; PATCH /api/v1/assets/{id}; Authentication 10:
  * asset edits need permission to edit equipment). docs/asset-tree.md holds the decisions the spec leaves open.
- * Demo catalogue: financier.admin (organisation 1, admin, group with change_equipment), broker.admin (admin, so
- * every permission), broker.user (no permission).
+ * Demo catalogue: financier.admin (organisation 1, admin, in the operator's "Equipment editors" group), broker.user
+ * (no permission). Who may edit at all: test/catalogue/asset-tree-rights.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasCycle } from '../../src/modules/catalogue/asset-tree.ts';
@@ -11,14 +11,17 @@ import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 
 let t: TestApp;
 let kit: SeedKit;
-let editor: string; // financier.admin: change_equipment through its group (and as an admin)
-let broker: string; // broker.admin: an admin holds every permission; sees every financier's mappings
+let editor: string; // financier.admin: change_equipment through the operator's group
+let broker: string; // broker.admin (Pro): prices and searches
+let brokerEditor: string; // a broker user the operator let edit equipment: sees every financier's mappings
 let plain: string; // broker.user: no permission
 beforeAll(async () => {
   t = await startTestApp();
   kit = seedKit(t.database.prisma);
   editor = (await t.login('financier.admin@demo.test')).access;
   broker = (await t.login('broker.admin@demo.test')).access;
+  const granted = await (await kit.broker()).user({ groups: ['Equipment editors'] });
+  brokerEditor = (await t.login(granted.email)).access;
   plain = (await t.login('broker.user@demo.test')).access;
 });
 afterAll(async () => {
@@ -100,7 +103,7 @@ describe('PATCH /assets/{id}: 200 {message, data: Asset}', () => {
   });
 
   it('asset_rate_brackets are AssetRateBracketRelations with names; a financier sees only its own', async () => {
-    const res = await patch(1, { name: 'Motor Vehicles' }, broker);
+    const res = await patch(1, { name: 'Motor Vehicles' }, brokerEditor);
     expect(res.status).toBe(200);
     const mappings = res.body.data.asset_rate_brackets;
     expect(mappings).toHaveLength(9);

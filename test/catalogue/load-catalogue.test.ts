@@ -94,8 +94,8 @@ describe('loadCatalogue', () => {
     expect(new Set(users.map((u) => u.password_hash)).size).toBe(users.length);
 
     const fin = users.find((u) => u.email === 'financier.admin@demo.test')!;
-    expect(fin.groups.map((g) => g.name)).toEqual(['Financier administrators']);
-    expect(fin.groups[0].permissions.map((p) => p.codename)).toEqual(
+    expect(fin.groups.map((g) => g.name).sort()).toEqual(['Equipment editors', 'Financier administrators']);
+    expect(fin.groups.flatMap((g) => g.permissions.map((p) => p.codename))).toEqual(
       expect.arrayContaining(['change_equipment', 'view_rate_card_version']),
     );
 
@@ -171,7 +171,9 @@ describe('loadCatalogue', () => {
     const prisma = await freshDb();
     await loadCatalogue(prisma, EXAMPLE, { reset: false });
     const editor = await prisma.user.findUniqueOrThrow({ where: { email: 'editor@harbour.example' } });
-    await prisma.session.create({ data: { id: 's1', user_id: editor.id, signed_in_at: new Date() } });
+    await prisma.session.create({
+      data: { id: 's1', user_id: editor.id, signed_in_at: new Date(), environment: 'local' },
+    });
     await prisma.rateCardVersion.create({ data: { organisation_id: 1, resource: 'rate_card', payload: {} } });
 
     const counts = await loadCatalogue(prisma, DEMO, { reset: true });

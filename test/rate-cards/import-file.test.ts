@@ -175,6 +175,31 @@ describe('well-formed files: CSV and JSON describe identical cards', () => {
   });
 });
 
+describe('text that starts like a spreadsheet formula is a name like any other (docs/api-decisions.md)', () => {
+  it('=, +, - and @ at the start of a product name, a bracket name or a JSON key are kept as sent', () => {
+    const csv = cardOf(
+      'csv',
+      [
+        'product_name,name,base_min,base_max',
+        '-Cash Flow,+ balloon 20%,8,8',
+        '-Cash Flow,@ 5% floor,8,8',
+        '"=HYPERLINK(""http://x.test"")",-2+3,8,8',
+      ].join('\n'),
+    );
+    expect(csv.products.map((p) => p.product_name)).toEqual(['-Cash Flow', '=HYPERLINK("http://x.test")']);
+    expect(csv.rate_brackets.map((b) => b.name).sort()).toEqual(['+ balloon 20%', '-2+3', '@ 5% floor']);
+    const json = cardOf(
+      'json',
+      JSON.stringify({
+        products: [{ key: '=1+1', product_name: '+61 Finance' }],
+        rate_brackets: [{ product: '=1+1', name: '@SUM(A1:A9)', base_min: 8, base_max: 8 }],
+      }),
+    );
+    expect(json.products.map((p) => p.product_name)).toEqual(['+61 Finance']);
+    expect(json.rate_brackets).toEqual([expect.objectContaining({ name: '@SUM(A1:A9)', product_id: '+61 Finance' })]);
+  });
+});
+
 describe('matching: rows match today’s records by name, so an unchanged file changes nothing', () => {
   const today = () => previewImport({ products: [], rate_brackets: [] }, 7, 'csv', read('good/card.csv')).card;
   const realIds = () => {

@@ -233,6 +233,35 @@ describe('apply: the whole card replaced at once, recorded as one version "Impor
   });
 });
 
+describe('text that starts like a spreadsheet formula is imported and answered as sent (docs/api-decisions.md)', () => {
+  it('a card named with -, +, @ and = is applied; the names are stored and answered exactly', async () => {
+    const lender = await kit.financier();
+    const token = (await t.login((await lender.user({ is_admin: true })).email)).access;
+    const content = [
+      'product_name,name,base_min,base_max',
+      '-Cash Flow,+ balloon 20%,8,8',
+      '-Cash Flow,@ 5% floor,8,8',
+      '"=HYPERLINK(""http://x.test"")",-2+3,8,8',
+    ].join('\n');
+    const { expected_version } = (await preview('csv', content, token)).body;
+    const res = await apply('csv', content, expected_version, token);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.summary_lines).toEqual(
+      expect.arrayContaining(['Adds product “-Cash Flow” with 2 brackets.', 'Adds product “=HYPERLINK("http://x.test")” with 1 bracket.']),
+    );
+    const stored = await t.database.prisma.rateBracket.findMany({
+      where: { organisation_id: lender.id },
+      select: { name: true, product: { select: { product_name: true } } },
+      orderBy: { name: 'asc' },
+    });
+    expect(stored).toEqual([
+      { name: '+ balloon 20%', product: { product_name: '-Cash Flow' } },
+      { name: '-2+3', product: { product_name: '=HYPERLINK("http://x.test")' } },
+      { name: '@ 5% floor', product: { product_name: '-Cash Flow' } },
+    ]);
+  });
+});
+
 describe('concurrent applies against one version: exactly one wins, the other is a 409', () => {
   it('two imports sent at once with the same expected version', async () => {
     const { expected_version } = (await preview('csv', CURRENT_CSV)).body;

@@ -62,6 +62,7 @@ interface CallerRow {
 interface SessionCallerRow extends CallerRow {
   session_revoked_at: Date | null;
   session_user_id: number | null;
+  session_env: string | null;
 }
 
 interface ApiTokenCallerRow extends CallerRow {
@@ -89,7 +90,7 @@ const CALLER_COLUMNS = `u.id, u.email, u.is_admin, u.is_active, u.organisation_i
 /** An access token's caller: $1 the user id (the token's `sub`), $2 the session id (its `sid`). */
 const SESSION_CALLER_SQL = `
 SELECT ${CALLER_COLUMNS},
-       s.revoked_at AS session_revoked_at, s.user_id AS session_user_id
+       s.revoked_at AS session_revoked_at, s.user_id AS session_user_id, s.environment::text AS session_env
   FROM users u
   LEFT JOIN organisations o ON o.id = u.organisation_id
   LEFT JOIN sessions s ON s.id = $2::text
@@ -179,7 +180,9 @@ export async function authenticate(
   if (!claims || userId === null || !/^[0-9a-f]{32}$/.test(claims.sid)) return { kind: 'invalid' };
   const rows = await rawQuery<SessionCallerRow>(prisma, SESSION_CALLER_SQL, userId, claims.sid);
   const row = rows[0];
-  // Logout revokes the session, which ends its access tokens at once; so does deactivating the user.
+  // Logout revokes the session, which ends its access tokens at once; so does deactivating the user. Like an API
+  // token, a session works only in the environment that signed it in.
   if (!row?.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
+  if (row.session_env !== config.environment) return { kind: 'invalid' };
   return { kind: 'caller', caller: toCaller(row, 'session', claims.sid), catalogueVersion: row.catalogue_version };
 }

@@ -1,9 +1,9 @@
 /**
  * Permission codenames, granted through groups (spec: UserGroup.permissions). docs/catalogue-format.md lists them.
- * Organisation admins hold every permission of their own organisation.
+ * Organisation admins hold every permission of their own organisation, except the operator's (below).
  */
 export const PERMISSIONS = {
-  /** Edit the asset tree (PATCH /assets/{id}). */
+  /** Edit the asset tree (PATCH /assets/{id}); an operator permission (below). */
   change_equipment: 'Edit assets and categories',
   /** Read rate-card version history and diffs. */
   view_rate_card_version: 'Read rate-card version history',
@@ -17,3 +17,15 @@ export const PERMISSIONS = {
 
 export type PermissionCodename = keyof typeof PERMISSIONS;
 export const PERMISSION_CODENAMES = Object.keys(PERMISSIONS) as PermissionCodename[];
+
+/**
+ * Permissions only the service's operator grants, because they change what every tenant shares: the asset tree is
+ * one for all organisations, so editing it is a trust the operator gives, not one an organisation admin can give
+ * itself. Being an admin does not hold them; only membership of a group that grants one does, and that membership
+ * comes from the operator alone (a catalogue file, `npm run equipment-editors`): an invitation may not name such a
+ * group. docs/asset-tree.md, "Who may edit the tree".
+ */
+export const OPERATOR_PERMISSIONS: readonly PermissionCodename[] = ['change_equipment'];
+
+export const isOperatorPermission = (codename: string): boolean =>
+  (OPERATOR_PERMISSIONS as readonly string[]).includes(codename);

@@ -5,7 +5,7 @@
 import { ForbiddenError, UnauthenticatedError } from '../../lib/errors.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Authentication, Caller } from './caller.ts';
-import type { PermissionCodename } from './permissions.ts';
+import { isOperatorPermission, type PermissionCodename } from './permissions.ts';
 
 /**
  * What an operation needs from the caller's credentials:
@@ -35,9 +35,12 @@ export function accessFailure(
   return null;
 }
 
-/** Organisation admins hold every permission within their organisation; others through their groups. */
+/**
+ * Held through a group, or by being an organisation admin: admins hold every permission within their organisation
+ * except the operator's (`change_equipment`), which only a group the operator put the user in grants.
+ */
 export function hasPermission(caller: Caller, codename: PermissionCodename): boolean {
-  return caller.isAdmin || caller.permissions.has(codename);
+  return caller.permissions.has(codename) || (caller.isAdmin && !isOperatorPermission(codename));
 }
 
 /** A caller reaches an organisation's private objects only when it is their own. */

@@ -78,6 +78,7 @@ export async function login(
       id: sessionId,
       user_id: user.id,
       signed_in_at: now,
+      environment: deps.config.environment,
       refresh_tokens: {
         create: { id: token.id, secret_hash: sha256(token.secret), issued_at: now, expires_at: expiresAt },
       },
@@ -95,6 +96,7 @@ interface RefreshRow {
   session_id: string;
   signed_in_at: Date;
   session_revoked_at: Date | null;
+  session_env: string;
   user_id: number;
   is_active: boolean;
   successor_spent_at: Date | null;
@@ -105,7 +107,7 @@ async function readRefresh(prisma: PrismaClient, id: string): Promise<RefreshRow
   const rows = await prisma.$queryRawUnsafe<RefreshRow[]>(
     `
     SELECT r.id, r.secret_hash, r.expires_at, r.spent_at, r.successor_id, r.session_id,
-           s.signed_in_at, s.revoked_at AS session_revoked_at, s.user_id, u.is_active,
+           s.signed_in_at, s.revoked_at AS session_revoked_at, s.environment::text AS session_env, s.user_id, u.is_active,
            n.spent_at AS successor_spent_at, n.expires_at AS successor_expires_at
       FROM refresh_tokens r
       JOIN sessions s ON s.id = r.session_id
@@ -133,6 +135,13 @@ async function countRefresh(deps: AuthDeps, userId: number, now: Date): Promise<
   }
 }
 
+/**
+ * The sign-in behind a refresh token still counts: not logged out, its user active, and signed in to this
+ * SERVICE_ENVIRONMENT (a `local` session is refused by a `qa` process sharing the database and JWT_SECRET).
+ */
+const usable = (deps: AuthDeps, row: RefreshRow): boolean =>
+  !row.session_revoked_at && row.is_active && row.session_env === deps.config.environment;
+
 export async function refresh(deps: AuthDeps, presented: unknown): Promise<TokenPair> {
   const refused = () => new UnauthenticatedError('The refresh token is invalid or has expired. Please sign in again.');
   const parts = parseRefreshToken(presented);
@@ -141,7 +150,7 @@ export async function refresh(deps: AuthDeps, presented: unknown): Promise<Token
   if (!row || !sameDigest(sha256(parts.secret), row.secret_hash)) throw refused();
   const now = deps.clock.now();
   await countRefresh(deps, row.user_id, now);
-  if (row.session_revoked_at || !row.is_active) throw refused();
+  if (!usable(deps, row)) throw refused();
 
   if (row.spent_at === null) {
     if (row.expires_at.getTime() <= now.getTime()) throw refused();
@@ -183,7 +192,7 @@ export async function refresh(deps: AuthDeps, presented: unknown): Promise<Token
 
 /** A spent token inside the grace window gets its successor back, once more; only the immediate parent has grace. */
 function replay(deps: AuthDeps, parts: RefreshTokenParts, row: RefreshRow, now: Date, refused: () => Error): TokenPair {
-  if (row.session_revoked_at || !row.is_active || row.spent_at === null || !row.successor_id) throw refused();
+  if (!usable(deps, row) || row.spent_at === null || !row.successor_id) throw refused();
   // A concurrent refresh on another process may have stamped spent_at a moment after this request read its clock:
   // a negative age is that race (or clock skew between processes), not a forgery, so it counts as inside the window.
   const age = now.getTime() - row.spent_at.getTime();

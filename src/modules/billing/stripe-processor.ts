@@ -22,8 +22,35 @@ import {
 
 export const PROCESSOR_UNREACHABLE_MESSAGE = 'The payment processor could not be reached. Try again shortly.';
 
-/** Webhook signatures older than this are refused (Stripe's default tolerance). */
+/** Webhook signatures older, or further in the future, than this are refused (Stripe's default tolerance). */
 const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+/**
+ * The body as the exact text whose bytes arrived. The SDK decodes a Buffer with a default TextDecoder, which drops a
+ * leading byte-order mark and turns invalid UTF-8 into U+FFFD, so a copy of a signed body with a BOM in front (or
+ * with a broken byte) would verify. Decoded strictly and with the BOM kept, the text's UTF-8 is the received bytes,
+ * and the SDK signs exactly those. null: not UTF-8, so not a Stripe event.
+ */
+function exactText(rawBody: Buffer): string | null {
+  try {
+    return new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(rawBody);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The header's timestamp (`t=`), when it has exactly one, in whole seconds. The SDK checks only that a signature is
+ * not too old; a timestamp in the future is checked here.
+ */
+function signedAt(signatureHeader: string): number | null {
+  const stamps = signatureHeader
+    .split(',')
+    .map((part) => part.trim().split('='))
+    .filter(([key]) => key === 't');
+  if (stamps.length !== 1 || !/^[0-9]{1,12}$/.test(stamps[0][1] ?? '')) return null;
+  return Number(stamps[0][1]);
+}
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -138,17 +165,26 @@ export class StripeProcessor implements PaymentProcessor {
     const secret = this.config.stripeWebhookSecret;
     if (!secret) throw new InvalidWebhookError('Webhook signing secret is not configured.');
     if (!signatureHeader) throw new InvalidWebhookError('Missing Stripe-Signature header.');
+    const unverified = new InvalidWebhookError('The webhook signature could not be verified.');
+    const text = exactText(rawBody);
+    const timestamp = signedAt(signatureHeader);
+    if (text === null || timestamp === null) throw unverified;
+    const now = Date.now();
     let event: Json;
     try {
       event = this.stripe.webhooks.constructEvent(
-        rawBody,
+        text,
         signatureHeader,
         secret,
         SIGNATURE_TOLERANCE_SECONDS,
+        undefined,
+        now,
       ) as unknown as Json;
     } catch {
-      throw new InvalidWebhookError('The webhook signature could not be verified.');
+      throw unverified;
     }
+    // The tolerance holds both ways: a signature dated ahead of our clock is refused like a stale one.
+    if (timestamp - Math.floor(now / 1000) > SIGNATURE_TOLERANCE_SECONDS) throw unverified;
     return this.eventOf(event);
   }
 

@@ -1,7 +1,8 @@
 /**
  * Asset maintenance: createAsset, updateAsset, deleteAsset, restoreAsset. Spec Authentication 10: asset edits need
- * permission to edit equipment (`change_equipment`; organisation admins hold every permission), and, as every change,
- * a session or a read_write API token (5). The rules live in assets.service.ts; docs/asset-tree.md.
+ * permission to edit equipment (`change_equipment`: the operator's grant, which no organisation admin holds by being
+ * one), and, as every change, a session or a read_write API token (5). The rules live in assets.service.ts;
+ * docs/asset-tree.md.
  */
 import { builder } from '../../graphql/builder.ts';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';

@@ -15,6 +15,7 @@ import { say } from '../../lib/wording.ts';
 import type { Db } from '../../lib/db.ts';
 import type { Caller } from '../auth/caller.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { OPERATOR_PERMISSIONS, isOperatorPermission } from '../auth/permissions.ts';
 import { sha256 } from '../auth/tokens.ts';
 import type { ServiceContext } from '../service-context.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError, SeatLimitReachedError } from './errors.ts';
@@ -82,7 +83,17 @@ export async function inviteUser(
   const group_names = [...new Set((input.group_names ?? []).map((g) => g.trim()))];
   if (group_names.length > GROUPS_MAX) errors.add('group_names', `Name at most ${GROUPS_MAX} groups.`);
   else if (group_names.length) {
-    const known = await ctx.prisma.group.findMany({ where: { name: { in: group_names } }, select: { name: true } });
+    const known = await ctx.prisma.group.findMany({
+      where: { name: { in: group_names } },
+      select: { name: true, permissions: { select: { codename: true } } },
+    });
+    // A group granting an operator permission (editing the shared asset tree) is the operator's to fill: an admin
+    // naming it would hand that right to an account of its own choosing.
+    const operatorGroups = known.filter((k) => k.permissions.some((p) => isOperatorPermission(p.codename)));
+    if (operatorGroups.length)
+      throw new ForbiddenError(
+        say('forbidden_operator_group', ctx.client, { groups: operatorGroups.map((g) => g.name).join(', ') }),
+      );
     const unknown = group_names.filter((g) => !known.some((k) => k.name === g));
     if (unknown.length) errors.add('group_names', `Unknown group: ${unknown.join(', ')}.`);
   }
@@ -203,8 +214,13 @@ export async function acceptInvitation(ctx: TeamCtx, input: AcceptInvitationInpu
       if (claimed.count !== 1) throw new InvitationInvalidError();
       if (await tx.user.findUnique({ where: { email: invitation.email }, select: { id: true } }))
         throw new EmailAlreadyUserError();
+      // A group that has come to grant an operator permission since the invitation was made is left out: only the
+      // operator adds members to those.
       const groups = await tx.group.findMany({
-        where: { name: { in: invitation.group_names } },
+        where: {
+          name: { in: invitation.group_names },
+          permissions: { none: { codename: { in: [...OPERATOR_PERMISSIONS] } } },
+        },
         select: { id: true },
       });
       const user = await tx.user.create({

@@ -1,6 +1,6 @@
 /**
  * Judges every record of a parsed rate-card file with the catalogue's own field rules (cardRecordProblems: the same
- * rules the catalogue file uses), plus what an import adds: names fit for a spreadsheet, unique product names, unique
+ * rules the catalogue file uses), plus what an import adds: names within the text limits, unique product names, unique
  * bracket names within a product, every bracket's product found in the file. Every problem is collected.
  */
 import type { Product, RateBracket } from '../../catalogue/model.ts';
@@ -21,20 +21,16 @@ export interface ImportedCard {
 export const nameKey = (name: string) => name.trim().toLowerCase();
 
 /**
- * Characters that make a spreadsheet run a cell as a formula (CSV injection). A name starting with one is refused,
- * not escaped: these names are shown to brokers and exported again, and no real product or bracket needs one.
+ * Problem with a free-text name (product_name, bracket name, JSON key), or null. Type errors are left to the rules.
+ * Text that starts like a spreadsheet formula (`-Cash`, `+ balloon`) is a name like any other, as on every write path:
+ * the service answers JSON only, and whatever writes a spreadsheet neutralises it there (docs/api-decisions.md).
  */
-const FORMULA_START = /^[=+\-@\t\r]/;
-
-/** Problem with a free-text name (product_name, bracket name, JSON key), or null. Type errors are left to the rules. */
 function nameProblem(value: unknown): string | null {
   if (typeof value !== 'string') return null;
   const bad = unstorable(value);
   if (bad) return bad;
   if (value.trim().length > IMPORT_LIMITS.maxTextLength)
     return `must be at most ${IMPORT_LIMITS.maxTextLength} characters`;
-  if (FORMULA_START.test(value.trim()))
-    return 'must not start with =, +, -, @, a tab or a carriage return (a spreadsheet would run it as a formula)';
   return null;
 }
 
