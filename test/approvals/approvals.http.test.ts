@@ -139,7 +139,7 @@ describe('GET /approvals: a list of Approval, readable by any signed-in caller (
       min_deposit_percentage: null,
       home_owner: true,
       private_sale: null,
-      asset_state: null,
+      asset_state: 'none',
       transaction_types: ['purchase', 'refinance'],
       industries: [],
       asset_ids: [1, 2, 3],
