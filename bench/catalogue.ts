@@ -28,6 +28,7 @@ import {
   type CatalogueRateBracket,
 } from '../src/modules/catalogue/catalogue-file.ts';
 import { loadCatalogue, readExistingCatalogue } from '../src/modules/catalogue/load-catalogue.ts';
+import { ASSET_STATE_UNCHECKED, productAsStored } from '../src/modules/catalogue/model.ts';
 import type { DealRequest } from '../src/modules/deal/deal.ts';
 import { DEMO_CATALOGUE_PATH } from '../testkit/demo.ts';
 import { seededRandom } from '../testkit/random.ts';
@@ -362,10 +363,14 @@ export async function seedBenchCatalogue(
       is_bid_broker: false,
       plan_overrides: planOverridesOf(o),
     })),
-    products: f.products,
+    // The loader's defaults, as loadCatalogue applies them: a flag or compounding left null, asset_state left null.
+    products: f.products.map(productAsStored),
     rate_brackets: f.rate_brackets,
     asset_rate_brackets: f.asset_rate_brackets,
-    approvals: f.approvals.map(({ rate_bracket_ids: _links, ...a }) => a),
+    approvals: f.approvals.map(({ rate_bracket_ids: _links, ...a }) => ({
+      ...a,
+      asset_state: a.asset_state ?? ASSET_STATE_UNCHECKED,
+    })),
     approval_rate_brackets: f.approvals.flatMap((a) =>
       (a.rate_bracket_ids ?? []).map((rate_bracket_id) => ({ approval_id: a.id, rate_bracket_id })),
     ),

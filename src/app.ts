@@ -18,7 +18,7 @@ import { graphqlBody } from './http/body-limit.ts';
 import { metricsHandler } from './http/metrics.ts';
 import { apiReference } from './http/api-reference.ts';
 import { requestObservability } from './http/request-log.ts';
-import { createMcpHandlers } from './modules/mcp/server.ts';
+import { createMcpHandlers, MCP_PATH } from './modules/mcp/server.ts';
 import { billingHttp } from './modules/billing/http.ts';
 import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 
@@ -77,8 +77,8 @@ export function createApp(options: { config: Config; database: Database; clock?:
   });
   // AI assistants (Model Context Protocol, docs/mcp.md): `mcp` API tokens only; the same body limit.
   const mcp = createMcpHandlers(schema, deps);
-  app.post('/mcp', mcp.post);
-  app.all('/mcp', mcp.notAllowed);
+  app.post(MCP_PATH, mcp.post);
+  app.all(MCP_PATH, mcp.notAllowed);
   app.get('/healthz', (_req, res) => {
     res.json({ ok: true });
   });

@@ -8,8 +8,11 @@ import type { NextFunction, Request, Response } from 'express';
 
 const ALLOWED_METHODS = 'GET, POST, PUT, PATCH, DELETE, OPTIONS';
 const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Service-Client, X-Request-Id, If-Match';
-/** Response headers a browser client may read: request id, list totals, back-off, the rate card's version. */
-const EXPOSED_HEADERS = 'X-Request-Id, X-Total-Count, Retry-After, ETag';
+/**
+ * Response headers a browser client may read: request id, list totals, back-off, the rate card's version, and the
+ * recent scenario a metered run was saved as (src/rest/define-route.ts).
+ */
+const EXPOSED_HEADERS = 'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export function cors(allowedOrigins: readonly string[]) {

@@ -140,6 +140,11 @@ export const WORDING = {
     mobile: () => 'Rate-card version not found.',
   },
   not_found_issue_report: { web: () => 'Issue report not found.', mobile: () => 'Issue report not found.' },
+  not_found_api_token: { web: () => 'API token not found.', mobile: () => 'API token not found.' },
+  not_found_mcp_connection: {
+    web: () => 'AI-assistant connection not found.',
+    mobile: () => 'AI-assistant connection not found.',
+  },
   nothing_to_reactivate: {
     web: () => 'There is no subscription to reactivate.',
     mobile: () => 'There is nothing to reactivate.',

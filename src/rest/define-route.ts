@@ -34,6 +34,15 @@ export function defineRoute(route: RouteDefinition): RouteDefinition {
   return route;
 }
 
+/**
+ * The recent scenario a metered run was saved as, in a response header: the Matrix bodies are the spec's and carry
+ * no id, yet a REST client needs one to promote the run (docs/api-decisions.md). The calculator sends it too.
+ */
+export const SCENARIO_ID_HEADER = 'X-Scenario-Id';
+export const scenarioHeader = (scenarioId: number): Record<string, string> => ({
+  [SCENARIO_ID_HEADER]: String(scenarioId),
+});
+
 /** Integer path parameter; anything else becomes NaN, which the Int variable rejects as a 400/404. */
 export function intParam(value: unknown): number | string {
   const s = String(value);

@@ -209,7 +209,7 @@ describe('POST /calculator/abn-lookup: errors', () => {
     mode = 'not_found';
     const res = await lookup('51824753556');
     expect(res.status).toBe(404);
-    expect(typeof res.body.error).toBe('string');
+    expect(res.body).toEqual({ error: 'ABN not found.' }); // the one 404 wording (docs/api-decisions.md)
   });
 
   it.each<[Mode, string]>([

@@ -98,6 +98,7 @@ beforeAll(async () => {
       environment: t.config.environment,
       origin: 'mcp',
       created_at: new Date(),
+      expires_at: new Date(Date.now() + 86_400_000),
     } as never,
   });
   mcpToken = secret.token;
@@ -139,7 +140,7 @@ describe('GET /approvals: a list of Approval, readable by any signed-in caller (
       min_deposit_percentage: null,
       home_owner: true,
       private_sale: null,
-      asset_state: null,
+      asset_state: 'none',
       transaction_types: ['purchase', 'refinance'],
       industries: [],
       asset_ids: [1, 2, 3],

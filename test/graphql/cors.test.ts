@@ -54,8 +54,10 @@ for (const s of SURFACES) {
       expect(res.headers.get('access-control-allow-origin')).toBe(ALLOWED);
       expect(res.headers.get('access-control-allow-credentials')).toBeNull();
       expect(res.headers.get('vary')).toMatch(/Origin/);
-      // A browser client may read the request id, list totals, back-off and the rate card's version.
-      expect(res.headers.get('access-control-expose-headers')).toBe('X-Request-Id, X-Total-Count, Retry-After, ETag');
+      // A browser client may read the request id, list totals, back-off, the rate card's version and a run's scenario.
+      expect(res.headers.get('access-control-expose-headers')).toBe(
+        'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id',
+      );
     });
 
     it('any other origin gets no CORS header', async () => {

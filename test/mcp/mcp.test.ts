@@ -121,6 +121,7 @@ describe('Authentication 8: only tokens with origin mcp are accepted at POST /mc
         scope: 'read',
         environment: 'prod',
         origin: 'mcp',
+        expires_at: new Date(Date.now() + 86_400_000),
       },
     });
     expect((await post(secret.token, initialize('x'))).status).toBe(401);

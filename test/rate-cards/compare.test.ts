@@ -198,9 +198,9 @@ describe('compareRateCards: product fields', () => {
     expect(r.summary_lines).toEqual([
       'Changes term of “Low Doc” from 12–60 months to 12–84 months.',
       'Changes credit score of “Low Doc” from any to 500 or more.',
-      'Changes compounding of “Low Doc” from monthly (not set) to quarterly.',
+      'Changes compounding of “Low Doc” from monthly to quarterly.',
       'Changes brokerage treatment of “Low Doc” from funded into the loan to rate-loaded at 0.40 per 1% brokerage.',
-      'Changes home owner of “Low Doc” from not set to yes.',
+      'Changes home owner of “Low Doc” from either to yes.',
     ]);
   });
   it('null and 0 brokerage treatment are the same (both funded)', () => {

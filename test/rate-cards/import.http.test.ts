@@ -30,7 +30,7 @@ beforeAll(async () => {
   t = await startTestApp();
   kit = seedKit(t.database.prisma);
   financier = await kit.financier();
-  const low = await financier.product({ product_name: 'Low Doc', monthly_fee: 5, compounding_frequency: null });
+  const low = await financier.product({ product_name: 'Low Doc', monthly_fee: 5 });
   const a = await low.bracket({ name: 'Tier A', min_term: 12, max_term: 36, base_min: 8.45, base_max: 8.45 });
   await low.bracket({ name: 'Tier B', min_term: 37, max_term: 60, base_min: 9.1, base_max: 9.1 });
   linkedBracketId = a.id;

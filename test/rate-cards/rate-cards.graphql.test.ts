@@ -282,6 +282,7 @@ describe('Origin: a version records how the change arrived (app, API token, AI a
         scope: 'read_write',
         environment: t.config.environment,
         origin: 'mcp',
+        expires_at: new Date(Date.now() + 86_400_000),
       },
     });
     const connection = await prisma.mcpConnection.create({

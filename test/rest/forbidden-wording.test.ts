@@ -48,6 +48,7 @@ beforeAll(async () => {
       environment: t.config.environment,
       origin: 'mcp',
       created_at: new Date(),
+      expires_at: new Date(Date.now() + 86_400_000),
     } as never,
   });
   mcpToken = secret.token;

@@ -8,6 +8,7 @@ import { parse } from 'yaml';
 import type { RouteDefinition } from '../../src/rest/define-route.ts';
 import { loadOpenApiDocument } from '../../src/rest/openapi/document.ts';
 import { routes } from '../../src/rest/routes/index.ts';
+import { MCP_PATH } from '../../src/modules/mcp/server.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -71,9 +72,64 @@ describe('every route of the table has exactly one documented operation, named a
 });
 
 describe('every documented operation has a route', () => {
-  it('the document names no method and path the table does not serve', () => {
-    const served = new Set(routes.map((r) => label(r.method, documentedPath(r))));
+  it('the document names no method and path the table (or the MCP endpoint beside it) does not serve', () => {
+    const served = new Set([...routes.map((r) => label(r.method, documentedPath(r))), label('post', MCP_PATH)]);
     expect(operations.map((o) => label(o.method, o.path)).filter((k) => !served.has(k))).toEqual([]);
+  });
+});
+
+describe('POST /mcp, served beside the table, is documented as it answers', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  const mcp = () => document.paths?.[MCP_PATH]?.post;
+  const documented = (status: number) => Object.keys(mcp()?.responses ?? {}).includes(String(status));
+  const call = (token: string | null, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${app.baseUrl}${MCP_PATH}`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...headers,
+      },
+      body,
+    });
+  const initialize = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'openapi-check', version: '1' } },
+  });
+
+  it('has its operation, in the AI assistants tag, with the bearer default', () => {
+    expect(mcp()?.operationId).toBe('mcp');
+    expect(mcp()?.tags).toEqual(['AI assistants']);
+    expect(mcp()?.security).toBeUndefined();
+  });
+
+  it('each answer it gives has its status documented: 200, 202, 400, 401, 403, 406', async () => {
+    const session = (await app.login('broker.admin@demo.test')).access;
+    const minted = await app.rest('POST', '/api/v1/api-tokens', {
+      token: session,
+      body: { name: 'openapi mcp', scope: 'read', origin: 'mcp' },
+    });
+    const token = minted.body.token as string;
+    const answers = [
+      await call(token, initialize),
+      await call(token, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })),
+      await call(token, '{"jsonrpc": '),
+      await call(null, initialize),
+      await call(session, initialize),
+      await call(token, initialize, { accept: 'text/html' }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([200, 202, 400, 401, 403, 406]);
+    for (const a of answers) expect(documented(a.status), `${a.status} is not documented`).toBe(true);
+    expect(answers[3].headers.get('www-authenticate')).toBe('Bearer');
   });
 });
 
@@ -96,7 +152,7 @@ describe('every operation has a summary, a description, a defined tag, a 2xx ans
   });
 });
 
-describe('every answer but 204 has a JSON body schema; 204 has none', () => {
+describe('every answer but 204 and 202 has a JSON body schema; 204 and 202 have none', () => {
   /** A `$ref` to components/responses, followed. */
   const resolved = (response: Record<string, any>) =>
     response.$ref ? document.components.responses[response.$ref.split('/').at(-1)] : response;
@@ -104,7 +160,7 @@ describe('every answer but 204 has a JSON body schema; 204 has none', () => {
     for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
       const answer = resolved(response);
       expect(answer, `${status}: unresolved ${response.$ref}`).toBeDefined();
-      if (status === '204') expect(answer.content, `${status} has a body`).toBeUndefined();
+      if (status === '204' || status === '202') expect(answer.content, `${status} has a body`).toBeUndefined();
       else expect(answer.content?.['application/json']?.schema, `${status} has no JSON schema`).toBeDefined();
     }
   });

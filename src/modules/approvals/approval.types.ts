@@ -119,8 +119,7 @@ export const ApprovalRef = builder.prismaObject('Approval', {
     }),
     asset_state: t.field({
       type: AssetStateEnum,
-      nullable: true,
-      description: 'The state the asset must be in (new, used, demo); null or none = not checked',
+      description: 'The state the asset must be in (new, used, demo); none = not checked',
       resolve: (a) => a.asset_state,
     }),
     transaction_types: t.field({
@@ -247,7 +246,10 @@ export const ApprovalInputRef = builder.inputType('ApprovalInput', {
     home_owner: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
     private_sale: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
     sale_hire_back: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
-    asset_state: t.field({ type: AssetStateEnum, description: 'new, used or demo; null or none = not checked' }),
+    asset_state: t.field({
+      type: AssetStateEnum,
+      description: 'new, used or demo; none = not checked (absent or null is read as none)',
+    }),
     transaction_types: t.field({
       type: [TransactionTypeEnum],
       description: 'At most 100 (duplicates dropped); empty or absent = every transaction type',

@@ -12,6 +12,7 @@ import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { hasPermission } from '../auth/policy.ts';
 import type { ServiceContext } from '../service-context.ts';
+import { ASSET_STATE_UNCHECKED } from '../catalogue/model.ts';
 import {
   type ApprovalInput,
   MAX_APPROVAL_RATE_BRACKETS,
@@ -139,7 +140,7 @@ function columnsOf(input: ApprovalInput) {
     home_owner: value(input.home_owner),
     private_sale: value(input.private_sale),
     sale_hire_back: value(input.sale_hire_back),
-    asset_state: value(input.asset_state),
+    asset_state: input.asset_state ?? ASSET_STATE_UNCHECKED,
     transaction_types: distinct(input.transaction_types),
     industries: distinct(input.industries),
     asset_ids: assetIdsOf(input),

@@ -42,7 +42,10 @@ export const ApiTokenRef = builder.objectRef<ApiTokenMetadata>('ApiToken').imple
     }),
     origin: t.expose('origin', { type: ApiTokenOriginEnum, description: 'How it was created; read-only' }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was minted' }),
-    expires_at: t.expose('expires_at', { type: 'DateTime', nullable: true, description: 'null: it never expires' }),
+    expires_at: t.expose('expires_at', {
+      type: 'DateTime',
+      description: 'When it stops working: every token expires (by default 90 days after it was minted)',
+    }),
     last_used_at: t.expose('last_used_at', {
       type: 'DateTime',
       nullable: true,

@@ -13,7 +13,10 @@ builder.mutationField('createApiToken', (t) =>
     args: {
       name: t.arg.string({ required: true, description: 'A name to recognise it by' }),
       scope: t.arg({ type: ApiTokenScopeEnum, required: true, description: 'What it may do' }),
-      expires_at: t.arg({ type: 'DateTime', description: 'When it stops working; absent: never' }),
+      expires_at: t.arg({
+        type: 'DateTime',
+        description: 'When it stops working, in the future and at most 365 days away; absent or null: 90 days from now',
+      }),
       origin: t.arg({
         type: ApiTokenOriginEnum,
         description: 'ui (default): the app and integrations; mcp: an AI assistant, accepted only at POST /mcp',

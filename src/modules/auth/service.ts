@@ -9,6 +9,7 @@ import type { ApiTokenOrigin, ApiTokenScope } from '../../lib/vocabulary.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from './caller.ts';
 import { queueAccountEvent } from '../users/index.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
@@ -235,9 +236,18 @@ export async function forgotPassword(deps: AuthDeps, email: unknown): Promise<vo
 
 // ---------- API tokens ----------
 
+/**
+ * Every API token expires (docs/auth.md): a token left in a script or an integration's settings should not work
+ * forever. Without `expires_at` it lasts the default; its creator may choose any instant up to the maximum.
+ */
+export const API_TOKEN_DEFAULT_LIFETIME_DAYS = 90;
+export const API_TOKEN_MAX_LIFETIME_DAYS = 365;
+const DAY_MS = 86_400_000;
+
 export interface CreateApiTokenInput {
   name: string;
   scope: ApiTokenScope;
+  /** Absent or null: API_TOKEN_DEFAULT_LIFETIME_DAYS from now; never beyond API_TOKEN_MAX_LIFETIME_DAYS. */
   expires_at?: Date | null;
   /** `mcp` mints a token for an AI assistant: accepted only at POST /mcp, and nowhere else (docs/mcp.md). */
   origin?: ApiTokenOrigin | null;
@@ -266,6 +276,9 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
   const now = deps.clock.now();
   if (input.expires_at && input.expires_at.getTime() <= now.getTime())
     throw ValidationError.of('expires_at', 'Must be in the future.');
+  if (input.expires_at && input.expires_at.getTime() > now.getTime() + API_TOKEN_MAX_LIFETIME_DAYS * DAY_MS)
+    throw ValidationError.of('expires_at', `Must be at most ${API_TOKEN_MAX_LIFETIME_DAYS} days from now.`);
+  const expiresAt = input.expires_at ?? new Date(now.getTime() + API_TOKEN_DEFAULT_LIFETIME_DAYS * DAY_MS);
   const secret = newApiTokenSecret();
   const token = await deps.prisma.$transaction(async (tx) => {
     const created = await tx.apiToken.create({
@@ -279,7 +292,7 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
         environment: deps.config.environment,
         origin: input.origin ?? 'ui',
         created_at: now,
-        expires_at: input.expires_at ?? null,
+        expires_at: expiresAt,
       },
       select: API_TOKEN_METADATA,
     });
@@ -302,9 +315,9 @@ export function listApiTokens(deps: AuthDeps, caller: Caller) {
 }
 
 /** Idempotent: revoking twice keeps the first revocation time. Another user's token answers 404. */
-export async function revokeApiToken(deps: AuthDeps, caller: Caller, id: number) {
+export async function revokeApiToken(deps: AuthDeps & { client: ClientKind }, caller: Caller, id: number) {
   const token = await deps.prisma.apiToken.findFirst({ where: { id, user_id: caller.userId }, select: { id: true } });
-  if (!token) throw new NotFoundError('No API token with that id.');
+  if (!token) throw new NotFoundError(say('not_found_api_token', deps.client));
   return deps.prisma.$transaction(async (tx) => {
     const revoked = await tx.apiToken.updateMany({
       where: { id, revoked_at: null },

@@ -19,6 +19,7 @@ import {
   type CatalogueKey,
   type ExistingCatalogue,
 } from './catalogue-file.ts';
+import { ASSET_STATE_UNCHECKED, productAsStored } from './model.ts';
 
 /**
  * Every app table (the schema's @@map names) except `_prisma_migrations` and `catalogue_state`; the implicit
@@ -216,7 +217,7 @@ export async function loadCatalogue(
       }
 
       if (f.assets.length) await tx.asset.createMany({ data: parentsFirst(f.assets) });
-      if (f.products.length) await tx.product.createMany({ data: f.products });
+      if (f.products.length) await tx.product.createMany({ data: f.products.map(productAsStored) });
       if (f.rate_brackets.length) await tx.rateBracket.createMany({ data: f.rate_brackets });
       if (f.asset_rate_brackets.length) await tx.assetRateBracket.createMany({ data: f.asset_rate_brackets });
 
@@ -224,6 +225,7 @@ export async function loadCatalogue(
         await tx.approval.createMany({
           data: f.approvals.map((a) => ({
             ...omit(a, 'rate_bracket_ids'),
+            asset_state: a.asset_state ?? ASSET_STATE_UNCHECKED,
             min_deposit_percentage: money(a.min_deposit_percentage),
             min_deposit_amount: money(a.min_deposit_amount),
             min_asset_cost: money(a.min_asset_cost),

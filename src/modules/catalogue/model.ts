@@ -64,6 +64,33 @@ export interface Product {
   home_owner: TriState | null;
 }
 
+/**
+ * What a product says where nothing was said: each tri-state flag `both`, compounding `m` (monthly). Stored and
+ * answered so, never null; the engines read a null in an in-memory record the same way.
+ */
+export const PRODUCT_UNSTATED = {
+  doc_fee_financed: 'both',
+  private_sale: 'both',
+  sale_hire_back: 'both',
+  home_owner: 'both',
+  compounding_frequency: 'm',
+} as const satisfies Partial<Record<keyof Product, TriState | CompoundingFrequency>>;
+
+/** `T` with the fields of PRODUCT_UNSTATED no longer null. */
+export type ProductAsStored<T> = {
+  [K in keyof T]: K extends keyof typeof PRODUCT_UNSTATED ? Exclude<T[K], null> : T[K];
+};
+
+/** A product record or patch as stored: a field above given as null is its default; one left out stays out. */
+export function productAsStored<T extends object>(record: T): ProductAsStored<T> {
+  const out = { ...record } as Record<string, unknown>;
+  for (const [field, unstated] of Object.entries(PRODUCT_UNSTATED)) if (out[field] === null) out[field] = unstated;
+  return out as ProductAsStored<T>;
+}
+
+/** An approval's `asset_state` when the asset's state is not checked: stored and answered as `none`, never null. */
+export const ASSET_STATE_UNCHECKED = 'none' satisfies AssetState;
+
 /** One rate card line ("rate bracket"). */
 export interface RateBracket {
   id: number;

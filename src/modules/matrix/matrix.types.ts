@@ -131,6 +131,7 @@ export const MatrixResultRef = builder.objectRef<MatrixResult>('MatrixResult').i
       resolve: (r) => r.results,
     }),
     destination_count: t.exposeInt('destination_count', { description: 'Approvals not ruled out' }),
+    scenario_id: t.exposeInt('scenario_id', { description: 'The recent scenario this run was saved as' }),
   }),
 });
 
@@ -204,6 +205,7 @@ export const MatrixCalculatorResultRef = builder.objectRef<MatrixCalculatorResul
       description: 'null: both engines answered; otherwise the half that is missing (the other half comes unjoined)',
       resolve: (r) => r.degraded,
     }),
+    scenario_id: t.exposeInt('scenario_id', { description: 'The recent scenario this run was saved as' }),
     priced: t.field({
       type: [PricedCardItemRef],
       nullable: true,

@@ -38,6 +38,8 @@ function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
 export interface MatrixResult {
   results: MatrixFinancierGroup[];
   destination_count: number;
+  /** The recent scenario this run was saved as (promote it to keep it). */
+  scenario_id: number;
 }
 
 export async function runMatrix(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<MatrixResult> {
@@ -51,12 +53,12 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
   // The summary names no financier, so the groups are built while the database runs the statement.
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', undefined);
-  const [, results] = await whileDatabaseWorks(
+  const [scenario_id, results] = await whileDatabaseWorks(
     ctx.prisma,
     () => meterRun(ctx, caller, ['matrix'], { tool: 'matrix', request, summary }),
     () => groupByFinancier(outcomes, snapshot.organisationNames).map(financierGroup),
   );
-  return { results, destination_count: outcomes.length };
+  return { results, destination_count: outcomes.length, scenario_id };
 }
 
 export interface MatrixCalculatorResult {
@@ -64,6 +66,8 @@ export interface MatrixCalculatorResult {
   priced_count: number;
   destination_count: number;
   degraded: DegradedHalf | null;
+  /** The recent scenario this run was saved as (promote it to keep it). */
+  scenario_id: number;
   /** Degraded run where the rate engine survived: the unjoined priced cards. */
   priced?: PricedCardItem[];
   /** Degraded run where the approvals lookup survived: the unjoined groups. */
@@ -109,8 +113,12 @@ export async function runMatrixCalculator(
   // was shown (a masked row's figures are not shown, so never summarised). A refused run records nothing.
   const shown = [...result.results, ...(result.priced ?? [])];
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', cheapestShown(shown));
-  await meterRun(ctx, caller, ['calculator', 'matrix'], { tool: 'matrix_calculator', request, summary });
-  return result;
+  const scenario_id = await meterRun(ctx, caller, ['calculator', 'matrix'], {
+    tool: 'matrix_calculator',
+    request,
+    summary,
+  });
+  return { ...result, scenario_id };
 }
 
 /** The shown row with the lowest effective rate, then repayment (the Calculator's order); masked rows excluded. */
@@ -134,7 +142,7 @@ function matrixCalculatorResult(
   outcomes: ApprovalOutcome[] | null,
   priced: PricedMarket | PricedBracket[] | null,
   paywalled: boolean,
-): MatrixCalculatorResult {
+): Omit<MatrixCalculatorResult, 'scenario_id'> {
   if (outcomes && priced) {
     const join = joinMatrixCalculator(outcomes, priced, snapshot.organisationNames);
     return {

@@ -20,6 +20,9 @@ import { cleanClientName, recordConnection } from './service.ts';
 import { tools } from './tools/index.ts';
 import { type CompiledTool, compileTools, runTool } from './tools/run.ts';
 
+/** Where the app serves it (POST only); the OpenAPI document describes it beside the REST table's operations. */
+export const MCP_PATH = '/mcp';
+
 export const MCP_SERVER_NAME = 'asset-finance-service';
 export const MCP_SERVER_VERSION = '1.0.0';
 

@@ -6,6 +6,7 @@
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotFoundError } from '../../lib/errors.ts';
+import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { queueAccountEvent } from '../users/index.ts';
 
@@ -87,12 +88,12 @@ const WITH_TOKEN = { token: { select: { revoked_at: true, last_used_at: true, sc
  * same recipients), in the same transaction; a repeat, or a token already revoked by DELETE /api-tokens/{id} (which
  * queued its own), queues nothing.
  */
-export async function revokeConnection(deps: McpDeps, caller: Caller, id: number) {
+export async function revokeConnection(deps: McpDeps & { client: ClientKind }, caller: Caller, id: number) {
   const owned = await deps.prisma.mcpConnection.findFirst({
     where: { id, user_id: caller.userId },
     select: { id: true, token_id: true, client_name: true, token: { select: { name: true, token_id: true } } },
   });
-  if (!owned) throw new NotFoundError('No AI-assistant connection with that id.');
+  if (!owned) throw new NotFoundError(say('not_found_mcp_connection', deps.client));
   const now = deps.clock.now();
   await deps.prisma.$transaction(async (tx) => {
     const revoked = await tx.apiToken.updateMany({

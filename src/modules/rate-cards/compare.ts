@@ -8,7 +8,7 @@
  * (names compare trimmed and case-insensitively), so a card rebuilt with new ids still compares as unchanged.
  * Output order never depends on ids: products by name, then brackets by name; ties fall back to id.
  */
-import type { AssetRateBracketRelation, Product, RateBracket } from '../catalogue/model.ts';
+import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/model.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** Rates that move by more than this many percentage points are warned about, unless the caller says otherwise. */
@@ -123,6 +123,7 @@ interface ScalarField {
 }
 const COMPOUNDING: Record<string, string> = { w: 'weekly', m: 'monthly', q: 'quarterly', y: 'yearly' };
 const TRI: Record<string, string> = { yes: 'yes', no: 'no', both: 'either' };
+const tri = (v: unknown) => TRI[v as string];
 const num = (f: (n: number) => string) => (v: unknown) => (v === null ? 'none' : f(v as number));
 const PRODUCT_SCALARS: ScalarField[] = [
   { label: 'monthly fee', key: 'monthly_fee', show: num(money), numeric: true },
@@ -132,7 +133,7 @@ const PRODUCT_SCALARS: ScalarField[] = [
   {
     label: 'compounding',
     key: 'compounding_frequency',
-    show: (v) => (v === null ? 'monthly (not set)' : (COMPOUNDING[v as string] ?? String(v))),
+    show: (v) => COMPOUNDING[v as string] ?? String(v),
   },
   {
     label: 'brokerage treatment',
@@ -141,10 +142,10 @@ const PRODUCT_SCALARS: ScalarField[] = [
       v === null || v === 0 ? 'funded into the loan' : `rate-loaded at ${plain(v as number)} per 1% brokerage`,
   },
   { label: 'maximum origination fee', key: 'max_origination_fee_limit', show: num(money), numeric: true },
-  { label: 'doc fee financed', key: 'doc_fee_financed', show: (v) => (v === null ? 'not set' : TRI[v as string]) },
-  { label: 'private sale', key: 'private_sale', show: (v) => (v === null ? 'not set' : TRI[v as string]) },
-  { label: 'sale and hire back', key: 'sale_hire_back', show: (v) => (v === null ? 'not set' : TRI[v as string]) },
-  { label: 'home owner', key: 'home_owner', show: (v) => (v === null ? 'not set' : TRI[v as string]) },
+  { label: 'doc fee financed', key: 'doc_fee_financed', show: tri },
+  { label: 'private sale', key: 'private_sale', show: tri },
+  { label: 'sale and hire back', key: 'sale_hire_back', show: tri },
+  { label: 'home owner', key: 'home_owner', show: tri },
 ];
 
 const norm = (name: string) => name.trim().toLowerCase();
@@ -436,6 +437,9 @@ interface ProductSubtree {
  * that move by more than the threshold, and removed brackets that approvals still link to.
  */
 export function compareRateCards(before: RateCard, after: RateCard, options: CompareOptions = {}): Comparison {
+  // A version saved while these could be null says with null what is now stored as the default: no change.
+  before = { ...before, products: before.products.map(productAsStored) };
+  after = { ...after, products: after.products.map(productAsStored) };
   const threshold = options.rateMoveThreshold ?? DEFAULT_RATE_MOVE_THRESHOLD;
   const productPairs = pair(before.products, after.products, (p) => norm(p.product_name));
   // Brackets pair by id, then by (paired product, name): the product key is the after product's id when paired.

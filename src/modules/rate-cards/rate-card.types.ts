@@ -97,8 +97,7 @@ export const ProductRef = builder.prismaObject('Product', {
     }),
     compounding_frequency: t.expose('compounding_frequency', {
       type: CompoundingFrequencyEnum,
-      nullable: true,
-      description: 'How often interest compounds; null = monthly',
+      description: 'How often interest compounds (m, monthly, when the product did not say)',
     }),
     brokerage_loading_treatment: t.exposeFloat('brokerage_loading_treatment', {
       nullable: true,
@@ -112,24 +111,20 @@ export const ProductRef = builder.prismaObject('Product', {
     }),
     doc_fee_financed: t.expose('doc_fee_financed', {
       type: TriStateEnum,
-      nullable: true,
       description:
-        'yes, both or null: the documentation fee is financed unless the deal says no; no: paid up front (a deal asking to finance it does not price here)',
+        'yes or both (the default): the documentation fee is financed unless the deal says no; no: paid up front (a deal asking to finance it does not price here)',
     }),
     private_sale: t.expose('private_sale', {
       type: TriStateEnum,
-      nullable: true,
-      description: 'yes: private sales only; no: no private sales; both or null: either answer',
+      description: 'yes: private sales only; no: no private sales; both (the default): either answer',
     }),
     sale_hire_back: t.expose('sale_hire_back', {
       type: TriStateEnum,
-      nullable: true,
-      description: 'yes: sale and hire back only; no: no sale and hire back; both or null: either answer',
+      description: 'yes: sale and hire back only; no: no sale and hire back; both (the default): either answer',
     }),
     home_owner: t.expose('home_owner', {
       type: TriStateEnum,
-      nullable: true,
-      description: 'yes: home owners only; no: non-owners only; both or null: either answer',
+      description: 'yes: home owners only; no: non-owners only; both (the default): either answer',
     }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When the product was created' }),
     updated_at: t.expose('updated_at', { type: 'DateTime', description: 'When the product last changed' }),
@@ -373,7 +368,7 @@ function productInputFields(t: any, nameRequired: boolean) {
     maximum_brokerage_limit: dollars('Maximum brokerage ex GST', 'no cap'),
     compounding_frequency: t.field({
       type: CompoundingFrequencyEnum,
-      description: 'How often interest compounds; null = monthly',
+      description: 'How often interest compounds; m (monthly) also what null or, on create, absent stores',
     }),
     brokerage_loading_treatment: t.float({
       description: 'Rate loading, percentage points (0 to 100) per 1% of brokerage; null or 0 = brokerage funded',
@@ -382,19 +377,22 @@ function productInputFields(t: any, nameRequired: boolean) {
     doc_fee_financed: t.field({
       type: TriStateEnum,
       description:
-        'yes, both or null: the documentation fee is financed unless the deal says no; no: paid up front (a deal asking to finance it does not price here)',
+        'yes or both (also what null or, on create, absent stores): the documentation fee is financed unless the deal says no; no: paid up front (a deal asking to finance it does not price here)',
     }),
     private_sale: t.field({
       type: TriStateEnum,
-      description: 'yes: private sales only; no: no private sales; both or null: either answer',
+      description:
+        'yes: private sales only; no: no private sales; both (also what null or, on create, absent stores): either answer',
     }),
     sale_hire_back: t.field({
       type: TriStateEnum,
-      description: 'yes: sale and hire back only; no: no sale and hire back; both or null: either answer',
+      description:
+        'yes: sale and hire back only; no: no sale and hire back; both (also what null or, on create, absent stores): either answer',
     }),
     home_owner: t.field({
       type: TriStateEnum,
-      description: 'yes: home owners only; no: non-owners only; both or null: either answer',
+      description:
+        'yes: home owners only; no: non-owners only; both (also what null or, on create, absent stores): either answer',
     }),
   };
 }

@@ -14,6 +14,7 @@ import { bookOf, hasPermission } from '../auth/policy.ts';
 import type { ServiceContext } from '../service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 import { approvalLinksOf } from './approval-links.ts';
+import { productAsStored } from '../catalogue/model.ts';
 import { compareRateCards, type CardComparison } from './compare.ts';
 import { lockRateBracketsForDelete, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 import {
@@ -153,7 +154,10 @@ export function createProduct(ctx: Ctx, caller: Caller, input: ProductFields, ex
   validateProduct(input);
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const product = await tx.product.create({
-      data: { ...(defined(input) as Prisma.ProductUncheckedCreateInput), organisation_id: organisationId },
+      data: {
+        ...(productAsStored(defined(input)) as Prisma.ProductUncheckedCreateInput),
+        organisation_id: organisationId,
+      },
     });
     return { changed: { product }, reason: `Created product ${quoted(product.product_name)} (id ${product.id})` };
   });
@@ -171,7 +175,10 @@ export function updateProduct(ctx: Ctx, caller: Caller, id: number, input: Produ
   return cardChange(ctx, caller, 'rate_card', expectedVersion, async (tx) => {
     const stored = await ownProduct(tx, clientOf(ctx), organisationId, id);
     validateProduct(input, stored as unknown as Record<string, unknown>);
-    const product = await tx.product.update({ where: { id }, data: defined(input) as Prisma.ProductUpdateInput });
+    const product = await tx.product.update({
+      where: { id },
+      data: productAsStored(defined(input)) as Prisma.ProductUpdateInput,
+    });
     const fields = Object.keys(defined(input));
     return {
       changed: { product },

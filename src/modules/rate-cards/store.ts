@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors } from '../../lib/errors.ts';
-import type { AssetRateBracketRelation, Product, RateBracket } from '../catalogue/model.ts';
+import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/model.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** The product columns a card holds (the spec's fields without the timestamps), in the spec's order. */
@@ -60,6 +60,8 @@ const MAPPING_FIELDS = ['id', 'asset_id', 'organisation_id', 'product_id', 'rate
 
 const pick = <K extends string>(row: Record<string, unknown>, keys: readonly K[]) =>
   Object.fromEntries(keys.map((k) => [k, row[k] ?? null])) as Record<K, unknown>;
+/** A card's product as its row: a version saved before the flags were always stated may hold null (`both`). */
+const productColumns = (p: Product) => productAsStored(pick(p as never, PRODUCT_FIELDS));
 const selectOf = (keys: readonly string[]) => Object.fromEntries(keys.map((k) => [k, true]));
 
 /** The organisation's rate card: its products and rate brackets, each list ordered by id. */
@@ -192,13 +194,13 @@ export async function replaceRateCard(tx: Db, organisationId: number, card: Rate
 
   const newProducts = card.products.filter((p) => !nowProducts.has(p.id));
   if (newProducts.length) {
-    await tx.product.createMany({ data: newProducts.map((p) => pick(p as never, PRODUCT_FIELDS) as never) });
+    await tx.product.createMany({ data: newProducts.map((p) => productColumns(p) as never) });
     await sequencePast(tx, 'products');
   }
   for (const p of card.products) {
     const now = nowProducts.get(p.id);
-    if (now && !same(pick(now as never, PRODUCT_FIELDS), pick(p as never, PRODUCT_FIELDS)))
-      await tx.product.update({ where: { id: p.id }, data: withoutId(pick(p as never, PRODUCT_FIELDS)) as never });
+    if (now && !same(pick(now as never, PRODUCT_FIELDS), productColumns(p)))
+      await tx.product.update({ where: { id: p.id }, data: withoutId(productColumns(p)) as never });
   }
   const newBrackets = card.rate_brackets.filter((b) => !nowBrackets.has(b.id));
   if (newBrackets.length) {

@@ -13,7 +13,7 @@ export const listApprovals = defineTool({
       ... on QueryApprovalsSuccess {
         data {
           edges { node { id name doc_level organisation_id priority min_term max_term min_credit_score
-                         max_credit_score min_asset_cost max_asset_cost } }
+                         max_credit_score min_asset_cost max_asset_cost asset_state } }
           pageInfo { hasNextPage endCursor } } }
       ...ErrorFields } }`,
   write: false,

@@ -1,4 +1,4 @@
-import { body, defineRoute } from '../../define-route.ts';
+import { body, defineRoute, scenarioHeader } from '../../define-route.ts';
 
 export default defineRoute({
   method: 'post',
@@ -10,7 +10,11 @@ export default defineRoute({
   variables: (req) => ({ input: body(req) }),
   respond: (r) => {
     if (r.__typename === 'CalculatorResult')
-      return [200, { results: r.results, priced_count: r.priced_count, scenario_id: r.scenario_id }];
+      return [
+        200,
+        { results: r.results, priced_count: r.priced_count, scenario_id: r.scenario_id },
+        scenarioHeader(r.scenario_id),
+      ];
     return undefined;
   },
 });
