@@ -13,7 +13,7 @@ builder.mutationField('createApiToken', (t) =>
     args: {
       name: t.arg.string({ required: true, description: 'A name to recognise it by' }),
       scope: t.arg({ type: ApiTokenScopeEnum, required: true, description: 'What it may do' }),
-      expires_at: t.arg({ type: 'DateTime', description: 'When it stops working; absent: never' }),
+      expiresAt: t.arg({ type: 'DateTime', description: 'When it stops working; absent: never' }),
       origin: t.arg({
         type: ApiTokenOriginEnum,
         description: 'ui (default): the app and integrations; mcp: an AI assistant, accepted only at POST /mcp',
@@ -24,7 +24,7 @@ builder.mutationField('createApiToken', (t) =>
       createApiToken(ctx, callerOf(ctx), {
         name: args.name,
         scope: args.scope,
-        expires_at: args.expires_at,
+        expires_at: args.expiresAt,
         origin: args.origin,
       }),
   }),
