@@ -45,7 +45,11 @@ export const MAX_COST = 200_000;
 export const MAX_DEPTH = 20;
 /** Aliases in the operation, counted at every fragment spread. */
 export const MAX_ALIASES = 30;
-/** Root fields that run an engine and consume an allowance: at most one per request. */
+/**
+ * Root fields that run an engine and consume an allowance. Distinct ones may share a request (a dashboard asking
+ * `calculate` and `matrix` together), each run and metered once; one of them under two response names (aliases) would
+ * run, and meter, twice, and is refused.
+ */
 export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
 
 /** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
@@ -146,19 +150,25 @@ export interface OperationShape {
   cost: number;
   aliases: number;
   depth: number;
-  /** Metered root fields selected (through fragments too). */
-  metered: number;
+  /** Metered root fields selected (through fragments too), with the response name each is answered under. */
+  metered: MeteredSelection[];
   /** Argument values out of their declared range, as messages. */
   problems: string[];
 }
 
-const EMPTY: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
+export interface MeteredSelection {
+  field: string;
+  /** The alias, or the field's name: selections sharing one are merged by GraphQL and run once. */
+  responseKey: string;
+}
+
+const EMPTY: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], problems: [] };
 
 function add(into: OperationShape, shape: OperationShape, times = 1, depthOffset = 0): void {
   into.cost += shape.cost * times;
   into.aliases += shape.aliases;
   into.depth = Math.max(into.depth, shape.depth + depthOffset);
-  into.metered += shape.metered;
+  into.metered.push(...shape.metered);
   into.problems.push(...shape.problems);
 }
 
@@ -264,12 +274,13 @@ function analyse(
   // `page` is the enclosing connection's page, carried through its result union (`... on QueryXSuccess { data }`)
   // down to its `edges`.
   function walk(set: SelectionSetNode, parent: GraphQLCompositeType, page?: number): OperationShape {
-    const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: 0, problems: [] };
+    const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], problems: [] };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (selection.alias) shape.aliases += 1;
         const name = selection.name.value;
-        if (parent === queryType && METERED_ROOT_FIELDS.has(name)) shape.metered += 1;
+        if (parent === queryType && METERED_ROOT_FIELDS.has(name))
+          shape.metered.push({ field: name, responseKey: selection.alias?.value ?? name });
         if (name === '__typename') {
           shape.cost += 1;
           shape.depth = Math.max(shape.depth, 1);
@@ -320,7 +331,7 @@ function analyse(
       : operation.operation === 'mutation'
         ? schema.getMutationType()
         : schema.getSubscriptionType();
-  if (!root) return { shape: { ...EMPTY, problems: [] }, variablesRead };
+  if (!root) return { shape: { ...EMPTY, metered: [], problems: [] }, variablesRead };
   const shape = walk(operation.selectionSet, root);
   shape.problems = [...new Set(shape.problems)];
   return { shape, variablesRead };

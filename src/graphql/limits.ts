@@ -97,6 +97,20 @@ function parts(document: DocumentNode): Parts {
   return found;
 }
 
+/**
+ * Metered fields the operation would run more than once: selected under two response names. Selections under one
+ * name (a field written twice, or spread by two fragments) are merged by GraphQL into one run.
+ */
+function twiceRunMeteredFields(shape: OperationShape): string[] {
+  const keys = new Map<string, Set<string>>();
+  for (const { field, responseKey } of shape.metered) {
+    const seen = keys.get(field) ?? new Set<string>();
+    seen.add(responseKey);
+    keys.set(field, seen);
+  }
+  return [...keys].filter(([, seen]) => seen.size > 1).map(([field]) => field);
+}
+
 /** Refusals of an operation's shape, whatever its variables (checked once per document). */
 function shapeRefusals(shape: OperationShape): GraphQLError[] {
   const errors: GraphQLError[] = [];
@@ -109,9 +123,12 @@ function shapeRefusals(shape: OperationShape): GraphQLError[] {
         'ALIAS_LIMIT_EXCEEDED',
       ),
     );
-  if (shape.metered > 1)
+  for (const field of twiceRunMeteredFields(shape))
     errors.push(
-      refusal('Only one calculate, matrix or matrixCalculator field is allowed per request.', 'METERED_FIELD_LIMIT'),
+      refusal(
+        `${field} is selected under more than one name (alias); each of calculate, matrix and matrixCalculator may run once per request.`,
+        'METERED_FIELD_LIMIT',
+      ),
     );
   for (const p of shape.problems) errors.push(refusal(p, 'BAD_USER_INPUT'));
   return errors;
@@ -201,7 +218,7 @@ export function graphqlLimits(): Plugin<Context> {
       // catalogue version, whatever its variables; one that pages by a variable, once per request.
       let metered = meteredFields.get(operation);
       if (metered === undefined) {
-        metered = operationShape(args.schema, operation, fragments, DECLARED_SIZES).metered;
+        metered = operationShape(args.schema, operation, fragments, DECLARED_SIZES).metered.length;
         meteredFields.set(operation, metered);
       }
       const sizes = metered > 0 && ctx.caller ? sizesOf(await snapshotFor(ctx)) : DECLARED_SIZES;

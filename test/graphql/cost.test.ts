@@ -149,8 +149,50 @@ describe('Aliases: counted at every fragment spread', () => {
   });
 });
 
-describe('At most one metered root field per request, through fragments too', () => {
-  it('calculate twice via aliases or a fragment spread twice is refused', async () => {
+describe('Distinct metered fields run together, each metered once; one metered field under two names is refused', () => {
+  /** Daily runs per metric for a user. */
+  async function usageOf(userId: number): Promise<{ calculator: number; matrix: number }> {
+    const rows = await t.database.prisma.dailyUsage.findMany({ where: { user_id: userId } });
+    const out = { calculator: 0, matrix: 0 };
+    for (const r of rows) out[r.metric as 'calculator' | 'matrix'] += r.count;
+    return out;
+  }
+
+  it('calculate and matrix in one request both answer, each using one run of its own allowance', async () => {
+    const pro = (await t.login('broker.admin@demo.test')).access;
+    const proId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
+    const before = await usageOf(proId);
+    const reply = await post(
+      t,
+      `query Dashboard($input: DealInput!) {
+        calculate(input: $input) { __typename ... on CalculatorResult { priced_count results { rate_bracket_id } } }
+        matrix(input: $input) { __typename ... on MatrixResult { destination_count results { organisation_id } } } }`,
+      { input: DEAL },
+      pro,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.errors).toBeUndefined();
+    expect(reply.body.data.calculate.__typename).toBe('CalculatorResult');
+    expect(reply.body.data.calculate.results.length).toBeGreaterThan(0);
+    expect(reply.body.data.matrix.__typename).toBe('MatrixResult');
+    expect(reply.body.data.matrix.results.length).toBeGreaterThan(0);
+    expect(await usageOf(proId)).toEqual({ calculator: before.calculator + 1, matrix: before.matrix + 1 });
+  });
+
+  it('one metered field written twice under one name (merged by GraphQL) runs, and is metered, once', async () => {
+    const before = await runsMetered();
+    const reply = await post(
+      t,
+      `query Q($input: DealInput!) { ...Run calculate(input: $input) { __typename } } fragment Run on Query { calculate(input: $input) { __typename } }`,
+      { input: DEAL },
+      free,
+    );
+    expect(reply.status).toBe(200);
+    expect(reply.body.data.calculate.__typename).toBe('CalculatorResult');
+    expect(await runsMetered()).toBe(before + 1);
+  });
+
+  it('calculate under two aliases, directly or through a fragment, is refused and meters nothing', async () => {
     const before = await runsMetered();
     const twice = await post(
       t,
@@ -158,14 +200,15 @@ describe('At most one metered root field per request, through fragments too', ()
       { input: DEAL },
       free,
     );
-    expectRefused(twice, /Only one calculate, matrix or matrixCalculator field is allowed per request/);
+    expectRefused(twice, /calculate is selected under more than one name/);
+    expect(twice.body.errors[0].extensions.code).toBe('METERED_FIELD_LIMIT');
     const viaFragment = await post(
       t,
-      `query Q($input: DealInput!) { ...Run a: matrix(input: $input) { __typename } } fragment Run on Query { calculate(input: $input) { __typename } }`,
+      `query Q($input: DealInput!) { ...Run a: calculate(input: $input) { __typename } } fragment Run on Query { calculate(input: $input) { __typename } }`,
       { input: DEAL },
       free,
     );
-    expectRefused(viaFragment, /Only one calculate/);
+    expectRefused(viaFragment, /calculate is selected under more than one name/);
     expect(await runsMetered()).toBe(before);
   });
 });

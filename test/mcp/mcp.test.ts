@@ -5,10 +5,14 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { GraphQLInputObjectType } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { say } from '../../src/lib/wording.ts';
 import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
+import { schema } from '../../src/schema.ts';
 import { MAX_TOOL_CALLS_PER_REQUEST, MCP_SERVER_NAME, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
@@ -408,7 +412,7 @@ describe('Authentication 5: write tools need a read_write token', () => {
     const client = await connect(token);
     const run = await call(client, 'run_calculator', DEAL);
     const scenarioId = (run.structuredContent as any).scenario_id as number;
-    const result = await call(client, 'save_scenario', { scenario_id: scenarioId, name: 'Kept' });
+    const result = await call(client, 'save_scenario', { id: scenarioId, name: 'Kept' });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toBe(say('forbidden_read_scope', 'web'));
     const scenario = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
@@ -420,7 +424,7 @@ describe('Authentication 5: write tools need a read_write token', () => {
     const client = await connect(token);
     const run = await call(client, 'run_calculator', DEAL);
     const scenarioId = (run.structuredContent as any).scenario_id as number;
-    const result = await call(client, 'save_scenario', { scenario_id: scenarioId, name: 'Kept' });
+    const result = await call(client, 'save_scenario', { id: scenarioId, name: 'Kept' });
     expect(result.isError).toBeFalsy();
     const scenario = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
     expect(scenario).toMatchObject({ kind: 'saved', name: 'Kept' });
@@ -433,7 +437,7 @@ describe('Approvals and rate-card edits through an assistant', () => {
       where: { type: 'f', approvals: { some: {} } },
     });
     const { token } = await mint('read');
-    const result = await call(await connect(token), 'list_approvals', { organisationId: financier.id, first: 2 });
+    const result = await call(await connect(token), 'list_approvals', { organisation_id: financier.id, first: 2 });
     expect(result.isError).toBeFalsy();
     const page = result.structuredContent as { approvals: { organisation_id: number }[]; has_next_page: boolean };
     expect(page.approvals.length).toBeGreaterThan(0);
@@ -474,6 +478,144 @@ describe('Approvals and rate-card edits through an assistant', () => {
     expect((await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).base_min).toBe(
       bracket.base_min,
     );
+  });
+});
+
+describe("Tool arguments: one naming rule (the REST contract's snake_case), declared exactly, nothing else accepted", () => {
+  const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
+
+  /** Every property name an input schema declares, nested objects and list items included, with its path. */
+  function declaredNames(schema: any, path = ''): string[] {
+    if (!schema || typeof schema !== 'object') return [];
+    const names: string[] = [];
+    for (const [name, property] of Object.entries<any>(schema.properties ?? {})) {
+      names.push(`${path}${name}`);
+      names.push(...declaredNames(property, `${path}${name}.`));
+    }
+    for (const key of ['items', 'anyOf', 'oneOf', 'allOf'] as const) {
+      const inner = schema[key];
+      for (const part of Array.isArray(inner) ? inner : inner ? [inner] : []) names.push(...declaredNames(part, path));
+    }
+    return names;
+  }
+
+  /** The Arguments column of docs/mcp.md's tool table: tool name to argument names (DealInput's fields for the deal tools). */
+  function documentedArguments(): Map<string, string[]> {
+    const dealFields = Object.keys((schema.getType('DealInput') as GraphQLInputObjectType).getFields());
+    const table = new Map<string, string[]>();
+    for (const line of readFileSync(path.resolve(import.meta.dirname, '../../docs/mcp.md'), 'utf8').split('\n')) {
+      const row = /^\| `([a-z_]+)` \| ([^|]+) \|/.exec(line);
+      if (!row) continue;
+      const cell = row[2].split(';')[0];
+      table.set(
+        row[1],
+        cell.includes('DealInput')
+          ? dealFields
+          : [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((n) => n !== 'scenario_id'),
+      );
+    }
+    return table;
+  }
+
+  it('every tool declares its arguments, nested input fields included, in snake_case, exactly as docs/mcp.md lists them', async () => {
+    const { token } = await mint('read_write');
+    const { tools } = await (await connect(token)).listTools();
+    const documented = documentedArguments();
+    expect([...documented.keys()].sort()).toEqual(tools.map((tool) => tool.name).sort());
+    for (const tool of tools) {
+      const names = declaredNames(tool.inputSchema);
+      expect(names.length, tool.name).toBeGreaterThan(0);
+      for (const name of names) expect(name.split('.').at(-1), `${tool.name}: ${name}`).toMatch(SNAKE_CASE);
+      expect(Object.keys(tool.inputSchema.properties ?? {}).sort(), tool.name).toEqual(
+        [...documented.get(tool.name)!].sort(),
+      );
+      // The JSON schema says so too: a client that validates before calling refuses extra arguments itself.
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+    }
+  });
+
+  it('an argument a tool does not declare is refused naming it, on every tool; nothing runs, is written or metered', async () => {
+    const { token } = await mint('read_write');
+    const client = await connect(token);
+    const { tools } = await client.listTools();
+    const before = await usage(adminId);
+    const scenariosBefore = await t.database.prisma.scenario.count();
+    for (const tool of tools) {
+      const result = await call(client, tool.name, { organisationId: 1 });
+      expect(result.isError, tool.name).toBe(true);
+      expect(textOf(result), tool.name).toMatch(/Unrecognized key.*"organisationId"/);
+    }
+    // Nested inputs too: a misspelt field of a deal or of a patch is refused, not dropped.
+    const deal = await call(client, 'run_matrix_calculator', { ...DEAL, creditScore: 720 });
+    expect(deal.isError).toBe(true);
+    expect(textOf(deal)).toContain('creditScore');
+    expect(await usage(adminId)).toEqual(before);
+    expect(await t.database.prisma.scenario.count()).toBe(scenariosBefore);
+
+    const financierSession = (await t.login('financier.admin@demo.test')).access;
+    const financierClient = await connect((await mint('read_write', 'mcp', financierSession)).token);
+    const bracket = await t.database.prisma.rateBracket.findFirstOrThrow({ where: { organisation_id: 1 } });
+    const patch = await call(financierClient, 'update_rate_bracket', { id: bracket.id, input: { base_mn: 1.5 } });
+    expect(patch.isError).toBe(true);
+    expect(textOf(patch)).toContain('base_mn');
+    expect(await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).toEqual(bracket);
+  });
+
+  it('list_approvals filters by organisation_id', async () => {
+    const last = await t.database.prisma.organisation.findFirstOrThrow({
+      where: { type: 'f', approvals: { some: {} } },
+      orderBy: { id: 'desc' },
+    });
+    const { token } = await mint('read');
+    const result = await call(await connect(token), 'list_approvals', { organisation_id: last.id, first: 100 });
+    expect(result.isError).toBeFalsy();
+    const page = result.structuredContent as { approvals: { organisation_id: number }[] };
+    expect(page.approvals.length).toBe(await t.database.prisma.approval.count({ where: { organisation_id: last.id } }));
+    expect(page.approvals.every((a) => a.organisation_id === last.id)).toBe(true);
+  });
+
+  it('save_scenario takes the documented id (the scenario_id of a run); scenario_id is refused naming it', async () => {
+    const { token } = await mint('read_write');
+    const client = await connect(token);
+    const scenarioId = ((await call(client, 'run_calculator', DEAL)).structuredContent as any).scenario_id as number;
+    const wrong = await call(client, 'save_scenario', { scenario_id: scenarioId, name: 'Excavator for Smith Civil' });
+    expect(wrong.isError).toBe(true);
+    expect(textOf(wrong)).toContain('scenario_id');
+    const saved = await call(client, 'save_scenario', { id: scenarioId, name: 'Excavator for Smith Civil' });
+    expect(saved.isError).toBeFalsy();
+    expect((saved.structuredContent as any).scenario).toMatchObject({
+      id: scenarioId,
+      name: 'Excavator for Smith Civil',
+    });
+  });
+
+  it('a stale expected_version is a version_conflict carrying current_version; retrying with it applies the change', async () => {
+    const financierSession = (await t.login('financier.admin@demo.test')).access;
+    const client = await connect((await mint('read_write', 'mcp', financierSession)).token);
+    const bracket = await t.database.prisma.rateBracket.findFirstOrThrow({ where: { organisation_id: 1 } });
+    // A change first, so the card is past version 0 whatever ran before: 0 is then stale.
+    expect(
+      (await call(client, 'update_rate_bracket', { id: bracket.id, input: { name: bracket.name } })).isError,
+    ).toBeFalsy();
+    const stale = await call(client, 'update_rate_bracket', {
+      id: bracket.id,
+      input: { base_max: 12.5 },
+      expected_version: 0,
+    });
+    expect(stale.isError).toBe(true);
+    const conflict = stale.structuredContent as { error: string; current_version: number };
+    expect(conflict).toMatchObject({ error: 'version_conflict', current_version: expect.any(Number) });
+    expect(textOf(stale)).toContain(`current_version: ${conflict.current_version}`);
+    expect((await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).base_max).not.toBe(
+      12.5,
+    );
+    const retried = await call(client, 'update_rate_bracket', {
+      id: bracket.id,
+      input: { base_max: 12.5 },
+      expected_version: conflict.current_version,
+    });
+    expect(retried.isError).toBeFalsy();
+    expect((await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracket.id } })).base_max).toBe(12.5);
   });
 });
 
@@ -634,7 +776,7 @@ describe('An assistant end to end over HTTP: handshake, tools, a Matrix Calculat
     expect(await usage(adminId)).toEqual({ calculator: before.calculator + 1, matrix: before.matrix + 1 });
 
     // A write with a read token: a tool error with the read-scope sentence, not a protocol error.
-    const write = await call(client, 'save_scenario', { scenario_id: 1, name: 'Kept' });
+    const write = await call(client, 'save_scenario', { id: 1, name: 'Kept' });
     expect(write.isError).toBe(true);
     expect(textOf(write)).toBe(say('forbidden_read_scope', 'web'));
 
@@ -689,7 +831,7 @@ describe('POST /mcp: whatever a token holder sends, a 4xx or a tool error, never
     expect(await usage(adminId)).toEqual(before);
   });
 
-  it(`a batch carries at most ${MAX_TOOL_CALLS_PER_REQUEST} tool call (as GraphQL allows one metered field per request)`, async () => {
+  it(`a batch carries at most ${MAX_TOOL_CALLS_PER_REQUEST} tool call (so a batch cannot run one metered tool many times)`, async () => {
     const { token } = await mint('read');
     const before = await usage(adminId);
     const batch = Array.from({ length: 5 }, (_, i) => toolCall(i + 1, 'run_matrix_calculator', DEAL));

@@ -187,7 +187,7 @@ describe('ApiToken.expires_at: every token expires (by default 90 days, at most 
     });
     const graphql = await gql(
       broker,
-      `mutation($at: DateTime) { createApiToken(name: "late", scope: read, expires_at: $at) { __typename
+      `mutation($at: DateTime) { createApiToken(name: "late", scope: read, expiresAt: $at) { __typename
          ... on ValidationError { errors { field } } } }`,
       { at: late },
     );

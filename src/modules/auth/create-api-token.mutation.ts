@@ -13,7 +13,7 @@ builder.mutationField('createApiToken', (t) =>
     args: {
       name: t.arg.string({ required: true, description: 'A name to recognise it by' }),
       scope: t.arg({ type: ApiTokenScopeEnum, required: true, description: 'What it may do' }),
-      expires_at: t.arg({
+      expiresAt: t.arg({
         type: 'DateTime',
         description: 'When it stops working, in the future and at most 365 days away; absent or null: 90 days from now',
       }),
@@ -27,7 +27,7 @@ builder.mutationField('createApiToken', (t) =>
       createApiToken(ctx, callerOf(ctx), {
         name: args.name,
         scope: args.scope,
-        expires_at: args.expires_at,
+        expires_at: args.expiresAt,
         origin: args.origin,
       }),
   }),

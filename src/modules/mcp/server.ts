@@ -97,7 +97,7 @@ function calledTools(messages: unknown[]): { names: Set<string>; count: number }
   return { names, count };
 }
 
-/** Tool calls one POST may carry (a JSON-RPC batch): one, as GraphQL allows one metered field per request. */
+/** Tool calls one POST may carry (a JSON-RPC batch): one, so a batch cannot run one metered tool many times. */
 export const MAX_TOOL_CALLS_PER_REQUEST = 1;
 
 function serverFor(schema: GraphQLSchema, compiled: CompiledTool[], ctx: Context, called: Set<string>): McpServer {

@@ -17,9 +17,15 @@ builder.mutationField('registerDevice', (t) =>
       }),
       platform: t.arg({ type: DevicePlatformEnum, required: true, description: 'Where the install lives' }),
       timezone: t.arg.string({ description: "The install's IANA zone; becomes the user's unless they chose one" }),
-      web_push_keys: t.arg({ type: WebPushKeysInput, description: 'web only: the subscription keys' }),
+      webPushKeys: t.arg({ type: WebPushKeysInput, description: 'web only: the subscription keys' }),
     },
     errors: { types: [ValidationError], directResult: true },
-    resolve: (_root, args, ctx) => registerDevice(ctx, callerOf(ctx).userId, args),
+    resolve: (_root, args, ctx) =>
+      registerDevice(ctx, callerOf(ctx).userId, {
+        token: args.token,
+        platform: args.platform,
+        timezone: args.timezone,
+        web_push_keys: args.webPushKeys,
+      }),
   }),
 );

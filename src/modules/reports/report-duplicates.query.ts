@@ -13,12 +13,18 @@ builder.queryField('issueReportDuplicates', (t) =>
     authScopes: { session: true },
     args: {
       kind: t.arg({ type: IssueReportKindEnum, required: true, description: 'What a report would be about' }),
-      subject_org: t.arg.int({ description: 'The financier' }),
+      subjectOrg: t.arg.int({ description: 'The financier' }),
       approval: t.arg.int({ description: 'The approval (kind approval)' }),
-      rate_bracket: t.arg.int({ description: 'The rate bracket (kind pricing)' }),
-      subject_field: t.arg.string({ description: 'The criterion or figure' }),
+      rateBracket: t.arg.int({ description: 'The rate bracket (kind pricing)' }),
+      subjectField: t.arg.string({ description: 'The criterion or figure' }),
     },
     errors: { types: [ReportingUnavailableError], directResult: true },
-    resolve: (_root, args, ctx) => duplicateCount(ctx, callerOf(ctx), args.kind, args),
+    resolve: (_root, args, ctx) =>
+      duplicateCount(ctx, callerOf(ctx), args.kind, {
+        subject_org: args.subjectOrg,
+        approval: args.approval,
+        rate_bracket: args.rateBracket,
+        subject_field: args.subjectField,
+      }),
   }),
 );

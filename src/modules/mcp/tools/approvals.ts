@@ -6,9 +6,9 @@ export const listApprovals = defineTool({
   title: 'List approvals',
   description:
     "Lists financiers' approvals (the credit criteria a deal must meet), one page at a time: every financier's, or " +
-    "one financier's (organisationId). Pass the returned end_cursor as after for the next page. Not metered.",
-  document: `query McpApprovals($organisationId: Int, $first: Int, $after: String) {
-    approvals(organisationId: $organisationId, first: $first, after: $after) {
+    "one financier's (organisation_id). Pass the returned end_cursor as after for the next page. Not metered.",
+  document: `query McpApprovals($organisation_id: Int, $first: Int, $after: String) {
+    approvals(organisationId: $organisation_id, first: $first, after: $after) {
       __typename
       ... on QueryApprovalsSuccess {
         data {
@@ -18,7 +18,7 @@ export const listApprovals = defineTool({
       ...ErrorFields } }`,
   write: false,
   arguments: {
-    organisationId: "Only this financier's approvals (its organisation id)",
+    organisation_id: "Only this financier's approvals (its organisation id)",
     first: 'Page size, 1 to 100 (default 20)',
     after: 'The end_cursor of the previous page',
   },

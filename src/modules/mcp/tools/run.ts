@@ -86,8 +86,13 @@ export async function runTool(
   const result = outcome.result;
   if (isErrorResult(schema, result)) {
     // cap_hit, entitlement_required, forbidden ...: the service's own sentence (cap_hit's `message` is the one to show).
+    // version_conflict: the card's version now is in the text too, so the retry needs no guess.
     const body =
-      result.__typename === 'ValidationError' ? fieldErrorsText(result.message, result.errors) : result.message;
+      result.__typename === 'ValidationError'
+        ? fieldErrorsText(result.message, result.errors)
+        : typeof result.current_version === 'number'
+          ? `${result.message}\ncurrent_version: ${result.current_version} (re-read the card, then send it as expected_version)`
+          : result.message;
     return {
       ...text(body, true),
       structuredContent: { error: result.code, ...plain(result) },

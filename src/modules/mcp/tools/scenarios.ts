@@ -5,15 +5,15 @@ export const saveScenario = defineTool({
   name: 'save_scenario',
   title: 'Save a calculator scenario',
   description:
-    'Saves a run_calculator result for the user under a name (scenario_id from that result), so it stays in their ' +
+    'Saves a run_calculator result for the user under a name (id: the scenario_id of that result), so it stays in their ' +
     "saved scenarios instead of ageing out of the recent ones. Needs a read_write token; the user's plan bounds how " +
     'many saved scenarios they keep.',
-  document: `mutation McpSaveScenario($scenario_id: Int!, $name: String!) {
-    promoteScenario(id: $scenario_id, name: $name) {
+  document: `mutation McpSaveScenario($id: Int!, $name: String!) {
+    promoteScenario(id: $id, name: $name) {
       __typename ... on Scenario { id name tool created_at } ...ErrorFields } }`,
   write: true,
   arguments: {
-    scenario_id: 'The scenario_id a run_calculator result returned',
+    id: 'The scenario_id a run_calculator result returned',
     name: 'A name the user will recognise',
   },
   answer: (r) => ({ scenario: { id: r.id, name: r.name, tool: r.tool, created_at: r.created_at } }),

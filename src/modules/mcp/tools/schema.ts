@@ -4,6 +4,10 @@
  * schema an assistant is shown is the schema the operation coerces with, so the two cannot drift. A tool may require
  * more than GraphQL's non-null (the deal tools: what their surface's rules require); the SDK refuses a call missing
  * one before anything runs, naming the field.
+ *
+ * Every object is strict: an argument (or input field) the schema does not declare is refused by the SDK's validation,
+ * naming it, before anything runs, never dropped. A misspelt argument would otherwise run the tool without it (an
+ * unfiltered list, a patch that changes nothing), and the assistant would never learn why.
  */
 import {
   type GraphQLInputType,
@@ -71,7 +75,7 @@ function schemaOf(type: GraphQLInputType, depth: number, params: Params): z.ZodT
   }
   if (isInputObjectType(type)) {
     if (depth >= MAX_DEPTH) throw new Error(`input type ${type.name} nests deeper than ${MAX_DEPTH}`);
-    return z.object(shapeOf(type, depth + 1), params);
+    return z.strictObject(shapeOf(type, depth + 1), params);
   }
   if (isScalarType(type)) return scalarSchema(type.name, params);
   return z.unknown();
@@ -93,7 +97,7 @@ function shapeOf(
 }
 
 export interface ToolArguments {
-  /** The tool's input schema (an object). */
+  /** The tool's input schema (a strict object: undeclared arguments are refused). */
   schema: z.ZodObject;
   /** The operation's variables from the tool's (validated) arguments. */
   variables: (args: Record<string, unknown>) => Record<string, unknown>;
@@ -121,7 +125,7 @@ export function toolArguments(
     if (isInputObjectType(inner)) {
       const strays = unknown(Object.keys(inner.getFields()));
       if (strays.length) throw new Error(`required ${strays.join(', ')}: not fields of ${inner.name}`);
-      return { schema: z.object(shapeOf(inner, 1, mustGive)), variables: (args) => ({ input: args }) };
+      return { schema: z.strictObject(shapeOf(inner, 1, mustGive)), variables: (args) => ({ input: args }) };
     }
   }
   const strays = unknown(variables.map((v) => v.name));
@@ -131,5 +135,5 @@ export function toolArguments(
     const argument = zodOf(v.type, 0, mustGive.has(v.name));
     shape[v.name] = descriptions[v.name] ? argument.describe(descriptions[v.name]) : argument;
   }
-  return { schema: z.object(shape), variables: (args) => args };
+  return { schema: z.strictObject(shape), variables: (args) => args };
 }

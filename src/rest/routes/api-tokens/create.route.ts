@@ -4,7 +4,7 @@ export default defineRoute({
   method: 'post',
   path: '/api-tokens',
   document: `mutation RestCreateApiToken($name: String!, $scope: ApiTokenScope!, $expires_at: DateTime, $origin: ApiTokenOrigin) {
-    createApiToken(name: $name, scope: $scope, expires_at: $expires_at, origin: $origin) {
+    createApiToken(name: $name, scope: $scope, expiresAt: $expires_at, origin: $origin) {
       __typename ... on CreatedApiToken { secret token { ...ApiTokenFields } } ...ErrorFields } }`,
   variables: (req) => ({
     name: body(req).name,

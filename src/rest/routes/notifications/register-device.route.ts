@@ -5,7 +5,7 @@ export default defineRoute({
   method: 'post',
   path: '/notifications/devices',
   document: `mutation RestRegisterDevice($token: String!, $platform: DevicePlatform!, $timezone: String, $web_push_keys: WebPushKeysInput) {
-    registerDevice(token: $token, platform: $platform, timezone: $timezone, web_push_keys: $web_push_keys) {
+    registerDevice(token: $token, platform: $platform, timezone: $timezone, webPushKeys: $web_push_keys) {
       __typename ... on Device { id platform timezone created_at updated_at } ...ErrorFields } }`,
   variables: (req) => ({
     token: body(req).token,

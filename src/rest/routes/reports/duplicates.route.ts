@@ -14,7 +14,7 @@ export default defineRoute({
   method: 'get',
   path: '/reports/duplicates',
   document: `query RestReportDuplicates($kind: IssueReportKind!, $subject_org: Int, $approval: Int, $rate_bracket: Int, $subject_field: String) {
-    issueReportDuplicates(kind: $kind, subject_org: $subject_org, approval: $approval, rate_bracket: $rate_bracket, subject_field: $subject_field) {
+    issueReportDuplicates(kind: $kind, subjectOrg: $subject_org, approval: $approval, rateBracket: $rate_bracket, subjectField: $subject_field) {
       __typename ... on IssueReportDuplicates { group_hash count } ...ErrorFields } }`,
   variables: (req) => ({
     kind: req.query.kind,
