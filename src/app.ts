@@ -11,12 +11,13 @@ import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { openApiDocument } from './rest/openapi/document.ts';
 import { schema } from './schema.ts';
-import { createGraphQLServer } from './graphql/server.ts';
+import { createGraphQLServer, GRAPHIQL_PAGE } from './graphql/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
 import { metricsHandler } from './http/metrics.ts';
 import { apiReference } from './http/api-reference.ts';
+import { graphiqlExplorer, type GraphiQLExplorer } from './http/graphiql.ts';
 import { requestObservability } from './http/request-log.ts';
 import { createMcpHandlers, MCP_PATH } from './modules/mcp/server.ts';
 import { billingHttp } from './modules/billing/http.ts';
@@ -27,6 +28,8 @@ export interface App {
   deps: AppDeps;
   /** Push delivery: not started here; main.ts starts it after listen and stops it on shutdown. */
   notifications: DeliveryWorker;
+  /** GraphiQL outside prod (null in prod); main.ts prepares its assets after listen. */
+  explorer: GraphiQLExplorer | null;
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
@@ -47,6 +50,9 @@ export function createApp(options: { config: Config; database: Database; clock?:
   app.set('etag', false);
   app.use(requestObservability({ log: options.config.requestLog }));
   app.use(cors(options.config.corsAllowedOrigins));
+  const explorer = options.config.graphqlExplorer ? graphiqlExplorer('/graphql', GRAPHIQL_PAGE) : null;
+  // A browser opening /graphql gets GraphiQL's page; its assets are under /graphiql/assets/.
+  if (explorer) app.use(explorer.router);
   // The endpoint only: any path below it (/graphql/x) is the JSON 404 below, like every other unknown path.
   app.all('/graphql', ...graphqlBody(options.config.maxBodyBytes), yoga as unknown as express.RequestHandler);
   // Processor webhooks read the raw body (signatures are over its bytes), so they come before any JSON parsing.
@@ -101,5 +107,5 @@ export function createApp(options: { config: Config; database: Database; clock?:
     pollIntervalMs: options.config.notificationPollIntervalMs,
     sendTimeoutMs: options.config.pushTimeoutMs + 1000,
   });
-  return { express: app, deps, notifications };
+  return { express: app, deps, notifications, explorer };
 }

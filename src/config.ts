@@ -272,7 +272,28 @@ function persistedSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
-/** A configured JWT_SECRET (not the generated one) must be long enough to resist offline guessing. */
+/**
+ * Words of the placeholders example files and tutorials ship (`change-me-in-production`, `your-secret-here`):
+ * compared with the secret lowercased and without separators. A generated secret (hex, base64) holds none of them.
+ */
+export const PLACEHOLDER_SECRET_WORDS = [
+  'changeme',
+  'changethis',
+  'replaceme',
+  'placeholder',
+  'yoursecret',
+  'secrethere',
+  'notasecret',
+  'notsecret',
+  'example',
+  'insecure',
+  'dummy',
+];
+
+/**
+ * A configured JWT_SECRET (not the generated one) must be long enough to resist offline guessing, and not a published
+ * placeholder (anyone who read the same example file could sign tokens).
+ */
 export function checkJwtSecret(secret: string): void {
   const bytes = Buffer.byteLength(secret, 'utf8');
   if (bytes < MIN_JWT_SECRET_BYTES) {
@@ -280,6 +301,12 @@ export function checkJwtSecret(secret: string): void {
       `JWT_SECRET must be at least ${MIN_JWT_SECRET_BYTES} bytes, got ${bytes} (generate one with: openssl rand -hex 32)`,
     );
   }
+  const letters = secret.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const word = PLACEHOLDER_SECRET_WORDS.find((w) => letters.includes(w));
+  if (word)
+    throw new ConfigError(
+      `JWT_SECRET is a placeholder (it contains "${word}"): set a random one (generate it with: openssl rand -hex 32)`,
+    );
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {

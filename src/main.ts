@@ -1,16 +1,24 @@
 /**
- * config -> database (migrated; the PGlite data directory locked) -> demo data outside prod on an empty database ->
- * app -> listen; graceful shutdown on SIGTERM/SIGINT. A refused start prints one line and exits 1.
+ * config -> listen (a busy port is refused before anything else) -> database (migrated; the PGlite data directory
+ * locked) -> demo data outside prod on an empty database -> app; graceful shutdown on SIGTERM/SIGINT. Until the app
+ * is ready, every request is answered 503 (starting). A refused start prints one `Cannot start:` line and exits 1.
  */
 import './env.ts';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase, type Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
-import { DEMO_CATALOGUE_PATH, demoDataDecision, startupBanner } from './lib/startup.ts';
+import {
+  DEMO_CATALOGUE_PATH,
+  DEMO_LOGINS,
+  databaseStartFailure,
+  demoDataDecision,
+  startupBanner,
+} from './lib/startup.ts';
 import { createApp } from './app.ts';
 import { holdIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrorsInJson } from './http/client-errors.ts';
@@ -25,37 +33,21 @@ function progress(step: string): void {
   console.log(`Starting: ${step} ...`);
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** What a request gets while migrations and the demo data run: a JSON 503 a client may retry. */
+const starting: Handler = (_req, res) => {
+  res.writeHead(503, { 'Content-Type': 'application/json; charset=utf-8', 'Retry-After': '5' });
+  res.end(JSON.stringify({ error: 'The service is starting; retry shortly.' }));
+};
+
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase({
-    onProgress: progress,
-    databaseUrl: config.databaseUrl,
-    dataDir: config.dataDir,
-    timeouts: config,
-    lockOwner: 'server',
-  });
-  try {
-    await serve(config, database);
-  } catch (e) {
-    await database.close().catch(() => {});
-    throw e;
-  }
-}
-
-async function serve(config: ReturnType<typeof loadConfig>, database: Database): Promise<void> {
-  const databaseEmpty = await isDatabaseEmpty(database.prisma);
-  const decision = demoDataDecision(config.environment, databaseEmpty);
-  if (decision === 'load') {
-    progress(`loading the demo catalogue (${path.basename(DEMO_CATALOGUE_PATH)}) into the empty database`);
-    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
-    if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
-    await loadCatalogue(database.prisma, parsed.value, { reset: false });
-  }
-  const app = createApp({ config, database });
-  const server = createServer(app.express);
+  let handle: Handler = starting;
+  const server = createServer((req, res) => handle(req, res));
   answerClientErrorsInJson(server);
   holdIdleConnections(server);
-  // Without this, a busy port left a process that printed its banner and served nothing.
+  // The port is taken first: a busy one is reported at once, not after the migrations and the demo data.
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, () => {
@@ -67,19 +59,76 @@ async function serve(config: ReturnType<typeof loadConfig>, database: Database):
       e.code === 'EADDRINUSE' ? 'the address is already in use' : e.code === 'EACCES' ? 'permission denied' : e.message;
     throw new StartError(`cannot listen on port ${config.port}: ${why}`);
   });
+  const port = (server.address() as AddressInfo).port;
+  let database: Database;
+  try {
+    database = await openDatabase({
+      onProgress: progress,
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      timeouts: config,
+      lockOwner: 'server',
+    });
+  } catch (e) {
+    server.close();
+    server.closeAllConnections();
+    const line = databaseStartFailure(e, config.databaseUrl);
+    throw line ? new StartError(line) : e;
+  }
+  // After the lock: a start refused for a busy DATA_DIR prints its one line only.
+  if (config.environment === 'prod' && !config.databaseUrl)
+    logger.warn('startup.embedded_database_in_prod', {
+      message:
+        'SERVICE_ENVIRONMENT=prod on the embedded database (PGlite): one process only, no replicas or second instance on this DATA_DIR; set DATABASE_URL to run more',
+    });
+  try {
+    await serve(config, database, server, port, (h) => {
+      handle = h;
+    });
+  } catch (e) {
+    server.close();
+    server.closeAllConnections();
+    await database.close().catch(() => {});
+    throw e;
+  }
+}
+
+async function serve(
+  config: ReturnType<typeof loadConfig>,
+  database: Database,
+  server: ReturnType<typeof createServer>,
+  port: number,
+  ready: (handler: Handler) => void,
+): Promise<void> {
+  const databaseEmpty = await isDatabaseEmpty(database.prisma);
+  const decision = demoDataDecision(config.environment, databaseEmpty);
+  if (decision === 'load') {
+    progress(`loading the demo catalogue (${path.basename(DEMO_CATALOGUE_PATH)}) into the empty database`);
+    const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
+    if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
+    await loadCatalogue(database.prisma, parsed.value, { reset: false });
+  }
+  const demoAccountsPresent =
+    config.environment !== 'prod' &&
+    (await database.prisma.user.count({ where: { email: { in: DEMO_LOGINS } } })) === DEMO_LOGINS.length;
+  const app = createApp({ config, database });
+  ready(app.express);
   const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
   console.log(
     startupBanner({
       environment: config.environment,
-      port: config.port,
+      port,
       where,
       graphqlExplorer: config.graphqlExplorer,
       decision,
       databaseEmpty,
+      demoAccountsPresent,
     }).join('\n'),
   );
 
   app.notifications.start();
+  // GraphiQL's bundle is imported and compressed now, not on the first reader's request.
+  app.explorer?.prepare().catch((e: Error) => logger.error('graphiql.prepare_failed', { message: e.message }));
 
   let shuttingDown = false;
   const shutdown = async (signal: string) => {

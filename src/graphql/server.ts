@@ -73,21 +73,20 @@ query Me {
 }
 `;
 
-const EXPLORER_HEADERS = JSON.stringify({ Authorization: 'Bearer <paste access token here>' }, null, 2);
+/** GraphiQL's page (src/http/graphiql.ts serves it and its assets; Yoga's own inline page is not used). */
+export const GRAPHIQL_PAGE = {
+  title: 'Asset-finance pricing and approvals',
+  defaultQuery: EXPLORER_EXAMPLE,
+  headers: JSON.stringify({ Authorization: 'Bearer <paste access token here>' }, null, 2),
+};
 
 export function createGraphQLServer(deps: AppDeps) {
   const explorer = deps.config.graphqlExplorer;
   return createYoga<{ req: Request; res: Response }, Context>({
     schema,
     graphqlEndpoint: '/graphql',
-    // GraphiQL is served from this package's own bundle (scripts, styles and editor workers inline), so it works with
-    // no internet; Yoga's default loads them from a CDN. The bundle is imported on the first page asked for, not at
-    // start: it is ~33 MB of heap (its 18 MB module source and a 10 MB page string) that prod, where GraphiQL is
-    // off, never needs.
-    renderGraphiQL: async (options) => (await import('@graphql-yoga/render-graphiql')).renderGraphiQL(options),
-    graphiql: explorer
-      ? { title: 'Asset-finance pricing and approvals', defaultQuery: EXPLORER_EXAMPLE, headers: EXPLORER_HEADERS }
-      : false,
+    // GraphiQL (outside prod) is answered before Yoga sees the request, with its assets as separate cacheable files.
+    graphiql: false,
     landingPage: false,
     // The body is read and bounded by graphqlBody (src/http/body-limit.ts, MAX_BODY_BYTES) before Yoga sees it.
     // Yoga's own limit would turn that Buffer back into a stream piped through a counting transform on every POST

@@ -5,32 +5,15 @@
  * Only the files the page uses are served: not the package's index.html or swagger-initializer.js (they open the
  * petstore), nor its source maps. On in every environment, prod included (docs/operations.md): the contract is public.
  */
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
-import { Router, type Request, type Response } from 'express';
+import { Router } from 'express';
+import { sendStaticAsset, staticAsset as asset, type StaticAsset as Asset } from './static-assets.ts';
 
 const distPackage = createRequire(import.meta.url).resolve('swagger-ui-dist/package.json');
 const distDir = dirname(distPackage);
 const distVersion = String(JSON.parse(readFileSync(distPackage, 'utf8')).version);
-
-interface Asset {
-  body: Buffer;
-  /**
-   * gzip of body, made once, off the event loop, on the first request that accepts it (the bundle is 1.7 MB, about
-   * 0.5 MB gzipped); concurrent first requests share the one compression.
-   */
-  gzipped?: Promise<Buffer>;
-  type: string;
-  etag: string;
-}
-
-function asset(body: Buffer, type: string): Asset {
-  return { body, type, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-}
 
 const initializer = asset(
   readFileSync(new URL('./api-reference/initializer.js', import.meta.url)),
@@ -51,7 +34,7 @@ const assets = new Map<string, Asset>([
   ],
   [`${DIST_PREFIX}/favicon-32x32.png`, asset(readFileSync(join(distDir, 'favicon-32x32.png')), 'image/png')],
   [`${DIST_PREFIX}/favicon-16x16.png`, asset(readFileSync(join(distDir, 'favicon-16x16.png')), 'image/png')],
-  [`${ASSET_PREFIX}/initializer-${initializer.etag.slice(1, 13)}.js`, initializer],
+  [`${ASSET_PREFIX}/initializer-${initializer.hash}.js`, initializer],
 ]);
 
 /**
@@ -92,27 +75,6 @@ const PAGE = `<!DOCTYPE html>
 </html>
 `;
 
-const gzipAsync = promisify(gzip);
-
-async function sendAsset(req: Request, res: Response, item: Asset): Promise<void> {
-  res.set({
-    'Content-Type': item.type,
-    'Cache-Control': 'public, max-age=31536000, immutable',
-    'X-Content-Type-Options': 'nosniff',
-    Vary: 'Accept-Encoding',
-  });
-  // res.send answers 304 itself when If-None-Match matches the ETag set here (one per encoding: different bytes).
-  if (item.type !== 'image/png' && req.acceptsEncodings('gzip', 'identity') === 'gzip') {
-    item.gzipped ??= gzipAsync(item.body);
-    const body = await item.gzipped;
-    res.set({ 'Content-Encoding': 'gzip', ETag: `${item.etag.slice(0, -1)}-gzip"` });
-    res.send(body);
-    return;
-  }
-  res.set('ETag', item.etag);
-  res.send(item.body);
-}
-
 export function apiReference(): Router {
   const router = Router();
   // Express matches /docs and /docs/ alike (non-strict routing); every asset URL on the page is absolute.
@@ -129,7 +91,7 @@ export function apiReference(): Router {
   // Exact paths from a fixed table: nothing from the request reaches the file system.
   router.get(`${ASSET_PREFIX}/*path`, async (req, res, next) => {
     const item = assets.get(req.path);
-    if (item) await sendAsset(req, res, item);
+    if (item) await sendStaticAsset(req, res, item);
     else next();
   });
   return router;

@@ -206,6 +206,7 @@ describe('GET / and the start banner point a newcomer to the API reference', () 
         graphqlExplorer: environment !== 'prod',
         decision: environment === 'prod' ? 'never-in-prod' : 'load',
         databaseEmpty: true,
+        demoAccountsPresent: environment !== 'prod',
       });
       expect(banner.join('\n')).toContain('http://localhost:4000/docs');
     }

@@ -26,6 +26,25 @@ describe('a JWT_SECRET under 32 bytes is refused at start', () => {
   });
 });
 
+describe('a JWT_SECRET that is a published placeholder is refused at start', () => {
+  const loading = (secret: string) => () => load({ JWT_SECRET: secret });
+
+  it.each([
+    'change-me-in-any-shared-deployment',
+    'CHANGE_ME_CHANGE_ME_CHANGE_ME_CHANGE_ME',
+    'please-replace-me-with-a-real-secret-value',
+    'your-secret-here-your-secret-here-your-secret',
+    'this-is-an-example-jwt-secret-of-enough-bytes',
+  ])('%s', (secret) => {
+    expect(loading(secret)).toThrow(ConfigError);
+    expect(loading(secret)).toThrow(/^JWT_SECRET is a placeholder/);
+  });
+
+  it('a random secret passes', () => {
+    expect(loading('9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08')).not.toThrow();
+  });
+});
+
 describe('database timeouts are configurable, with sane defaults', () => {
   it('defaults', () => {
     const c = load({});

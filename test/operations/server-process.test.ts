@@ -3,96 +3,23 @@
  * processes: a busy port, two processes on one data directory, prod on an empty database, a killed owner's stale
  * lock, and graceful shutdown on SIGTERM.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/lib/data-dir-lock.ts';
+import {
+  cleanUpSpawned,
+  connectionRefused,
+  freePort,
+  run,
+  server,
+  tempDataDir,
+  type Proc,
+} from '../../testkit/spawned.ts';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
-const JWT_SECRET = 'a'.repeat(64);
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-function tempDataDir(): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'asset-finance-ops-'));
-  dirs.push(dir);
-  return path.join(dir, 'data');
-}
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as net.AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-interface Proc {
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  exit: Promise<number | null>;
-  waitForStdout(pattern: RegExp): Promise<void>;
-}
-
-function run(script: string, args: string[], env: Record<string, string>): Proc {
-  const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, JWT_SECRET: _c, ...inherited } = process.env;
-  const child = spawn(TSX, [script, ...args], {
-    cwd: ROOT,
-    env: { ...inherited, NODE_ENV: 'production', JWT_SECRET, SERVICE_ENVIRONMENT: 'prod', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (d) => {
-    out += d;
-  });
-  child.stderr!.on('data', (d) => {
-    err += d;
-  });
-  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    child,
-    exit,
-    stdout: () => out,
-    stderr: () => err,
-    waitForStdout: (pattern) =>
-      new Promise<void>((resolve, reject) => {
-        const check = () => {
-          if (pattern.test(out)) {
-            child.stdout!.off('data', check);
-            resolve();
-          }
-        };
-        child.stdout!.on('data', check);
-        check();
-        void exit.then((code) => reject(new Error(`exited ${code} before ${pattern}:\n${out}\n${err}`)));
-      }),
-  };
-}
-
-const server = (env: Record<string, string>) => run('src/main.ts', [], env);
-
-async function connectionRefused(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(port, '127.0.0.1');
-    s.once('connect', () => {
-      s.destroy();
-      resolve(false);
-    });
-    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
-  });
-}
+afterAll(cleanUpSpawned);
 
 function filesWithGroupOrOtherAccess(dir: string): string[] {
   const found: string[] = [];
@@ -109,8 +36,8 @@ function filesWithGroupOrOtherAccess(dir: string): string[] {
 // Each start initialises a PGlite data directory: tens of seconds on a loaded 2-core machine.
 const SLOW = { timeout: 240_000 };
 
-describe('a busy port ends the start with exit 1 and one clear line', SLOW, () => {
-  it('does not print that it serves, and leaves no lock behind', async () => {
+describe('a busy port ends the start with exit 1 and one clear line, before the database is touched', SLOW, () => {
+  it('does not print that it serves, opens no database, and leaves no lock behind', async () => {
     const holder = net.createServer();
     await new Promise<void>((r) => holder.listen(0, r));
     const port = (holder.address() as net.AddressInfo).port;
@@ -121,7 +48,9 @@ describe('a busy port ends the start with exit 1 and one clear line', SLOW, () =
     expect(code).toBe(1);
     expect(p.stderr().trim()).toBe(`Cannot start: cannot listen on port ${port}: the address is already in use`);
     expect(p.stdout()).not.toMatch(/serving/);
-    expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(false);
+    // Refused at once: no migration ran, no demo data was loaded, the data directory was never made.
+    expect(p.stdout()).not.toMatch(/Starting:/);
+    expect(existsSync(dataDir)).toBe(false);
   });
 });
 
@@ -141,6 +70,16 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     expect(out).toMatch(/^Starting: opening embedded PostgreSQL/);
     expect(out.indexOf('Starting: applying migration')).toBeLessThan(out.indexOf('serving on'));
     expect(out).not.toContain('demo catalogue');
+    // prod on the embedded database says once that it is single-process only.
+    const warnings = first
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"event":"startup.embedded_database_in_prod"'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0])).toMatchObject({
+      level: 'warn',
+      message: expect.stringMatching(/one process only/),
+    });
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },

@@ -9,6 +9,7 @@ const facts = (f: Partial<BannerFacts>): BannerFacts => ({
   graphqlExplorer: true,
   decision: 'load',
   databaseEmpty: true,
+  demoAccountsPresent: true,
   ...f,
 });
 
@@ -24,17 +25,23 @@ describe('prod never loads demo data', () => {
   });
 });
 
-describe('demo logins are printed only when demo data was just loaded, and never in prod', () => {
+describe('outside prod, the demo logins are printed whenever the demo accounts are in the database; never in prod', () => {
   it('the start that loaded the demo data prints the logins', () => {
     const text = startupBanner(facts({ decision: 'load' })).join('\n');
     expect(text).toContain(DEMO_PASSWORD);
     expect(text).toContain('broker.admin@demo.test');
   });
 
-  it('later starts on the same database do not', () => {
-    expect(startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false })).join('\n')).not.toContain(
-      DEMO_PASSWORD,
-    );
+  it('later starts that find the demo accounts print them too', () => {
+    const text = startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false })).join('\n');
+    expect(text).toContain(DEMO_PASSWORD);
+    expect(text).not.toContain('demo data loaded');
+  });
+
+  it('a later start on data without the demo accounts does not', () => {
+    expect(
+      startupBanner(facts({ decision: 'keep-existing', databaseEmpty: false, demoAccountsPresent: false })).join('\n'),
+    ).not.toContain(DEMO_PASSWORD);
   });
 
   it('prod never does, even if asked to with a load decision', () => {

@@ -1,0 +1,109 @@
+/**
+ * An operator's first starts, as spawned processes: a start that retries after a busy port, later starts on the same
+ * data, a database that cannot be reached (one `Cannot start:` line each), and SIGTERM to `npm start`.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../src/lib/data-dir-lock.ts';
+import { DEMO_LOGINS, DEMO_PASSWORD } from '../../src/lib/startup.ts';
+import { cleanUpSpawned, freePort, processAlive, runCommand, server, tempDataDir } from '../../testkit/spawned.ts';
+
+afterAll(cleanUpSpawned);
+
+// Each start initialises a PGlite data directory (and the demo data): tens of seconds on a loaded 2-core machine.
+const SLOW = { timeout: 300_000 };
+
+const demoLoginsLine = `Demo logins (password ${DEMO_PASSWORD}): ${DEMO_LOGINS.join(', ')}`;
+
+describe('outside prod, every start that finds the demo accounts prints their logins', SLOW, () => {
+  const dataDir = tempDataDir();
+
+  it('a start refused for a busy port loads nothing, so the retry on a free port loads the demo data and prints the logins', async () => {
+    const holder = net.createServer();
+    await new Promise<void>((r) => holder.listen(0, r));
+    const busy = (holder.address() as net.AddressInfo).port;
+    const refused = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(busy), DATA_DIR: dataDir });
+    expect(await refused.exit).toBe(1);
+    holder.close();
+    expect(refused.stdout()).not.toContain('demo catalogue');
+
+    const retry = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(await freePort()), DATA_DIR: dataDir });
+    await retry.waitForStdout(/serving on/);
+    expect(retry.stdout()).toContain('Starting: loading the demo catalogue');
+    expect(retry.stdout()).toContain('demo data loaded');
+    expect(retry.stdout()).toContain(demoLoginsLine);
+    retry.child.kill('SIGTERM');
+    expect(await retry.exit).toBe(0);
+  });
+
+  it('a later start on the same data loads nothing and prints the logins again', async () => {
+    const later = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(await freePort()), DATA_DIR: dataDir });
+    await later.waitForStdout(/serving on/);
+    expect(later.stdout()).not.toContain('demo catalogue');
+    expect(later.stdout()).not.toContain('demo data loaded');
+    expect(later.stdout()).toContain(demoLoginsLine);
+    later.child.kill('SIGTERM');
+    expect(await later.exit).toBe(0);
+  });
+});
+
+/** A start with this DATABASE_URL: exit 1 and exactly one line on stderr, which is returned. */
+async function refusedStart(databaseUrl: string): Promise<string> {
+  const p = server({ PORT: String(await freePort()), DATABASE_URL: databaseUrl, DATABASE_CONNECT_TIMEOUT_MS: '5000' });
+  expect(await p.exit).toBe(1);
+  expect(p.stdout()).not.toMatch(/serving/);
+  const lines = p.stderr().trimEnd().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0];
+}
+
+describe('a database that cannot be reached stops the start with one line naming what to fix', SLOW, () => {
+  it('a refused port names the host and port and asks whether PostgreSQL runs there', async () => {
+    const port = await freePort(); // nothing listens there
+    const line = await refusedStart(`postgres://someone:hunter2-secret@127.0.0.1:${port}/asset_finance`);
+    expect(line).toBe(
+      `Cannot start: PostgreSQL at 127.0.0.1:${port} refused the connection: is it running there? (check DATABASE_URL: host and port)`,
+    );
+  });
+
+  const serverUrl = process.env.TEST_DATABASE_URL;
+  it.skipIf(!serverUrl)('PostgreSQL: a missing database says how to create it', async () => {
+    const url = new URL(serverUrl!);
+    url.pathname = '/no_such_database_here';
+    const line = await refusedStart(url.toString());
+    expect(line).toBe(
+      `Cannot start: PostgreSQL at ${url.hostname}:${url.port || '5432'} has no database "no_such_database_here": ` +
+        'create it (createdb no_such_database_here, or CREATE DATABASE no_such_database_here;) or check DATABASE_URL',
+    );
+  });
+
+  it.skipIf(!serverUrl)('PostgreSQL: a wrong password names the user and never prints the password', async () => {
+    const url = new URL(serverUrl!);
+    url.password = 'certainly-not-the-password';
+    const line = await refusedStart(url.toString());
+    expect(line).toBe(
+      `Cannot start: PostgreSQL at ${url.hostname}:${url.port || '5432'} refused the password for user "${decodeURIComponent(url.username)}" (check DATABASE_URL)`,
+    );
+    expect(line).not.toContain('certainly-not-the-password');
+  });
+});
+
+describe('SIGTERM to `npm start` stops the server itself', SLOW, () => {
+  it('the server process exits and releases the data-directory lock', async () => {
+    const dataDir = tempDataDir();
+    const port = await freePort();
+    const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir });
+    await npm.waitForStdout(/serving on/);
+    const lock = path.join(dataDir, LOCK_FILE);
+    const { pid } = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
+    expect(pid).not.toBe(npm.child.pid);
+    npm.child.kill('SIGTERM');
+    await npm.exit;
+    // The server's graceful shutdown takes a moment after npm has gone; it must end, not outlive npm.
+    for (let i = 0; i < 200 && processAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(lock)).toBe(false);
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The service as operators run it, as separate processes: spawn a command in the repository, read what it prints,
+ * wait for a line, free ports, temporary data directories. Every process and directory made here is cleaned up by
+ * cleanUpSpawned() (call it in afterAll).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+export const ROOT = path.resolve(import.meta.dirname, '..');
+export const TSX = path.join(ROOT, 'node_modules/.bin/tsx');
+/** Long enough for the config check, and random-looking (not a placeholder). */
+export const JWT_SECRET = 'a'.repeat(64);
+
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+export function cleanUpSpawned(): void {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+}
+
+/** A DATA_DIR that does not exist yet, in a fresh temporary folder. */
+export function tempDataDir(): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'asset-finance-ops-'));
+  dirs.push(dir);
+  return path.join(dir, 'data');
+}
+
+/** Removed by cleanUpSpawned(). */
+export function removeLater(dir: string): void {
+  dirs.push(dir);
+}
+
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const { port } = s.address() as net.AddressInfo;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+export interface Proc {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  exit: Promise<number | null>;
+  waitForStdout(pattern: RegExp): Promise<void>;
+}
+
+/**
+ * Runs `command args` in the repository with the caller's environment minus any database URL and JWT secret, plus
+ * NODE_ENV=production, a valid JWT_SECRET, SERVICE_ENVIRONMENT=prod, then `env`.
+ */
+export function runCommand(command: string, args: string[], env: Record<string, string>): Proc {
+  const { DATABASE_URL: _a, TEST_DATABASE_URL: _b, JWT_SECRET: _c, ...inherited } = process.env;
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    env: { ...inherited, NODE_ENV: 'production', JWT_SECRET, SERVICE_ENVIRONMENT: 'prod', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => {
+    out += d;
+  });
+  child.stderr!.on('data', (d) => {
+    err += d;
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    exit,
+    stdout: () => out,
+    stderr: () => err,
+    waitForStdout: (pattern) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          if (pattern.test(out)) {
+            child.stdout!.off('data', check);
+            resolve();
+          }
+        };
+        child.stdout!.on('data', check);
+        check();
+        void exit.then((code) => reject(new Error(`exited ${code} before ${pattern}:\n${out}\n${err}`)));
+      }),
+  };
+}
+
+/** A TypeScript script of the repository, run with tsx. */
+export function run(script: string, args: string[], env: Record<string, string>): Proc {
+  return runCommand(TSX, [script, ...args], env);
+}
+
+/** The server (`src/main.ts`). */
+export const server = (env: Record<string, string>) => run('src/main.ts', [], env);
+
+/** True when nothing listens on the port any more. */
+export async function connectionRefused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(false);
+    });
+    s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
+  });
+}
+
+/** True while a process with this pid exists. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
