@@ -1,7 +1,8 @@
 /**
  * Static cost analysis of one GraphQL operation, computed from the document before anything executes
- * (docs/graphql.md "Budget"). Every field costs 1 per value it can produce; a list multiplies its selection by the
- * most items it can hold (its argument for a paginated field, the catalogue's count for a result list), so
+ * (docs/graphql.md "Cost"). Every field costs 1 per value it can produce; a list multiplies its selection by the
+ * most items it can really hold (its argument for a paginated field, the catalogue's largest for a list of tenants'
+ * records, a cap enforced on write or the vocabulary otherwise), so
  * `results { schedule(first: 60) { payment } }` costs rows x (1 + 60 x (1 + 1)). Aliases and fragments are walked
  * where they are used: a fragment spread eight times costs eight times, and its aliases count eight times.
  *
@@ -33,7 +34,7 @@ import { PERMISSION_CODENAMES } from '../modules/auth/permissions.ts';
 import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
 import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
 import { MAX_REST_APPROVALS } from '../modules/approvals/validate.ts';
-import { ANZSIC_DIVISION_CODES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
+import { ANZSIC_DIVISION_CODES, DOC_LEVELS, NOTIFICATION_CATEGORIES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
@@ -70,6 +71,16 @@ export interface CatalogueSizes {
   bracketsPerApproval: number;
   /** The most assets one approval lists (`Approval.asset_ids`). */
   assetsPerApproval: number;
+  /** The most products one financier's card has (`RateCard.products`). */
+  productsPerCard: number;
+  /** The most rate brackets one financier's card has (`RateCard.rate_brackets`). */
+  bracketsPerCard: number;
+  /** The most rate brackets one product has (`Product.rate_brackets`). */
+  bracketsPerProduct: number;
+  /** The most asset mappings one asset node has, every financier's together (`Asset.asset_rate_brackets`). */
+  mappingsPerAsset: number;
+  /** The most records (products, brackets, asset mappings) one financier's card has. */
+  recordsPerCard: number;
 }
 
 /**
@@ -83,7 +94,24 @@ export const DECLARED_SIZES: CatalogueSizes = {
   approvalsPerFinancier: 60,
   bracketsPerApproval: 40,
   assetsPerApproval: 40,
+  productsPerCard: 20,
+  bracketsPerCard: 200,
+  bracketsPerProduct: 100,
+  mappingsPerAsset: 300,
+  recordsPerCard: 1_000,
 };
+
+function countBy<T, K>(items: readonly T[], key: (item: T) => K): Map<K, number> {
+  const counts = new Map<K, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}
+/** The largest count (0 for none), without spreading a map that may hold thousands of entries into arguments. */
+function most(counts: Map<unknown, number>): number {
+  let top = 0;
+  for (const n of counts.values()) if (n > top) top = n;
+  return top;
+}
 
 const measured = new WeakMap<CatalogueSnapshot, CatalogueSizes>();
 /** The actual counts of a catalogue snapshot (computed once per snapshot). */
@@ -98,48 +126,105 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
       bracketsPerApproval = Math.max(bracketsPerApproval, a.rate_bracket_ids.length);
       assetsPerApproval = Math.max(assetsPerApproval, a.asset_ids.length);
     }
+    const productsPer = countBy(snapshot.products, (p) => p.organisation_id);
+    const bracketsPer = countBy(snapshot.brackets, (b) => b.organisation_id);
+    const mappingsPer = countBy(snapshot.relations, (r) => r.organisation_id);
+    const records = new Map(productsPer);
+    for (const per of [bracketsPer, mappingsPer])
+      for (const [id, n] of per) records.set(id, (records.get(id) ?? 0) + n);
     sizes = {
       brackets: snapshot.brackets.length,
       approvals: snapshot.approvals.length,
       financiers: snapshot.organisations.size,
-      approvalsPerFinancier: Math.max(0, ...perFinancier.values()),
+      approvalsPerFinancier: most(perFinancier),
       bracketsPerApproval,
       assetsPerApproval,
+      productsPerCard: most(productsPer),
+      bracketsPerCard: most(bracketsPer),
+      bracketsPerProduct: most(countBy(snapshot.brackets, (b) => b.product_id)),
+      mappingsPerAsset: most(countBy(snapshot.relations, (r) => r.asset_id)),
+      recordsPerCard: most(records),
     };
     measured.set(snapshot, sizes);
   }
   return sizes;
 }
 
-/** Lists the schema does not size below hold at most this many items (tokens, scenarios, groups, names). */
+/**
+ * What a list is priced at when nothing sizes it: every list field of the schema is sized, by the table below or by
+ * its own `listSize` extension (test/graphql/cost.test.ts walks the schema), so this is a fallback only.
+ */
 export const DEFAULT_LIST_SIZE = 100;
 
+/**
+ * The field extension a module sets on a list field whose bound it owns (a cap it enforces on write): the most
+ * items, or a function of the catalogue's sizes. Keeps this file free of the modules' constants.
+ */
+export const LIST_SIZE_EXTENSION = 'listSize';
+export type ListSize = number | ((sizes: CatalogueSizes) => number);
+
 type Args = (name: string) => number | undefined;
-const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> = {
+/**
+ * Lists sized from the catalogue snapshot (tenant data: a financier's card, its brackets and mappings can be long).
+ * An operation selecting one is priced with the actual sizes of the catalogue it reads (see `catalogueLists`).
+ */
+const CATALOGUE_LISTS: Record<string, (sizes: CatalogueSizes, arg: Args) => number> = {
   'CalculatorResult.results': (s) => s.brackets,
-  'CalculatorRow.schedule': (_s, arg) => schedulePage(arg('first')),
   'MatrixResult.results': (s) => s.financiers,
   'MatrixCalculatorResult.results': (s) => s.approvals,
   'MatrixCalculatorResult.financiers': (s) => s.financiers,
   'MatrixCalculatorResult.priced': (s) => s.brackets,
   'MatrixFinancierGroup.approvals': (s) => s.approvalsPerFinancier,
   'MatrixApprovalResult.rate_bracket_ids': (s) => s.bracketsPerApproval,
-  'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
-  'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
-  'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
-  'Asset.ancestors': () => MAX_ASSET_DEPTH,
-  'Approval.transaction_types': () => TRANSACTION_TYPES.length,
-  'Approval.industries': () => ANZSIC_DIVISION_CODES.length,
   'Approval.asset_ids': (s) => s.assetsPerApproval,
   'Approval.assets': (s) => s.assetsPerApproval,
   'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,
   'Approval.rate_brackets': (s) => s.bracketsPerApproval,
+  'Product.rate_brackets': (s) => s.bracketsPerProduct,
+  'RateCard.products': (s) => s.productsPerCard,
+  'RateCard.rate_brackets': (s) => s.bracketsPerCard,
+  'Asset.asset_rate_brackets': (s) => s.mappingsPerAsset,
+  'QueryFinanciersSuccess.data': (s) => s.financiers,
+  // A diff names each record of either side at most once, and warns at most once per record.
+  'RateCardVersionDiff.summary_lines': (s) => 2 * s.recordsPerCard + 1,
+  'RateCardVersionDiff.warnings': (s) => 2 * s.recordsPerCard,
+};
+/** Lists bounded by the document's arguments, the vocabulary or the schema itself. */
+const FIXED_LISTS: Record<string, (arg: Args) => number> = {
+  'CalculatorRow.schedule': (arg) => schedulePage(arg('first')),
+  'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
+  'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
+  'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
+  'Asset.ancestors': () => MAX_ASSET_DEPTH,
+  'AssetSearchResult.path': () => MAX_ASSET_DEPTH, // the names of its ancestors
+  'Approval.transaction_types': () => TRANSACTION_TYPES.length,
+  'Approval.industries': () => ANZSIC_DIVISION_CODES.length,
+  'ApprovalOptions.doc_levels': () => DOC_LEVELS.length,
+  'ApprovalOptions.industries': () => ANZSIC_DIVISION_CODES.length,
+  'ApprovalOptions.transaction_types': () => TRANSACTION_TYPES.length,
+  'NotificationPreferences.available_categories': () => NOTIFICATION_CATEGORIES.length,
   'ApprovalList.approvals': () => MAX_REST_APPROVALS,
   'ValidationError.errors': () => 50,
   'FieldError.messages': () => 10,
   // The permission codenames are a closed list (organisationUsers' groups { permissions } stays within budget).
   'UserGroup.permissions': () => PERMISSION_CODENAMES.length,
 };
+
+/** Whether `Type.field` is a list sized from the catalogue snapshot. */
+export function isCatalogueList(typeName: string, fieldName: string): boolean {
+  return `${typeName}.${fieldName}` in CATALOGUE_LISTS;
+}
+
+/** Whether `Type.field` has a size of its own (the tables above or its `listSize` extension). */
+export function isSizedList(typeName: string, field: { name: string; extensions?: Record<string, unknown> }): boolean {
+  const key = `${typeName}.${field.name}`;
+  return key in CATALOGUE_LISTS || key in FIXED_LISTS || listSizeOf(field.extensions) !== undefined;
+}
+
+function listSizeOf(extensions: Record<string, unknown> | null | undefined): ListSize | undefined {
+  const size = extensions?.[LIST_SIZE_EXTENSION];
+  return typeof size === 'number' || typeof size === 'function' ? (size as ListSize) : undefined;
+}
 
 /** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
 export function schedulePage(first: number | undefined): number {
@@ -152,6 +237,8 @@ export interface OperationShape {
   depth: number;
   /** Metered root fields selected (through fragments too), with the response name each is answered under. */
   metered: MeteredSelection[];
+  /** Lists sized from the catalogue selected (through fragments too): the operation needs the actual sizes. */
+  catalogueLists: number;
   /** Argument values out of their declared range, as messages. */
   problems: string[];
 }
@@ -162,13 +249,14 @@ export interface MeteredSelection {
   responseKey: string;
 }
 
-const EMPTY: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], problems: [] };
+const EMPTY: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], catalogueLists: 0, problems: [] };
 
 function add(into: OperationShape, shape: OperationShape, times = 1, depthOffset = 0): void {
   into.cost += shape.cost * times;
   into.aliases += shape.aliases;
   into.depth = Math.max(into.depth, shape.depth + depthOffset);
   into.metered.push(...shape.metered);
+  into.catalogueLists += shape.catalogueLists;
   into.problems.push(...shape.problems);
 }
 
@@ -244,12 +332,22 @@ function analyse(
       return intValueOf(node, variables);
     };
 
-  function listSize(parent: GraphQLCompositeType, field: FieldNode, page: number | undefined): number {
+  function listSize(
+    parent: GraphQLCompositeType,
+    field: FieldNode,
+    extensions: Record<string, unknown> | null | undefined,
+    page: number | undefined,
+  ): number {
     // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
     if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
-    const arg = argsOf(field);
-    const sized = LIST_SIZES[`${parent.name}.${field.name.value}`];
-    return sized ? sized(sizes, arg) : DEFAULT_LIST_SIZE;
+    const key = `${parent.name}.${field.name.value}`;
+    const fromCatalogue = CATALOGUE_LISTS[key];
+    if (fromCatalogue) return fromCatalogue(sizes, argsOf(field));
+    const fixed = FIXED_LISTS[key];
+    if (fixed) return fixed(argsOf(field));
+    const own = listSizeOf(extensions);
+    if (own !== undefined) return typeof own === 'number' ? own : own(sizes);
+    return DEFAULT_LIST_SIZE;
   }
 
   function checkArguments(parent: GraphQLCompositeType, field: FieldNode, shape: OperationShape): void {
@@ -274,7 +372,7 @@ function analyse(
   // `page` is the enclosing connection's page, carried through its result union (`... on QueryXSuccess { data }`)
   // down to its `edges`.
   function walk(set: SelectionSetNode, parent: GraphQLCompositeType, page?: number): OperationShape {
-    const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], problems: [] };
+    const shape: OperationShape = { cost: 0, aliases: 0, depth: 0, metered: [], catalogueLists: 0, problems: [] };
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         if (selection.alias) shape.aliases += 1;
@@ -299,7 +397,10 @@ function analyse(
         const type: GraphQLOutputType = isNonNullType(def.type) ? def.type.ofType : def.type;
         // The meta-schema (introspection, off in prod) is bounded by the schema itself: its lists count once, so only
         // its depth and aliases are limited.
-        const items = isListType(type) && !parent.name.startsWith('__') ? listSize(parent, selection, page) : 1;
+        const list = isListType(type) && !parent.name.startsWith('__');
+        const items = list ? listSize(parent, selection, def.extensions, page) : 1;
+        if (list && (isCatalogueList(parent.name, name) || typeof listSizeOf(def.extensions) === 'function'))
+          shape.catalogueLists += 1;
         const named = getNamedType(def.type);
         const childPage = connectionPage(def, selection) ?? (name === 'data' ? page : undefined);
         const child =

@@ -166,8 +166,8 @@ function asRequestError(error: GraphQLError): GraphQLError {
  * hooks after validation still run on every request: the shape is checked once per document, not per request.
  */
 const shapeRefusalsOf = new WeakMap<DocumentNode, GraphQLError[]>();
-/** Metered root fields per operation. */
-const meteredFields = new WeakMap<OperationDefinitionNode, number>();
+/** Per operation: whether it is priced with the catalogue's actual sizes (a metered field or a catalogue list). */
+const needsCatalogueOf = new WeakMap<OperationDefinitionNode, boolean>();
 
 export function graphqlLimits(): Plugin<Context> {
   return {
@@ -210,18 +210,20 @@ export function graphqlLimits(): Plugin<Context> {
       if (!operation) return; // graphql-js answers the missing operation itself
       const variables = (args.variableValues ?? {}) as Record<string, unknown>;
       const ctx = args.contextValue as Context;
-      // A metered field's lists hold at most what the catalogue it prices against has: a signed-in caller's
-      // operation is costed with the actual counts (the snapshot the resolver reads next; cached per version).
-      // Without a metered field or a caller (no engine runs for them) the declared scale is used and nothing is read.
-      // Whether it has a metered field depends on the operation alone: known from the first request that sent it
+      // A metered field's lists, and a card's products, brackets and mappings, hold at most what the catalogue has:
+      // a signed-in caller's operation selecting one is costed with the actual counts (the snapshot the engines
+      // read; cached per version, so measuring it costs no query). Otherwise (no such list, or no caller: every
+      // field that reaches one needs a signed-in caller) the declared scale is used and nothing is read.
+      // Whether it selects one depends on the operation alone: known from the first request that sent it
       // (Yoga reuses a document's AST). An operation whose sized arguments are literals is then walked once per
       // catalogue version, whatever its variables; one that pages by a variable, once per request.
-      let metered = meteredFields.get(operation);
-      if (metered === undefined) {
-        metered = operationShape(args.schema, operation, fragments, DECLARED_SIZES).metered.length;
-        meteredFields.set(operation, metered);
+      let needsCatalogue = needsCatalogueOf.get(operation);
+      if (needsCatalogue === undefined) {
+        const declared = operationShape(args.schema, operation, fragments, DECLARED_SIZES);
+        needsCatalogue = declared.metered.length > 0 || declared.catalogueLists > 0;
+        needsCatalogueOf.set(operation, needsCatalogue);
       }
-      const sizes = metered > 0 && ctx.caller ? sizesOf(await snapshotFor(ctx)) : DECLARED_SIZES;
+      const sizes = needsCatalogue && ctx.caller ? sizesOf(await snapshotFor(ctx)) : DECLARED_SIZES;
       const shape = operationShape(args.schema, operation, fragments, sizes, variables);
       const errors = shape.problems.map((p) => refusal(p, 'BAD_USER_INPUT'));
       if (!errors.length && shape.cost > MAX_COST) errors.push(costRefusal(shape.cost));

@@ -5,6 +5,7 @@ import {
   isValidAbn,
   monthsBetween,
   normaliseAbn,
+  ABN_BUSINESS_NAMES_MAX,
   parseAbnDetails,
   unwrapJsonp,
 } from '../../src/modules/abn/abn.ts';
@@ -180,6 +181,14 @@ describe("reading ABN Lookup's JSONP answer", () => {
   it('unwraps the callback the request named', () => {
     expect(unwrapJsonp('c({"a":1})')).toEqual({ a: 1 });
     expect(() => unwrapJsonp('c({"a":1}')).toThrow();
+  });
+});
+
+describe('business names: the first ABN_BUSINESS_NAMES_MAX the register lists', () => {
+  it('keeps the first 100 of a longer list, blanks dropped first', () => {
+    const names = [' ', ...Array.from({ length: ABN_BUSINESS_NAMES_MAX + 50 }, (_, n) => `NAME ${n}`)];
+    const answer = parseAbnDetails(jsonp({ ...ATO, BusinessName: names }));
+    expect(answer.kind === 'found' && answer.record.businessNames).toEqual(names.slice(1, ABN_BUSINESS_NAMES_MAX + 1));
   });
 });
 

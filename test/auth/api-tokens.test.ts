@@ -1,6 +1,7 @@
 /** Spec: ApiToken resource; Authentication 5 (scopes), 6 (environments), 7 (session-only); reliability AK1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { API_TOKENS_MAX } from '../../src/modules/auth/service.ts';
 
 let t: TestApp;
 let session: string;
@@ -62,6 +63,39 @@ describe('POST /api-tokens: the secret is shown once, at creation', () => {
     const noName = await t.rest('POST', '/api/v1/api-tokens', { token: session, body: { name: '  ', scope: 'read' } });
     expect(noName.status).toBe(400);
     expect(noName.body).toEqual({ error: 'Invalid request.', errors: { name: ['This field is required.'] } });
+  });
+});
+
+describe('POST /api-tokens: a user holds at most 100 tokens, revoked and expired ones included', () => {
+  it('concurrent creates fill the last slot once; beyond it 400 on name, and the list stays at the cap', async () => {
+    const own = (await t.login('free.broker@demo.test')).access;
+    const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'free.broker@demo.test' } });
+    const held = await t.database.prisma.apiToken.count({ where: { user_id: user.id } });
+    // Revoked tokens still count: they stay listed as the record of what could act for the user.
+    await t.database.prisma.apiToken.createMany({
+      data: Array.from({ length: API_TOKENS_MAX - 1 - held }, (_, i) => ({
+        user_id: user.id,
+        name: `old ${i}`,
+        token_id: `capold${i}`,
+        secret_hash: 'x',
+        last_four: 'xxxx',
+        scope: 'read' as const,
+        environment: 'local' as const,
+        revoked_at: new Date(),
+        expires_at: new Date(Date.now() + 86_400_000),
+      })),
+    });
+    const create = () =>
+      t.rest('POST', '/api/v1/api-tokens', { token: own, body: { name: 'one more', scope: 'read' } });
+    const answers = await Promise.all([create(), create()]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
+    const refused = answers.find((a) => a.status === 400)!;
+    expect(Object.keys(refused.body.errors)).toEqual(['name']);
+    expect(refused.body.errors.name[0]).toMatch(/100 API tokens/);
+    expect((await create()).status).toBe(400);
+    const list = await t.rest('GET', '/api/v1/api-tokens', { token: own });
+    expect(list.status).toBe(200);
+    expect(list.body).toHaveLength(API_TOKENS_MAX);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   type CatalogueFile,
 } from '../../src/modules/catalogue/catalogue-file.ts';
 import { PERMISSION_CODENAMES } from '../../src/modules/auth/permissions.ts';
+import { USER_GROUPS_MAX } from '../../src/modules/users/invitations.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const readJson = (p: string) => JSON.parse(readFileSync(path.join(root, p), 'utf8'));
@@ -280,6 +281,9 @@ describe('catalogue file: refusals report the path of the first bad field', () =
     const h = example();
     h.users[0].groups = ['Admins'];
     refused(h, 'users[0].groups[0]', /group "Admins" does not exist/);
+    const many = example();
+    many.users[0].groups = Array.from({ length: USER_GROUPS_MAX + 1 }, (_, n) => `G${n}`);
+    refused(many, 'users[0].groups', new RegExp(`must hold at most ${USER_GROUPS_MAX} items`));
     const i = example();
     i.users[1].organisation_id = 3;
     refused(i, 'users[1].organisation_id', /organisation 3 does not exist/);

@@ -5,7 +5,20 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import {
+  Kind,
+  getNullableType,
+  isInterfaceType,
+  isListType,
+  isObjectType,
+  parse,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { MAX_ALIASES, MAX_COST } from '../../src/graphql/limits.ts';
+import { DECLARED_SIZES, analyseOperation, isSizedList, sizesOf, type CatalogueSizes } from '../../src/graphql/cost.ts';
+import { DEFAULT_PAGE_SIZE } from '../../src/graphql/builder.ts';
+import { schema } from '../../src/schema.ts';
+import { loadSnapshot } from '../../src/modules/catalogue/snapshot.ts';
 import { DEAL, messages, post, type GraphQLReply } from './http.ts';
 
 let t: TestApp;
@@ -273,5 +286,74 @@ describe('A dashboard-sized query passes', () => {
     );
     expect(reply.status).toBe(200);
     expect(reply.body.data.calculate.__typename).toBe('UnauthenticatedError');
+  });
+});
+
+describe('List sizes: every list is priced by the most items it can really hold', () => {
+  const priced = (document: string, sizes: CatalogueSizes): number => {
+    const parsed = parse(document);
+    const operation = parsed.definitions.find(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    )!;
+    return analyseOperation(schema, operation, {}, sizes).cost;
+  };
+
+  it('every list field of the schema has a size of its own: a cost.ts table, its listSize extension, or its page', () => {
+    const unsized: string[] = [];
+    for (const type of Object.values(schema.getTypeMap())) {
+      if (type.name.startsWith('__') || !(isObjectType(type) || isInterfaceType(type))) continue;
+      for (const field of Object.values(type.getFields())) {
+        if (!isListType(getNullableType(field.type))) continue;
+        if (field.name === 'edges' && type.name.endsWith('Connection')) continue; // priced by the page asked for
+        if (!isSizedList(type.name, field)) unsized.push(`${type.name}.${field.name}`);
+      }
+    }
+    expect(unsized).toEqual([]);
+  });
+
+  it("a card's brackets, each with its product's brackets, cost the largest card times the largest product", () => {
+    const nested = `{ rateCard { ... on RateCard { rate_brackets { id product { rate_brackets { id } } } } } }`;
+    const small = { ...DECLARED_SIZES, bracketsPerCard: 3, bracketsPerProduct: 2 };
+    // rateCard (1) + rate_brackets: 3 x (1 + id + product (1 + 2 x (1 + id)))
+    expect(priced(nested, small)).toBe(1 + 3 * (1 + 1 + (1 + 2 * 2)));
+    const large = { ...DECLARED_SIZES, bracketsPerCard: 5_000, bracketsPerProduct: 5_000 };
+    expect(priced(nested, large)).toBe(1 + 5_000 * (1 + 1 + (1 + 5_000 * 2)));
+    expect(priced(nested, large)).toBeGreaterThan(MAX_COST);
+  });
+
+  it("a card's products, and an asset's mappings, are priced by the catalogue's largest", () => {
+    const products = `{ rateCard { ... on RateCard { products { id rate_brackets { id } } } } }`;
+    expect(priced(products, { ...DECLARED_SIZES, productsPerCard: 4, bracketsPerProduct: 10 })).toBe(
+      1 + 4 * (1 + 1 + 10 * 2),
+    );
+    const mappings = `{ assets { ... on QueryAssetsConnection { edges { node { asset_rate_brackets { id } } } } } }`;
+    const few = priced(mappings, { ...DECLARED_SIZES, mappingsPerAsset: 1 });
+    const many = priced(mappings, { ...DECLARED_SIZES, mappingsPerAsset: 11 });
+    expect(many - few).toBe(DEFAULT_PAGE_SIZE * 10 * 2); // each node's list: 10 more mappings of 2 values each
+  });
+
+  it('sizesOf measures the catalogue: the largest card, product and asset, from the snapshot the engines read', async () => {
+    const prisma = t.database.prisma;
+    const product = await prisma.product.create({ data: { organisation_id: 2, product_name: 'Sized' } });
+    await prisma.rateBracket.createMany({
+      data: Array.from({ length: 150 }, (_, i) => ({
+        name: `S${i}`,
+        organisation_id: 2,
+        product_id: product.id,
+        base_min: 5,
+        base_max: 6,
+      })),
+    });
+    const sizes = sizesOf(await loadSnapshot(prisma));
+    const most = (rows: { _count: { _all: number } }[]) => Math.max(...rows.map((r) => r._count._all));
+    const [productsPerCard, bracketsPerCard, bracketsPerProduct, mappingsPerAsset] = await Promise.all([
+      prisma.product.groupBy({ by: ['organisation_id'], _count: { _all: true } }).then(most),
+      prisma.rateBracket.groupBy({ by: ['organisation_id'], _count: { _all: true } }).then(most),
+      prisma.rateBracket.groupBy({ by: ['product_id'], _count: { _all: true } }).then(most),
+      prisma.assetRateBracket.groupBy({ by: ['asset_id'], _count: { _all: true } }).then(most),
+    ]);
+    expect(bracketsPerProduct).toBe(150);
+    expect(sizes).toMatchObject({ productsPerCard, bracketsPerCard, bracketsPerProduct, mappingsPerAsset });
+    expect(sizes.recordsPerCard).toBeGreaterThanOrEqual(bracketsPerCard + 1);
   });
 });

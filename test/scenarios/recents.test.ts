@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RECENT_SCENARIO_LIMIT, recordRun } from '../../src/modules/scenarios/record-run.ts';
+import { SCENARIOS_LISTED_MAX } from '../../src/modules/scenarios/service.ts';
 import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
@@ -187,6 +188,26 @@ describe("GraphQL scenarios: the caller's own, newest first, filtered by kind an
     const recentCalc = (await t.graphql(admin).request<any>(LIST, { kind: 'recent', tool: 'calculator' })).scenarios
       .data;
     expect(recentCalc.map((s: any) => s.id)).toEqual([r1]);
+  });
+
+  it(`lists at most ${SCENARIOS_LISTED_MAX} (every tool's recents and the largest plan's saved ones), the newest`, async () => {
+    await t.database.prisma.scenario.createMany({
+      data: Array.from({ length: SCENARIOS_LISTED_MAX + 5 }, (_, n) => ({
+        user_id: adminId,
+        kind: 'saved' as const,
+        name: `S${n}`,
+        request: { n },
+      })),
+    });
+    const listed = (
+      await t.graphql(admin).request<any>('{ scenarios { ... on QueryScenariosSuccess { data { id } } } }')
+    ).scenarios.data;
+    expect(listed).toHaveLength(SCENARIOS_LISTED_MAX);
+    const newest = await t.database.prisma.scenario.findFirstOrThrow({
+      where: { user_id: adminId },
+      orderBy: { id: 'desc' },
+    });
+    expect(listed[0].id).toBe(newest.id);
   });
 
   it('a read token may list; no credentials is UnauthenticatedError', async () => {

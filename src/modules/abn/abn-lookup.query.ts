@@ -1,5 +1,6 @@
 import { builder } from '../../graphql/builder.ts';
 import { NotConfiguredError, NotFoundError, UpstreamUnavailableError, ValidationError } from '../../lib/errors.ts';
+import { ABN_BUSINESS_NAMES_MAX } from './abn.ts';
 import { lookupAbn, type AbnDetails } from './service.ts';
 
 export const AbnDetailsRef = builder.objectRef<AbnDetails>('AbnDetails').implement({
@@ -13,7 +14,10 @@ export const AbnDetailsRef = builder.objectRef<AbnDetails>('AbnDetails').impleme
     abn_status_effective_from: t.exposeString('abn_status_effective_from', {
       description: 'YYYY-MM-DD: when the current status took effect',
     }),
-    business_names: t.exposeStringList('business_names', { description: 'Its registered business and trading names' }),
+    business_names: t.exposeStringList('business_names', {
+      description: `Its registered business and trading names (the first ${ABN_BUSINESS_NAMES_MAX})`,
+      extensions: { listSize: ABN_BUSINESS_NAMES_MAX },
+    }),
     state: t.exposeString('state', {
       nullable: true,
       description: 'State or territory of its main business address, e.g. NSW; null when the register has none',

@@ -3,6 +3,9 @@
  * calendar dates, and reading (and distrusting) the register's JSONP body. The HTTP call is in service.ts.
  */
 
+/** Business names kept from one record: the register lists a handful; the rest of a longer list is dropped. */
+export const ABN_BUSINESS_NAMES_MAX = 100;
+
 export const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
 
 /** Strips whitespace: "51 824 753 556" reads as "51824753556". Nothing else is forgiven. */
@@ -176,7 +179,10 @@ export function parseAbnDetails(body: string, callback = 'c'): AbnAnswer {
   if (names !== null && names !== undefined) {
     if (!Array.isArray(names) || !names.every((n) => typeof n === 'string'))
       return { kind: 'invalid', reason: 'BusinessName is not a list of strings' };
-    businessNames = names.map((n: string) => n.trim()).filter((n) => n !== '');
+    businessNames = names
+      .map((n: string) => n.trim())
+      .filter((n) => n !== '')
+      .slice(0, ABN_BUSINESS_NAMES_MAX);
   }
 
   return {

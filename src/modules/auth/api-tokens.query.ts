@@ -1,14 +1,19 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ApiTokenRef } from './auth.types.ts';
-import { listApiTokens } from './service.ts';
+import { API_TOKENS_MAX, listApiTokens } from './service.ts';
 
 builder.queryField('apiTokens', (t) =>
   t.field({
     type: [ApiTokenRef],
     description: "The caller's API tokens (metadata only)",
     authScopes: { signedIn: true },
-    errors: { dataField: { description: "The caller's tokens, oldest first, revoked ones included" } },
+    errors: {
+      dataField: {
+        description: `The caller's tokens, oldest first, revoked ones included (at most ${API_TOKENS_MAX})`,
+        extensions: { listSize: API_TOKENS_MAX },
+      },
+    },
     resolve: (_root, _args, ctx) => listApiTokens(ctx, callerOf(ctx)),
   }),
 );

@@ -269,6 +269,12 @@ const API_TOKEN_METADATA = {
 
 export type ApiTokenMetadata = Awaited<ReturnType<typeof listApiTokens>>[number];
 
+/**
+ * The most API tokens one user holds, revoked and expired ones included (they stay listed as the record of what
+ * could act for the user), so `apiTokens` lists at most this many. A create beyond it is a ValidationError on `name`.
+ */
+export const API_TOKENS_MAX = 100;
+
 export async function createApiToken(deps: AuthDeps, caller: Caller, input: CreateApiTokenInput) {
   const name = input.name?.trim() ?? '';
   if (!name) throw ValidationError.of('name', 'This field is required.');
@@ -281,6 +287,15 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
   const expiresAt = input.expires_at ?? new Date(now.getTime() + API_TOKEN_DEFAULT_LIFETIME_DAYS * DAY_MS);
   const secret = newApiTokenSecret();
   const token = await deps.prisma.$transaction(async (tx) => {
+    // Serialises this user's creates, so concurrent ones cannot both take the last slot. NO KEY UPDATE: it does not
+    // block the FOR KEY SHARE locks that rows referencing the user (a token, a scenario) take.
+    await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', caller.userId);
+    const held = await tx.apiToken.count({ where: { user_id: caller.userId } });
+    if (held >= API_TOKENS_MAX)
+      throw ValidationError.of(
+        'name',
+        `You hold ${API_TOKENS_MAX} API tokens, the most one user may (revoked and expired ones count).`,
+      );
     const created = await tx.apiToken.create({
       data: {
         user_id: caller.userId,

@@ -9,6 +9,7 @@ import {
 } from './errors.ts';
 import { SURFACES, type PlanName, type Surface, type SurfaceState } from '../../lib/vocabulary.ts';
 import { MetricEnum, PlanEnum, SubscriptionStatusEnum, SurfaceStateEnum } from '../../graphql/enums.ts';
+import { ENTITLEMENTS } from './plans.ts';
 
 // Named BillingSubscription: a type called `Subscription` is GraphQL's subscription root by convention, and
 // clients and code generators read it as one (`subscription { plan }` would be a subscription operation).
@@ -93,6 +94,7 @@ export const FeatureFlagsRef = builder
       }),
       entitlements: t.exposeStringList('entitlements', {
         description: "What the caller's plan includes, e.g. matrix.enabled, consumer.enabled (docs/plans.md)",
+        extensions: { listSize: ENTITLEMENTS.length },
       }),
       plan: t.expose('plan', { type: PlanEnum, description: "The caller's organisation's plan (free without one)" }),
     }),

@@ -34,6 +34,7 @@ import {
 } from '../../lib/vocabulary.ts';
 import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../billing/plans.ts';
 import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissions.ts';
+import { USER_GROUPS_MAX } from '../users/invitations.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The file's shape
@@ -314,9 +315,10 @@ const nullable =
   (v, at) =>
     v === null ? null : check(v, at);
 const listOf =
-  (each: Check): Check =>
+  (each: Check, max = Infinity): Check =>
   (v, at) => {
     if (!Array.isArray(v)) return 'must be a list';
+    if (v.length > max) return `must hold at most ${max} items`;
     const seen = new Set<unknown>();
     for (let i = 0; i < v.length; i++) {
       const p = each(v[i], at);
@@ -565,7 +567,7 @@ const TABLES: Record<CatalogueKey, Table> = {
     is_admin: opt(bool),
     is_active: opt(bool),
     is_email_verified: opt(bool),
-    groups: opt(listOf(groupName)),
+    groups: opt(listOf(groupName, USER_GROUPS_MAX)),
   },
   subscriptions: {
     organisation_id: req(

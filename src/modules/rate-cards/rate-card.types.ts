@@ -210,6 +210,7 @@ export const RateCardVersionRef = builder.prismaObject('RateCardVersion', {
     label: t.exposeString('label', { description: 'A name given with labelRateCardVersion; empty when none' }),
     parts_present: t.exposeStringList('parts_present', {
       description: 'The parts the restore point holds: products and rate_brackets, or asset_rate_brackets',
+      extensions: { listSize: 3 }, // those three names at most
     }),
     actor_email: t.exposeString('actor_email', { description: 'Who made the change' }),
     origin: t.field({

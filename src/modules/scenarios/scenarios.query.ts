@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { ScenarioKindEnum, ScenarioToolEnum } from '../../graphql/enums.ts';
 import { ScenarioRef } from './scenario.types.ts';
-import { listScenarios } from './service.ts';
+import { SCENARIOS_LISTED_MAX, listScenarios } from './service.ts';
 
 builder.queryField('scenarios', (t) =>
   t.field({
@@ -13,7 +13,7 @@ builder.queryField('scenarios', (t) =>
       kind: t.arg({ type: ScenarioKindEnum, description: 'Only this kind (default: both)' }),
       tool: t.arg({ type: ScenarioToolEnum, description: "Only this tool's (default: every tool's)" }),
     },
-    errors: { dataField: { description: 'The scenarios' } },
+    errors: { dataField: { description: 'The scenarios', extensions: { listSize: SCENARIOS_LISTED_MAX } } },
     resolve: (_root, args, ctx) => listScenarios(ctx, callerOf(ctx), { kind: args.kind, tool: args.tool }),
   }),
 );

@@ -14,9 +14,20 @@ import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../auth/caller.ts';
 import { termsOf } from '../billing/entitlements.ts';
+import { PLAN_TERMS } from '../billing/plans.ts';
+import { SCENARIO_TOOLS } from '../../lib/vocabulary.ts';
+import { RECENT_SCENARIO_LIMIT } from './record-run.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 /** Longest scenario name accepted (longer answers a ValidationError naming `name`). */
 export const SCENARIO_NAME_MAX_LENGTH = 200;
+
+/**
+ * The most scenarios `scenarios` lists, newest first: every tool's recents and saved ones at the largest plan's
+ * limit. Only an operator's override of saved_scenario_limit (catalogue file) keeps more; those are left off.
+ */
+export const SCENARIOS_LISTED_MAX =
+  SCENARIO_TOOLS.length *
+  (RECENT_SCENARIO_LIMIT + Math.max(...Object.values(PLAN_TERMS).map((terms) => terms.saved_scenario_limit)));
 
 type ScenarioCtx = Pick<ServiceContext, 'prisma' | 'client'>;
 
@@ -82,6 +93,7 @@ export async function listScenarios(
       ...(filter.tool ? { tool: filter.tool } : {}),
     },
     orderBy: { id: 'desc' },
+    take: SCENARIOS_LISTED_MAX,
   });
 }
 

@@ -30,7 +30,8 @@ export const INVITATION_TOKEN_PREFIX = 'inv_';
 /** Longest name accepted (the same bound as PUT /users/{id}). */
 const NAME_MAX = 150;
 /** Groups one invitation may name. */
-const GROUPS_MAX = 20;
+/** Groups one user belongs to at most: an invitation names at most this many, and so does the catalogue file. */
+export const USER_GROUPS_MAX = 20;
 /** Password policy (docs/team.md): bcrypt reads at most 72 bytes, so a longer password would be silently cut. */
 export const PASSWORD_MIN_LENGTH = 10;
 export const PASSWORD_MAX_BYTES = 72;
@@ -81,7 +82,7 @@ export async function inviteUser(
   const first_name = checkName(errors, 'first_name', input.first_name);
   const last_name = checkName(errors, 'last_name', input.last_name);
   const group_names = [...new Set((input.group_names ?? []).map((g) => g.trim()))];
-  if (group_names.length > GROUPS_MAX) errors.add('group_names', `Name at most ${GROUPS_MAX} groups.`);
+  if (group_names.length > USER_GROUPS_MAX) errors.add('group_names', `Name at most ${USER_GROUPS_MAX} groups.`);
   else if (group_names.length) {
     const known = await ctx.prisma.group.findMany({
       where: { name: { in: group_names } },

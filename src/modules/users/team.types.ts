@@ -2,6 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import type { Invitation } from '../../generated/prisma/client.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError } from './errors.ts';
+import { USER_GROUPS_MAX } from './invitations.ts';
 
 export const InvitationRef = builder.prismaObject('Invitation', {
   description:
@@ -11,7 +12,10 @@ export const InvitationRef = builder.prismaObject('Invitation', {
     email: t.exposeString('email', { description: 'The email invited' }),
     first_name: t.exposeString('first_name', { description: "The invitee's first name, if given (else empty)" }),
     last_name: t.exposeString('last_name', { description: "The invitee's last name, if given (else empty)" }),
-    group_names: t.exposeStringList('group_names', { description: 'Groups the user joins on acceptance' }),
+    group_names: t.exposeStringList('group_names', {
+      description: 'Groups the user joins on acceptance',
+      extensions: { listSize: USER_GROUPS_MAX },
+    }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When it was sent' }),
     expires_at: t.expose('expires_at', {
       type: 'DateTime',

@@ -1,6 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
+import { USER_GROUPS_MAX } from './invitations.ts';
 
 export const PermissionRef = builder.prismaObject('Permission', {
   description: 'Something a group lets its members do',
@@ -39,7 +40,10 @@ export const UserRef = builder.prismaObject('User', {
     }),
     is_email_verified: t.exposeBoolean('is_email_verified', { description: 'They confirmed their email' }),
     created: t.expose('created', { type: 'DateTime', description: 'When the user was created' }),
-    groups: t.relation('groups', { description: 'Their groups, with permissions' }),
+    groups: t.relation('groups', {
+      description: 'Their groups, with permissions',
+      extensions: { listSize: USER_GROUPS_MAX },
+    }),
     organisation: t.relation('organisation', { nullable: true, description: 'Their organisation; null: none' }),
   }),
 });

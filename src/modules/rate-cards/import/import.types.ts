@@ -3,6 +3,7 @@ import { RATE_CARD_IMPORT_FORMATS, type RateCardImportFormat } from '../../../li
 import type { Comparison } from '../compare.ts';
 import type { RateCardImportResult } from './apply.ts';
 import type { RateCardImportPreview } from './service.ts';
+import { IMPORT_LIMITS } from './problems.ts';
 
 const FORMAT_DESCRIPTIONS: Record<RateCardImportFormat, string> = {
   csv: 'One row per rate bracket with its product columns repeated, a header row first',
@@ -16,11 +17,23 @@ export const RateCardImportFormatEnum = builder.enumType('RateCardImportFormat',
   ) as Record<RateCardImportFormat, { description: string }>,
 });
 
+/**
+ * The cost budget's size of a comparison's lines (src/graphql/cost.ts): about one per record of either side, today's
+ * card (the catalogue's largest) and the file (the import's limits).
+ */
+const comparisonLines = (sizes: { recordsPerCard: number }): number =>
+  sizes.recordsPerCard + IMPORT_LIMITS.maxProducts + IMPORT_LIMITS.maxBrackets + 1;
+
 /** The comparison's four fields, the same on the preview and on the apply's answer (and the version diff). */
 function comparisonFields<T extends Comparison>(t: ObjectFieldBuilder<T>) {
   return {
-    summary_lines: t.stringList({ description: 'What changes, one sentence each', resolve: (r) => r.summary_lines }),
+    summary_lines: t.stringList({
+      description: 'What changes, one sentence each',
+      extensions: { listSize: comparisonLines },
+      resolve: (r) => r.summary_lines,
+    }),
     warnings: t.stringList({
+      extensions: { listSize: comparisonLines },
       description: 'What to check first: unreachable or shadowed brackets, large rate moves, unlinked approvals',
       resolve: (r) => r.warnings,
     }),
