@@ -113,8 +113,10 @@ export const WORDING = {
     mobile: () => 'You cannot raise your own rights.',
   },
   forbidden_operator_group: {
-    web: (p) => `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
-    mobile: (p) => `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
+    web: (p) =>
+      `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
+    mobile: (p) =>
+      `Only the service's operator adds users to ${p.groups}: it grants a right over data every organisation shares.`,
   },
   forbidden_deactivate_self: {
     web: () => 'You cannot deactivate yourself.',

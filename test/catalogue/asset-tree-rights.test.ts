@@ -82,7 +82,12 @@ describe('Organisation admins do not hold permission to edit equipment: 403, not
     const leaf = await kit.asset({ name: 'Editable' });
     expect((await patch(leaf.id, { name: 'Edited over REST' }, editor)).status).toBe(200);
     const res = await t.graphql(editor).request<any>(EDITS, { id: leaf.id });
-    expect(res).toEqual({ c: { __typename: 'Asset' }, u: { __typename: 'Asset' }, d: { __typename: 'Asset' }, r: { __typename: 'Asset' } });
+    expect(res).toEqual({
+      c: { __typename: 'Asset' },
+      u: { __typename: 'Asset' },
+      d: { __typename: 'Asset' },
+      r: { __typename: 'Asset' },
+    });
   });
 });
 
@@ -90,7 +95,7 @@ describe('An organisation admin cannot hand the right out through groups', () =>
   const INVITE = `mutation($email: String!, $groups: [String!]) {
     inviteUser(email: $email, groupNames: $groups) { __typename ... on Error { message } } }`;
 
-  it("inviting into a group that grants change_equipment answers ForbiddenError; nothing is stored", async () => {
+  it('inviting into a group that grants change_equipment answers ForbiddenError; nothing is stored', async () => {
     for (const { name, token } of callers) {
       const email = `helper.${callers.findIndex((c) => c.token === token)}@example.test`;
       const res = await t.graphql(token).request<any>(INVITE, { email, groups: ['Equipment editors'] });
@@ -120,7 +125,7 @@ describe('An organisation admin cannot hand the right out through groups', () =>
   });
 });
 
-describe("The operator grants and withdraws the right (npm run equipment-editors)", () => {
+describe('The operator grants and withdraws the right (npm run equipment-editors)', () => {
   it('grant lets a broker admin edit; revoke takes it away again', async () => {
     const leaf = await kit.asset({ name: 'Operator managed' });
     await grantEquipmentEditing(t.database.prisma, '  FREE.broker@demo.test ');
@@ -156,9 +161,10 @@ describe('MCP: no tool edits the asset tree, whoever holds the token', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).filter((name) => /asset/.test(name))).toEqual(['search_assets']);
-      const call = await client
-        .callTool({ name: 'delete_asset', arguments: { id: 11 } })
-        .then((r) => r.isError === true, () => true);
+      const call = await client.callTool({ name: 'delete_asset', arguments: { id: 11 } }).then(
+        (r) => r.isError === true,
+        () => true,
+      );
       expect(call).toBe(true);
       // The MCP token is refused at the REST endpoint too (only POST /mcp accepts it).
       expect((await patch(11, { name: 'Via MCP token' }, minted.body.token)).status).toBe(403);

@@ -247,7 +247,10 @@ describe('text that starts like a spreadsheet formula is imported and answered a
     const res = await apply('csv', content, expected_version, token);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.summary_lines).toEqual(
-      expect.arrayContaining(['Adds product “-Cash Flow” with 2 brackets.', 'Adds product “=HYPERLINK("http://x.test")” with 1 bracket.']),
+      expect.arrayContaining([
+        'Adds product “-Cash Flow” with 2 brackets.',
+        'Adds product “=HYPERLINK("http://x.test")” with 1 bracket.',
+      ]),
     );
     const stored = await t.database.prisma.rateBracket.findMany({
       where: { organisation_id: lender.id },
