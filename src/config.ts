@@ -12,6 +12,7 @@ import {
   type Surface,
 } from './lib/vocabulary.ts';
 import { parseAllowedOrigins } from './http/cors.ts';
+import { hostNameProblem } from './lib/host-names.ts';
 
 /** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
 export interface DatabaseTimeouts {
@@ -153,6 +154,20 @@ export const DEFAULT_WEB_PUSH_ENDPOINT_HOSTS = [
   'web.push.apple.com',
   'notify.windows.com',
 ];
+
+/** WEB_PUSH_ENDPOINT_HOSTS: host names only; an address or localhost here would let endpoints reach inside. */
+function webPushEndpointHosts(raw: string | undefined): string[] {
+  if (!raw) return DEFAULT_WEB_PUSH_ENDPOINT_HOSTS;
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  for (const host of hosts) {
+    const problem = hostNameProblem(host);
+    if (problem) throw new ConfigError(`WEB_PUSH_ENDPOINT_HOSTS: "${host}" is ${problem}`);
+  }
+  return hosts;
+}
 
 /** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT: all three or none. */
 function vapid(env: NodeJS.ProcessEnv): Config['vapid'] {
@@ -375,11 +390,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     metricsToken: env.METRICS_TOKEN || null,
     ...billingConfig(env, environment, port),
     vapid: vapid(env),
-    webPushEndpointHosts: env.WEB_PUSH_ENDPOINT_HOSTS
-      ? env.WEB_PUSH_ENDPOINT_HOSTS.split(',')
-          .map((h) => h.trim().toLowerCase())
-          .filter(Boolean)
-      : DEFAULT_WEB_PUSH_ENDPOINT_HOSTS,
+    webPushEndpointHosts: webPushEndpointHosts(env.WEB_PUSH_ENDPOINT_HOSTS),
     notificationPollIntervalMs: int(env, 'NOTIFICATION_POLL_INTERVAL_MS', 2000),
     pushTimeoutMs: int(env, 'PUSH_TIMEOUT_MS', 10_000),
     apns: apns(env),

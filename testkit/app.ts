@@ -78,7 +78,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   if (options.shareDatabaseWith) {
     databaseUrl = options.shareDatabaseWith.config.databaseUrl;
     database = databaseUrl
-      ? await openDatabase({ databaseUrl, dataDir: ':memory:', migrate: false })
+      ? await openDatabase({ databaseUrl, dataDir: ':memory:', migrate: false, timeouts: options.config })
       : options.shareDatabaseWith.database; // PGlite has one connection: share it (still two app instances)
   } else if (postgresUrl) {
     startedFrom = postgresStartingPoint(point);

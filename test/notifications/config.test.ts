@@ -44,6 +44,15 @@ describe('push configuration: a partial or malformed setting stops the start', (
     ).toThrow(ConfigError);
   });
 
+  it('WEB_PUSH_ENDPOINT_HOSTS: host names only, never an address or localhost', () => {
+    expect(load({ WEB_PUSH_ENDPOINT_HOSTS: ' Push.Example.test , fcm.googleapis.com' }).webPushEndpointHosts).toEqual([
+      'push.example.test',
+      'fcm.googleapis.com',
+    ]);
+    for (const host of ['127.0.0.1', '2130706433', '[::1]', '::1', 'localhost', 'push.localhost', "a'b.test", 'a..b'])
+      expect(() => load({ WEB_PUSH_ENDPOINT_HOSTS: `fcm.googleapis.com,${host}` })).toThrow(ConfigError);
+  });
+
   it('APNs: all four or none; an unreadable key file is refused', () => {
     expect(() => load({ APNS_KEY_ID: 'K' })).toThrow(ConfigError);
     expect(() =>

@@ -3,7 +3,6 @@
  * hours is dropped, not delivered later). Delivery runs outside requests (docs/notifications.md): tests drive it with
  * deliverPending(), the pass the worker runs on every poll.
  */
-import { Agent } from 'node:https';
 import webpush from 'web-push';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/lib/db.ts';
@@ -32,7 +31,7 @@ let otherId: number;
 
 beforeAll(async () => {
   push = await startPushService((path) => (path.includes('gone') ? 410 : path.includes('broken') ? 500 : 201));
-  t = await startTestApp({ clock, config: { webPushEndpointHosts: ['127.0.0.1'] } });
+  t = await startTestApp({ clock, config: { webPushEndpointHosts: [push.host] } });
   session = (await t.login('broker.user@demo.test')).access;
   otherSession = (await t.login('broker.admin@demo.test')).access;
   userId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.user@demo.test' } })).id;
@@ -311,9 +310,9 @@ describe('Web Push: the payload is encrypted and POSTed to the subscription endp
   const transport = () =>
     webPushTransport({
       vapid: { ...vapid, subject: 'mailto:ops@example.test' },
-      allowedHosts: ['127.0.0.1'],
+      allowedHosts: [push.host],
       timeoutMs: 5000,
-      agent: new Agent({ ca: push.cert }),
+      agent: push.agent(),
     });
 
   it('webPushPublicKey hands browsers the configured VAPID key', async () => {
@@ -332,7 +331,7 @@ describe('Web Push: the payload is encrypted and POSTed to the subscription endp
     }
   });
 
-  it('delivers to a stand-in push service on 127.0.0.1; the browser’s keys decrypt the payload', async () => {
+  it('delivers to a stand-in push service; the browser’s keys decrypt the payload', async () => {
     const subscription = webSubscription(`${push.origin}/push/ok-1`);
     await register(registrationBody(subscription));
     await queue([userId], 'issue_reports', 'Report answered');
@@ -341,12 +340,25 @@ describe('Web Push: the payload is encrypted and POSTed to the subscription endp
     const request = push.requests[before];
     expect(request.method).toBe('POST');
     expect(request.path).toBe('/push/ok-1');
+    expect(request.headers.host).toBe(push.host);
     expect(request.headers['content-encoding']).toBe('aes128gcm');
     expect(request.headers.ttl).toBe('3600');
     expect(String(request.headers.authorization)).toMatch(new RegExp(`^vapid t=[^,]+, k=${vapid.publicKey}$`));
     const payload = JSON.parse(decryptWebPush(request.body, subscription));
     expect(payload).toMatchObject({ category: 'issue_reports', title: 'Report answered', data: { id: 7 } });
     expect((await outbox())[0]).toMatchObject({ status: 'delivered', platform: 'web', transport: 'web_push' });
+  });
+
+  it('an endpoint registered with :443 is sent to its host; the VAPID audience is the origin without the port', async () => {
+    await register(registrationBody(webSubscription(`${push.origin}:443/push/ok-443?x=1`)));
+    await queue([userId]);
+    const before = push.requests.length;
+    expect(await deliver({ web: transport() })).toMatchObject({ delivered: 1 });
+    const request = push.requests[before];
+    expect(request.path).toBe('/push/ok-443?x=1');
+    expect(request.headers.host).toBe(push.host);
+    const jwt = String(request.headers.authorization).match(/^vapid t=([^,]+),/)![1];
+    expect(JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).aud).toBe(push.origin);
   });
 
   it('410 Gone: failed, and the registration is removed so later pushes stop trying it', async () => {

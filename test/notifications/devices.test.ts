@@ -153,6 +153,44 @@ describe('POST /notifications/devices registers an install with the zone it repo
   });
 });
 
+/**
+ * PostgreSQL only: PGlite serves one connection, so its registrations never overlap. Each registration inserts, then
+ * trims to the newest 20; interleaved, each trimmed without the others' uncommitted rows and together they kept more
+ * than 20. The user row is now locked first: one registration per user at a time.
+ */
+describe('At most 20 registrations per user, however many arrive at once', () => {
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    '60 concurrent registrations for one user through two processes keep exactly 20, three rounds (PostgreSQL)',
+    async () => {
+      // The registrations take turns on the user row while holding pooled connections: on a busy machine the last
+      // one's wait for a connection can pass the default 5 s bound (a 503), which is not what this test is about.
+      const config = { databaseConnectTimeoutMs: 60_000 };
+      const first = await startTestApp({ config });
+      const second = await startTestApp({ shareDatabaseWith: first, config });
+      try {
+        const access = (await first.login('broker.user@demo.test')).access;
+        for (let round = 0; round < 3; round += 1) {
+          const answers = await Promise.all(
+            Array.from({ length: 60 }, (_, i) =>
+              (i % 2 === 0 ? first : second)
+                .rest('POST', '/api/v1/notifications/devices', {
+                  token: access,
+                  body: { token: randomBytes(32).toString('hex'), platform: 'ios' },
+                })
+                .then((r) => (r.status === 200 ? 200 : `${r.status} ${JSON.stringify(r.body)}`)),
+            ),
+          );
+          expect(answers.filter((s) => s !== 200)).toEqual([]);
+          expect(await first.database.prisma.device.count({ where: { user_id: userId } })).toBe(20);
+        }
+      } finally {
+        await second.close();
+        await first.close();
+      }
+    },
+  );
+});
+
 describe('GraphQL webPushPublicKey: what a browser subscribes with', () => {
   it('is null while Web Push is not configured', async () => {
     const answer: any = await t

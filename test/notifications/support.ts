@@ -2,10 +2,11 @@
 import { createDecipheriv, createECDH, createHmac, randomBytes, type ECDH } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
+import { Agent, createServer, type RequestOptions, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
 export interface WebSubscription {
   token: string;
@@ -58,7 +59,10 @@ export function decryptWebPush(body: Buffer, subscription: WebSubscription): str
   return plain.subarray(0, plain.lastIndexOf(2)).toString('utf8'); // strip the 0x02 delimiter and padding
 }
 
-/** A certificate for 127.0.0.1 (openssl), for stand-in services over TLS. */
+/** The host name the stand-in push service answers for (its certificate names it; `.test` never resolves). */
+export const PUSH_HOST = 'push.example.test';
+
+/** A certificate for 127.0.0.1 and PUSH_HOST (openssl), for stand-in services over TLS. */
 export function selfSignedCert(): { cert: string; key: string } {
   const dir = mkdtempSync(path.join(tmpdir(), 'push-'));
   try {
@@ -81,7 +85,7 @@ export function selfSignedCert(): { cert: string; key: string } {
         '-subj',
         '/CN=127.0.0.1',
         '-addext',
-        'subjectAltName=IP:127.0.0.1',
+        `subjectAltName=IP:127.0.0.1,DNS:${PUSH_HOST}`,
       ],
       { stdio: 'ignore' },
     );
@@ -101,10 +105,38 @@ export interface PushRequest {
   body: Buffer;
 }
 
-/** A push service on 127.0.0.1 over TLS (a self-signed certificate): records requests, answers `status(path)`. */
+/**
+ * What stands in for the network between the service and a push service: the connection the Web Push transport
+ * opens to `host:443` is made to the stand-in's port on 127.0.0.1 instead (TLS still verified against `host`).
+ */
+class StandInRoute extends Agent {
+  constructor(
+    private readonly port: number,
+    ca: string,
+  ) {
+    super({ ca, keepAlive: false });
+  }
+
+  override createConnection(options: RequestOptions) {
+    return tlsConnect({
+      ...(options as ConnectionOptions),
+      host: '127.0.0.1',
+      port: this.port,
+      servername: options.servername ?? options.host ?? undefined,
+    });
+  }
+}
+
+/**
+ * A push service for PUSH_HOST over TLS (a self-signed certificate), listening on 127.0.0.1: records requests,
+ * answers `status(path)`. `origin` is the https origin endpoints name; `agent()` routes the transport's connections
+ * to it.
+ */
 export async function startPushService(status: (path: string) => number = () => 201): Promise<{
   origin: string;
+  host: string;
   cert: string;
+  agent(): Agent;
   requests: PushRequest[];
   close(): Promise<void>;
 }> {
@@ -125,9 +157,12 @@ export async function startPushService(status: (path: string) => number = () => 
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
   return {
-    origin: `https://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: `https://${PUSH_HOST}`,
+    host: PUSH_HOST,
     cert,
+    agent: () => new StandInRoute(port, cert),
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };

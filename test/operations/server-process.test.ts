@@ -1,5 +1,5 @@
 /**
- * The real server as operators run it (`tsx src/main.ts`, PGlite in a temporary DATA_DIR), spawned as separate
+ * The real server as operators run it (`node --import tsx src/main.ts`, PGlite in a temporary DATA_DIR), spawned as separate
  * processes: a busy port, two processes on one data directory, prod on an empty database, a killed owner's stale
  * lock, and graceful shutdown on SIGTERM.
  */

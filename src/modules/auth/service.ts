@@ -108,7 +108,8 @@ async function readRefresh(prisma: PrismaClient, id: string): Promise<RefreshRow
   const rows = await prisma.$queryRawUnsafe<RefreshRow[]>(
     `
     SELECT r.id, r.secret_hash, r.expires_at, r.spent_at, r.successor_id, r.session_id,
-           s.signed_in_at, s.revoked_at AS session_revoked_at, s.environment::text AS session_env, s.user_id, u.is_active,
+           s.signed_in_at, s.revoked_at AS session_revoked_at, s.environment::text AS session_env,
+           s.user_id, u.is_active,
            n.spent_at AS successor_spent_at, n.expires_at AS successor_expires_at
       FROM refresh_tokens r
       JOIN sessions s ON s.id = r.session_id

@@ -23,3 +23,4 @@ export {
 export { webPushTransport } from './transports/web-push.ts';
 export { apnsTransport } from './transports/apns.ts';
 export { fcmTransport } from './transports/fcm.ts';
+export { checkWebPushEndpoint, isPublicAddress, publicAddressLookup } from './transports/web-push-endpoint.ts';

@@ -16,7 +16,7 @@ import type { ServiceContext } from '../service-context.ts';
 import { CATEGORY_DESCRIPTIONS, effectiveCategories, type NotificationCategoryDescription } from './categories.ts';
 import { CLOCK_TIME } from './quiet-hours.ts';
 import { canonicalTimeZone } from './timezone.ts';
-import { webPushEndpointProblem } from './transports/web-push.ts';
+import { checkWebPushEndpoint } from './transports/web-push-endpoint.ts';
 
 export interface NotificationPreferences {
   categories: Record<NotificationCategory, boolean>;
@@ -227,7 +227,10 @@ function base64UrlBytes(value: string): number {
 function tokenProblem(token: string, platform: DevicePlatform, allowedHosts: readonly string[]): string | null {
   if (platform === 'ios' && !APNS_TOKEN.test(token)) return 'An APNs device token is 64 or more hexadecimal digits.';
   if (platform === 'android' && !FCM_TOKEN.test(token)) return 'Not an FCM registration token.';
-  if (platform === 'web') return webPushEndpointProblem(token, allowedHosts);
+  if (platform === 'web') {
+    const checked = checkWebPushEndpoint(token, allowedHosts);
+    return checked.ok ? null : checked.problem;
+  }
   return null;
 }
 
@@ -275,9 +278,13 @@ export async function registerDevice(
   errors.throwIfAny();
 
   const now = ctx.clock.now();
-  return ctx.prisma.$transaction(async (tx) => {
-    // One statement: two users registering one token at once leave it with exactly one of them.
-    const [device] = await tx.$queryRaw<RegisteredDevice[]>`
+  return ctx.prisma.$transaction(
+    async (tx) => {
+      // One registration per user at a time, or two would each trim without the other's new row and together keep more
+      // than the cap. The user row is the per-user lock (docs/operations.md, "Write conflicts"), taken first.
+      await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', userId);
+      // One statement: two users registering one token at once leave it with exactly one of them.
+      const [device] = await tx.$queryRaw<RegisteredDevice[]>`
       INSERT INTO devices (user_id, token, platform, timezone, web_push_p256dh, web_push_auth, created_at, updated_at)
       VALUES (${userId}, ${token}, ${platform}, ${zone}, ${keys?.p256dh ?? null}, ${keys?.auth ?? null}, ${now}, ${now})
       ON CONFLICT (token) DO UPDATE SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform,
@@ -285,12 +292,14 @@ export async function registerDevice(
         web_push_auth = EXCLUDED.web_push_auth, updated_at = EXCLUDED.updated_at,
         created_at = CASE WHEN devices.user_id = EXCLUDED.user_id THEN devices.created_at ELSE EXCLUDED.created_at END
       RETURNING id, platform, timezone, created_at, updated_at`;
-    await tx.$executeRaw`
+      await tx.$executeRaw`
       DELETE FROM devices WHERE user_id = ${userId} AND id NOT IN (
         SELECT id FROM devices WHERE user_id = ${userId} ORDER BY updated_at DESC, id DESC LIMIT ${MAX_DEVICES_PER_USER})`;
-    if (zone) await reportDeviceZone(tx, userId, zone, now);
-    return device;
-  });
+      if (zone) await reportDeviceZone(tx, userId, zone, now);
+      return device;
+    }, // Registrations of one user queue on its row: wait for the connection and the lock longer than Prisma's default.
+    { maxWait: 10_000, timeout: 30_000 },
+  );
 }
 
 /**
