@@ -48,7 +48,7 @@ const HEALTHZ_RUNS = runs(100);
 const UNKNOWN_PATH_RUNS = runs(400);
 const REST_BUDGET = runs(7_200);
 /** Brackets of the one product the nested-card audit case reads (brackets squared, were it not refused). */
-const LARGE_CARD_BRACKETS = 3_000;
+const LARGE_CARD_BRACKETS = 2_000;
 /** The demo financier that gets them (Wattle Agri Finance). */
 const LARGE_CARD_FINANCIER = 7;
 
