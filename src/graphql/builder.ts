@@ -43,6 +43,33 @@ function failedAccess(failure: AuthFailure): Access[] {
   return [];
 }
 
+/**
+ * The refusal for a scope-auth failure. Credentials come first: an anonymous caller is 401 whatever the field asks
+ * for; otherwise 403, in the policy's sentence for the credential level that failed, worded for X-Service-Client
+ * (scope-auth's own message names the resolver and is never sent). The REST bridge's early check
+ * (src/graphql/static-access.ts) answers with this same function.
+ */
+export function scopeRefusal(ctx: Context, failure: AuthFailure): UnauthenticatedError | ForbiddenError {
+  if (ctx.auth.kind !== 'caller') return new UnauthenticatedError();
+  for (const access of failedAccess(failure)) {
+    const refusal = accessFailure(ctx.auth, access, ctx.client);
+    if (refusal) return refusal;
+  }
+  return new ForbiddenError(say('forbidden', ctx.client));
+}
+
+/** What each auth scope is for this request's caller (scope-auth's `authScopes`; the early check reads it too). */
+export function scopeValues(ctx: Context) {
+  return {
+    signedIn: ctx.caller !== null && accessFailure(ctx.auth, 'any') === null,
+    write: accessFailure(ctx.auth, 'write') === null,
+    session: accessFailure(ctx.auth, 'session') === null,
+    admin: ctx.caller?.isAdmin === true,
+    permission: (codename: PermissionCodename) => ctx.caller !== null && hasPermission(ctx.caller, codename),
+    organisationType: (type: OrganisationType) => ctx.caller?.organisation?.type === type,
+  };
+}
+
 /** Connection page sizes: `first`/`last` default to DEFAULT_PAGE_SIZE and never exceed MAX_PAGE_SIZE. */
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -104,25 +131,9 @@ export const builder = new SchemaBuilder<{
     },
   },
   scopeAuth: {
-    // Credentials come first: an anonymous caller is 401 whatever the field asks for; otherwise 403.
     // scope-auth's own message names the resolver ("Not authorized to resolve Mutation.updateUser"): never sent.
-    // The refusal is the policy's sentence for the scope that failed, worded for X-Service-Client.
-    unauthorizedError: (_parent, ctx, _info, result) => {
-      if (ctx.auth.kind !== 'caller') return new UnauthenticatedError();
-      for (const access of failedAccess(result.failure)) {
-        const refusal = accessFailure(ctx.auth, access, ctx.client);
-        if (refusal) return refusal;
-      }
-      return new ForbiddenError(say('forbidden', ctx.client));
-    },
-    authScopes: (ctx) => ({
-      signedIn: ctx.caller !== null && accessFailure(ctx.auth, 'any') === null,
-      write: accessFailure(ctx.auth, 'write') === null,
-      session: accessFailure(ctx.auth, 'session') === null,
-      admin: ctx.caller?.isAdmin === true,
-      permission: (codename) => ctx.caller !== null && hasPermission(ctx.caller, codename),
-      organisationType: (type) => ctx.caller?.organisation?.type === type,
-    }),
+    unauthorizedError: (_parent, ctx, _info, result) => scopeRefusal(ctx, result.failure),
+    authScopes: scopeValues,
   },
 });
 

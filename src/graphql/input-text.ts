@@ -46,23 +46,42 @@ function dotted(link: PathLink | null, root: readonly (string | number)[]): stri
  */
 export function unstorableTextPaths(value: unknown, root: readonly (string | number)[] = []): string[] {
   const found: string[] = [];
-  const stack: { value: unknown; path: PathLink | null }[] = [{ value, path: null }];
-  while (stack.length && found.length < MAX_REPORTED) {
-    const { value: v, path } = stack.pop()!;
-    if (typeof v === 'string') {
-      if (!isStorableText(v)) found.push(dotted(path, root));
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push({ value: v[i], path: { segment: i, parent: path } });
-    } else if (v !== null && typeof v === 'object') {
-      const keys = Object.keys(v);
-      for (let i = keys.length - 1; i >= 0; i--) {
-        const key = keys[i];
-        if (!isStorableText(key)) found.push(dotted({ segment: key, parent: path }, root));
-        else stack.push({ value: (v as Record<string, unknown>)[key], path: { segment: key, parent: path } });
-      }
-    }
+  if (typeof value === 'string') return isStorableText(value) ? found : [dotted(null, root)];
+  if (value === null || typeof value !== 'object') return found;
+  // Depth first, in the input's order. Only containers get a frame and a path link: a list of 100,000 numbers or
+  // strings is one pass over it, with no allocation per item.
+  interface Frame {
+    value: object;
+    keys: string[] | null;
+    next: number;
+    path: PathLink | null;
   }
-  return found.slice(0, MAX_REPORTED);
+  const frame = (v: object, path: PathLink | null): Frame => ({
+    value: v,
+    keys: Array.isArray(v) ? null : Object.keys(v),
+    next: 0,
+    path,
+  });
+  const stack: Frame[] = [frame(value, null)];
+  while (stack.length && found.length < MAX_REPORTED) {
+    const top = stack[stack.length - 1];
+    const length = top.keys ? top.keys.length : (top.value as unknown[]).length;
+    if (top.next >= length) {
+      stack.pop();
+      continue;
+    }
+    const i = top.next++;
+    const segment = top.keys ? top.keys[i] : i;
+    if (typeof segment === 'string' && !isStorableText(segment)) {
+      found.push(dotted({ segment, parent: top.path }, root));
+      continue;
+    }
+    const item: unknown = (top.value as Record<string | number, unknown>)[segment];
+    if (typeof item === 'string') {
+      if (!isStorableText(item)) found.push(dotted({ segment, parent: top.path }, root));
+    } else if (item !== null && typeof item === 'object') stack.push(frame(item, { segment, parent: top.path }));
+  }
+  return found;
 }
 
 /** The same as field errors (REST's `errors` map); a value at the root is reported as `fallback`. */

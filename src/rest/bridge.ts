@@ -16,6 +16,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isLeafType,
   isListType,
   isNonNullType,
   parse,
@@ -28,6 +29,7 @@ import {
 } from 'graphql';
 import { compileOperation } from '../graphql/compiled-execution.ts';
 import type { Context } from '../graphql/context.ts';
+import { type AccessCheck, staticAccessCheck } from '../graphql/static-access.ts';
 import type { FieldError } from '../lib/errors.ts';
 import type { RestReply, Result, RouteDefinition } from './define-route.ts';
 import { withFragments } from './fragments.ts';
@@ -36,6 +38,8 @@ import { withFragments } from './fragments.ts';
 type Executor = (ctx: Context, variables: Record<string, unknown>) => Promise<ExecutionResult> | ExecutionResult;
 
 export interface CompiledRoute extends RouteDefinition {
+  /** The root field's auth scopes, judged before the input is read (undefined: judged only when it runs). */
+  access: AccessCheck | undefined;
   compiled: DocumentNode;
   execute: Executor;
   /** 'jit' or 'graphql-js': which executor runs this route (tests and logs read it). */
@@ -59,6 +63,9 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
   if (roots.length !== 1 || roots[0].kind !== Kind.FIELD)
     throw new Error(`REST ${route.path}: the operation must select exactly one root field`);
   const rootField = roots[0].alias?.value ?? roots[0].name.value;
+  const rootType = schema.getRootType(operation.operation);
+  const fieldDefinition = rootType?.getFields()[roots[0].name.value];
+  const access = fieldDefinition ? staticAccessCheck(fieldDefinition) : undefined;
   const variableTypes = (operation.variableDefinitions ?? []).map((def) => ({
     name: def.variable.name.value,
     type: typeFromAST(schema, def.type as never) as GraphQLInputType,
@@ -73,18 +80,56 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
         execute: async (ctx, variables) => (await jit.run(ctx, variables)) ?? slow(ctx, variables),
       }
     : { executor: 'graphql-js', leavesAsResolved: false, execute: slow };
-  return { ...route, compiled, operation, rootField, variableTypes, ...executor };
+  return { ...route, access, compiled, operation, rootField, variableTypes, ...executor };
 }
 
-/** Lenient reader: keys an input type does not define are dropped, never stored (mass assignment stays impossible). */
-function pruneUnknown(value: unknown, type: GraphQLInputType): unknown {
+/**
+ * Most items one list of a REST or MCP input may hold. Every list the API takes is capped far lower by its own rule
+ * (an approval's lists at 100 to 500 items, `preferred_financier` at 200): this bound only keeps a list that could
+ * never pass from being walked item by item (coerced, then coerced again by the executor) before it is refused.
+ */
+export const MAX_LIST_ITEMS = 1_000;
+
+/** A path to a place in the input, built only where a problem is found (no allocation per list item). */
+interface PathLink {
+  key: string | number;
+  parent: PathLink | undefined;
+}
+
+function pathOf(link: PathLink | undefined): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let l = link; l; l = l.parent) path.push(l.key);
+  return path.reverse();
+}
+
+/**
+ * Lenient reader: keys an input type does not define are dropped, never stored (mass assignment stays impossible).
+ * A list longer than MAX_LIST_ITEMS is left as it is and its path added to `tooLong` (refused before coercion). Lists
+ * of leaves (numbers, strings, enums) are returned as they are: there is nothing in them to prune.
+ */
+function pruneUnknown(
+  value: unknown,
+  type: GraphQLInputType,
+  path: PathLink | undefined,
+  tooLong: (string | number)[][],
+): unknown {
   const inner = isNonNullType(type) ? type.ofType : type;
   if (value === null || value === undefined) return value;
-  if (isListType(inner)) return Array.isArray(value) ? value.map((v) => pruneUnknown(v, inner.ofType)) : value;
+  if (isListType(inner)) {
+    if (!Array.isArray(value)) return value;
+    if (value.length > MAX_LIST_ITEMS) {
+      tooLong.push(pathOf(path));
+      return value;
+    }
+    const item: GraphQLInputType = inner.ofType;
+    if (isLeafType(getNamedType(item)) && !isListType(isNonNullType(item) ? item.ofType : item)) return value;
+    return value.map((v, i) => pruneUnknown(v, item, { key: i, parent: path }, tooLong));
+  }
   if (isInputObjectType(inner) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = inner.getFields();
     const out: Record<string, unknown> = {};
-    for (const [key, v] of Object.entries(value)) if (key in fields) out[key] = pruneUnknown(v, fields[key].type);
+    for (const [key, v] of Object.entries(value))
+      if (Object.hasOwn(fields, key)) out[key] = pruneUnknown(v, fields[key].type, { key, parent: path }, tooLong);
     return out;
   }
   return value;
@@ -96,7 +141,7 @@ function typeAt(type: GraphQLInputType, path: readonly (string | number)[]): Gra
   for (const p of path) {
     const t = isNonNullType(walk) ? walk.ofType : walk;
     if (isListType(t)) walk = t.ofType;
-    else if (isInputObjectType(t) && t.getFields()[p as string]) walk = t.getFields()[p as string].type;
+    else if (isInputObjectType(t) && Object.hasOwn(t.getFields(), p)) walk = t.getFields()[p as string].type;
   }
   return walk;
 }
@@ -140,28 +185,69 @@ function fieldError(
 }
 
 /**
+ * Most field errors one 400 names (graphql-js stops coercing variables at 50): enough to fix a request, and the
+ * answer stays small whatever the body holds. Coercion stops at the cap instead of walking the rest of the input.
+ */
+export const MAX_REPORTED_ERRORS = 20;
+
+/** Thrown from coerceInputValue's error callback to stop it once the cap is reached. */
+const ENOUGH = Symbol('enough errors');
+
+/**
  * Checks the route's variables with GraphQL's own input rules and returns them pruned but still raw (JSON).
  * `execute` coerces variables itself, so handing it already-coerced values would run every custom scalar's
  * parseValue twice (a Date given to DateTime's parseValue); coercion here only finds the fields to name in a 400.
+ * Linear in the input, and bounded: a list past MAX_LIST_ITEMS is refused before any item is looked at; errors are
+ * merged by field through a map, and coercion stops once MAX_REPORTED_ERRORS are collected.
  */
 export function coerceVariables(
   route: CompiledRoute,
   raw: Record<string, unknown>,
 ): { values: Record<string, unknown> } | { errors: FieldError[] } {
-  const errors: FieldError[] = [];
+  const byField = new Map<string, FieldError>();
+  let reported = 0;
   const values: Record<string, unknown> = {};
+  const pruned: { name: string; type: GraphQLInputType; input: unknown }[] = [];
   for (const { name, type } of route.variableTypes) {
-    const input = pruneUnknown(raw[name], type);
-    if (input === undefined && !isNonNullType(type)) continue;
-    values[name] = input === undefined ? null : input;
-    coerceInputValue(values[name], type, (path, _invalid, error) => {
-      const found = fieldError(name, type, path, error);
-      const existing = errors.find((e) => e.field === found.field);
-      if (existing) existing.messages.push(...found.messages);
-      else errors.push(found);
-    });
+    const tooLong: (string | number)[][] = [];
+    const input = pruneUnknown(raw[name], type, undefined, tooLong);
+    for (const path of tooLong.slice(0, MAX_REPORTED_ERRORS - byField.size)) {
+      const field = (name === 'input' ? path : [name, ...path]).map(String).join('.') || name;
+      byField.set(field, { field, messages: [`Ensure this list has no more than ${MAX_LIST_ITEMS} items.`] });
+    }
+    pruned.push({ name, type, input });
   }
-  return errors.length ? { errors } : { values };
+  // A list past the bound is refused as it is: its items are never walked.
+  if (byField.size) return { errors: [...byField.values()] };
+  try {
+    for (const { name, type, input } of pruned) {
+      if (input === undefined && !isNonNullType(type)) continue;
+      values[name] = input === undefined ? null : input;
+      coerceInputValue(values[name], type, (path, _invalid, error) => {
+        const found = fieldError(name, type, path, error);
+        const existing = byField.get(found.field);
+        if (existing) existing.messages.push(...found.messages);
+        else byField.set(found.field, found);
+        reported += 1;
+        if (reported >= MAX_REPORTED_ERRORS) throw ENOUGH;
+      });
+    }
+  } catch (error) {
+    if (error !== ENOUGH) throw error;
+  }
+  return byField.size ? { errors: [...byField.values()] } : { values };
+}
+
+/**
+ * The refusal the route's root field would answer this caller (a 403 for a `read` token on a write ...), as its
+ * typed result, judged before the input is read; null when the caller may call it or only running it can tell.
+ * The fields are those ErrorFields selects for these two types.
+ */
+export function refusedEarly(route: CompiledRoute, ctx: Context): Result | null {
+  const refusal = route.access?.(ctx);
+  if (!refusal) return null;
+  const typename = refusal.code === 'unauthenticated' ? 'UnauthenticatedError' : 'ForbiddenError';
+  return { __typename: typename, message: refusal.message, code: refusal.code };
 }
 
 /** Executes and returns the root field's typed result, or null when GraphQL reported errors (a bug on this path). */

@@ -12,7 +12,15 @@ import { logger } from '../lib/logger.ts';
 import { bodyReader, isJsonBody } from '../http/body-limit.ts';
 import { retryableReply } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
-import { coerceVariables, compileRoute, fieldErrorBody, run, sharedReply, type CompiledRoute } from './bridge.ts';
+import {
+  coerceVariables,
+  compileRoute,
+  fieldErrorBody,
+  refusedEarly,
+  run,
+  sharedReply,
+  type CompiledRoute,
+} from './bridge.ts';
 import { routes } from './routes/index.ts';
 
 /**
@@ -130,6 +138,10 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     // Credentials first: an anonymous caller of a protected endpoint is 401 whatever its body, malformed JSON included.
     if (!route.public && ctx.auth.kind !== 'caller')
       return send(res, [401, { error: new UnauthenticatedError().message }]);
+    // Then what the root field's scopes allow this caller (a `read` token on a write, a missing permission): the 403
+    // the operation would answer, before the body is read or checked, so no input work is done for a refused caller.
+    const refused = refusedEarly(route, ctx);
+    if (refused) return send(res, route.respond(refused, ctx) ?? sharedReply(refused)!);
     // A body is JSON or nothing: a write sent with another media type is refused before it is read, rather than run
     // on an empty reading of it. An empty body (no length, or length 0, as fetch sends a bodiless POST) passes.
     if (route.method !== 'get' && route.method !== 'delete' && hasContent(req) && !isJsonBody(req))

@@ -13,6 +13,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/schema.ts';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
+import { checkAudit, hugeListRequests, nestedCardRequests, pushTwoParserRequests } from './audit-cases.ts';
 import { graphqlGetArb, graphqlPostArb } from './graphql-requests.ts';
 import { checkGraphql, checkRest, RECALCULATE_PATH, type OracleContext } from './oracle.ts';
 import { describeGroup, describeRequest, groupFindings } from './report.ts';
@@ -30,16 +31,26 @@ import { restTargets } from './targets.ts';
 import type { Hints } from './values.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
-const SCALE = Number(process.env.FUZZ_SCALE ?? 1);
-const MIN_REQUESTS = 10_000;
+/**
+ * The size knob: 1 is the full run (at least 10,000 generated requests), what CI runs (CI=true); a local `npm test`
+ * runs a quarter of it, so the suite stays quick where people wait for it. FUZZ_SCALE overrides either (5 for a
+ * longer hunt). The audit's fixed cases (audit-cases.ts) run at every size.
+ */
+const SCALE = Number(process.env.FUZZ_SCALE ?? (process.env.CI === 'true' ? 1 : 0.25));
+const MIN_REQUESTS = Math.round(10_000 * SCALE);
 const CONCURRENCY = 6;
 /** Cases between two state restores. */
 const CHUNK = 40;
-const GRAPHQL_POST_RUNS = 2_000 * SCALE;
-const GRAPHQL_GET_RUNS = 500 * SCALE;
-const HEALTHZ_RUNS = 100 * SCALE;
-const UNKNOWN_PATH_RUNS = 400 * SCALE;
-const REST_BUDGET = 7_200 * SCALE;
+const runs = (full: number) => Math.max(1, Math.round(full * SCALE));
+const GRAPHQL_POST_RUNS = runs(2_000);
+const GRAPHQL_GET_RUNS = runs(500);
+const HEALTHZ_RUNS = runs(100);
+const UNKNOWN_PATH_RUNS = runs(400);
+const REST_BUDGET = runs(7_200);
+/** Brackets of the one product the nested-card audit case reads (brackets squared, were it not refused). */
+const LARGE_CARD_BRACKETS = 2_000;
+/** The demo financier that gets them (Wattle Agri Finance). */
+const LARGE_CARD_FINANCIER = 7;
 
 /** A stable per-target seed: adding a route does not reshuffle the others' cases. */
 function seedFor(target: string): number {
@@ -234,6 +245,23 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
       runs: number;
       arb: (g: Generators) => fc.Arbitrary<FuzzRequest>;
       judge: typeof checkRest;
+      /** Fixed cases instead of generated ones (made when the plan runs). */
+      fixed?: () => Promise<FuzzRequest[]>;
+    };
+    /** A financier's card with one product of LARGE_CARD_BRACKETS brackets (made last: it slows pricing down). */
+    const largeCard = async (): Promise<number> => {
+      const organisationId = LARGE_CARD_FINANCIER;
+      const product = await prisma.product.findFirstOrThrow({ where: { organisation_id: organisationId } });
+      await prisma.rateBracket.createMany({
+        data: Array.from({ length: LARGE_CARD_BRACKETS }, (_, i) => ({
+          name: `fuzz large ${i}`,
+          organisation_id: organisationId,
+          product_id: product.id,
+          base_min: 5,
+          base_max: 6,
+        })),
+      });
+      return organisationId;
     };
     const plans: Plan[] = [
       ...rest.map((target) => ({
@@ -255,6 +283,18 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
           ),
         judge: checkRest,
       },
+      // Last: the large card it makes would slow every later pricing request.
+      {
+        name: 'audit cases',
+        runs: 0,
+        arb: () => fc.constant(null as never),
+        judge: checkAudit,
+        fixed: async () => [
+          ...hugeListRequests(rest, credentials),
+          ...pushTwoParserRequests(credentials),
+          ...nestedCardRequests(await largeCard(), credentials),
+        ],
+      },
     ];
 
     console.log(
@@ -262,7 +302,9 @@ describe('Fuzz: no 5xx, no off-shape error body, no leaked secret, on every rout
     );
     for (const plan of plans) {
       await restoreState();
-      const cases = fc.sample(plan.arb(await generatorsFor()), { seed: seedFor(plan.name), numRuns: plan.runs });
+      const cases = plan.fixed
+        ? await plan.fixed()
+        : fc.sample(plan.arb(await generatorsFor()), { seed: seedFor(plan.name), numRuns: plan.runs });
       // In chunks, the state restored before each: one request that demotes or moves a user would otherwise turn the
       // rest of the target into 403s and 404s that never reach the code behind them.
       const parts: TargetStats[] = [];

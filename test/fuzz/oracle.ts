@@ -3,6 +3,7 @@
  * no 5xx but the documented recalculation 500; REST 4xx/5xx bodies in the general or a typed error shape; no secret,
  * stack trace or internal exception text in any body or header; GraphQL answers JSON below 500.
  */
+import { pathPattern } from '../../src/rest/router.ts';
 import { isUnauthenticated, type FuzzRequest } from './requests.ts';
 
 export interface FuzzResponse {
@@ -11,6 +12,8 @@ export interface FuzzResponse {
   text: string;
   /** The parsed body; undefined when it is not JSON. */
   json: unknown;
+  /** How long the answer took, from sending to the last byte (ms). */
+  ms?: number;
 }
 
 /** `cause`: the class of the problem when the rule alone does not say it (which internal text, which secret). */
@@ -244,6 +247,23 @@ export function recalculationInputMistake(req: FuzzRequest, ctx: OracleContext):
 /** `notes`: worth a look but within the contract (printed in the summary, never failing). */
 export type Verdict = { violations: Violation[]; documented500: boolean; notes?: string[] };
 
+/**
+ * True when the request reaches the route it was generated for: the method the route answers (or HEAD on a GET
+ * route) and a path, as the client sends it (dot segments resolved), that the route's pattern matches.
+ */
+export function reachesRoute(req: FuzzRequest): boolean {
+  if (!req.route?.path) return false;
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  if (method !== req.route.method) return false;
+  let path = req.url.split('?')[0];
+  try {
+    path = new URL(path, 'http://fuzz').pathname;
+  } catch {
+    return false;
+  }
+  return pathPattern(req.route.path.replace(/^\/api\/v1/, '')).test(path.replace(/^\/api\/v1/i, ''));
+}
+
 /** REST, /healthz and unknown paths: the app's own JSON error bodies. */
 export function checkRest(req: FuzzRequest, res: FuzzResponse, ctx: OracleContext): Verdict {
   const path = routePath(req.url);
@@ -296,16 +316,15 @@ export function checkRest(req: FuzzRequest, res: FuzzResponse, ctx: OracleContex
   // a 503 here is still reported by the 5xx rule above.
   if (res.status === 503 && !/^\d+$/.test(res.headers['retry-after'] ?? ''))
     violations.push({ rule: '503 without Retry-After', detail: res.text.slice(0, 200) });
-  // Authentication: credentials are judged before the body, so a caller without them learns nothing about its fields.
-  if (
-    req.route &&
-    !req.route.public &&
-    req.method === req.route.method &&
-    res.status === 400 &&
-    isUnauthenticated(req.tags)
-  ) {
+  // Authentication: credentials are judged first, so a caller without them gets 401 from a protected route whatever
+  // it sent (body, query string, path id) and whichever method the route answers (HEAD runs a GET route), and never
+  // a 2xx. Judged only when the URL, as sent, reaches the route (`/users/..` is resolved to another path).
+  if (req.route && !req.route.public && isUnauthenticated(req.tags) && reachesRoute(req) && res.status !== 401) {
+    const success = res.status >= 200 && res.status < 300;
     violations.push({
-      rule: 'unauthenticated request answered 400, not 401',
+      rule: success
+        ? 'unauthenticated request answered 2xx on a protected route'
+        : `unauthenticated request answered ${res.status}, not 401`,
       detail: res.text.slice(0, 200),
       cause: isObject(res.json) && isString(res.json.error) ? res.json.error.replace(/'.*'/, "'…'") : undefined,
     });

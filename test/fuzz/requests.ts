@@ -29,8 +29,8 @@ export interface FuzzRequest {
   tags: string[];
   /** GraphQL only: the root fields the document selects (for the secret allowances). */
   rootFields?: string[];
-  /** REST route requests only: whether the route needs credentials, and the method it answers. */
-  route?: { method: string; public: boolean };
+  /** REST route requests only: whether the route needs credentials, the method it answers, its path template. */
+  route?: { method: string; public: boolean; path?: string };
 }
 
 /** Credential tags that authenticate nobody (absent, malformed, forged, expired, wrongly signed). */
@@ -386,7 +386,7 @@ export function restRequestArb(target: RestTarget, g: Generators): fc.Arbitrary<
         headers: headersOf(auth, client, hasBody ? contentType : undefined),
         body: hasBody ? body.bytes : undefined,
         tags,
-        route: { method: target.method, public: target.public },
+        route: { method: target.method, public: target.public, path: target.path },
       };
     });
 }

@@ -180,6 +180,7 @@ export async function runTarget(
         });
         continue;
       }
+      res.ms = took;
       stats.byStatus.set(res.status, (stats.byStatus.get(res.status) ?? 0) + 1);
       if (res.status >= 500) stats.fiveHundreds += 1;
       const verdict = judge(req, res, ctx);

@@ -110,12 +110,20 @@ export function assetIdsOf(input: ApprovalInput): number[] {
   return distinct(input.asset_ids ?? input.assets ?? []);
 }
 
+/** The ANZSIC division codes as a set: one lookup per item, whatever the list's length. */
+const DIVISIONS: ReadonlySet<string> = new Set(ANZSIC_DIVISION_CODES);
+
 export function approvalInputErrors(input: ApprovalInput): FieldError[] {
   const errors: FieldError[] = [];
+  const byField = new Map<string, FieldError>();
   const add = (field: string, message: string) => {
-    const existing = errors.find((e) => e.field === field);
+    const existing = byField.get(field);
     if (existing) existing.messages.push(message);
-    else errors.push({ field, messages: [message] });
+    else {
+      const error = { field, messages: [message] };
+      byField.set(field, error);
+      errors.push(error);
+    }
   };
 
   const name = typeof input.name === 'string' ? input.name.trim() : '';
@@ -147,7 +155,7 @@ export function approvalInputErrors(input: ApprovalInput): FieldError[] {
     if (value < 0) add(field, 'Ensure this value is greater than or equal to 0.');
     else if (value > max) add(field, `Ensure this value is less than or equal to ${max}.`);
   }
-  const bad = new Set(errors.map((e) => e.field));
+  const bad = new Set(byField.keys());
   for (const [lower, upper] of RANGES) {
     const lo = input[lower];
     const hi = input[upper];
@@ -162,7 +170,7 @@ export function approvalInputErrors(input: ApprovalInput): FieldError[] {
   if (industries.length > MAX_LIST_ITEMS)
     add('industries', `Ensure this list has no more than ${MAX_LIST_ITEMS} items.`);
   else {
-    const unknown = distinct(industries).filter((code) => !(ANZSIC_DIVISION_CODES as readonly string[]).includes(code));
+    const unknown = distinct(industries).filter((code) => !DIVISIONS.has(code));
     if (unknown.length)
       add(
         'industries',
@@ -182,7 +190,8 @@ export function approvalInputErrors(input: ApprovalInput): FieldError[] {
   if (
     input.asset_ids &&
     input.assets &&
-    !errors.some((e) => e.field === 'asset_ids' || e.field === 'assets') &&
+    !byField.has('asset_ids') &&
+    !byField.has('assets') &&
     !sameMembers(distinct(input.asset_ids), distinct(input.assets))
   )
     add('assets', 'assets and asset_ids name the same list and must agree.');

@@ -100,10 +100,17 @@ function calledTools(messages: unknown[]): { names: Set<string>; count: number }
 /** Tool calls one POST may carry (a JSON-RPC batch): one, so a batch cannot run one metered tool many times. */
 export const MAX_TOOL_CALLS_PER_REQUEST = 1;
 
+/**
+ * Most array items and object members one tool call's arguments may hold (the SDK's own bound, checked before it
+ * validates them against the tool's schema): the longest real call, a deal with its preferred financiers, is a few
+ * hundred. Validation reports every wrong item, so an unbounded list would cost time and an answer in proportion.
+ */
+export const MAX_TOOL_INPUT_ELEMENTS = 1_000;
+
 function serverFor(schema: GraphQLSchema, compiled: CompiledTool[], ctx: Context, called: Set<string>): McpServer {
   const server = new sdk.McpServer(
     { name: MCP_SERVER_NAME, version: MCP_SERVER_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
   );
   const caller = ctx.caller!;
   for (const entry of compiled) {

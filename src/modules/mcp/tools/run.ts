@@ -10,7 +10,7 @@ import { unstorableTextErrors } from '../../../graphql/input-text.ts';
 import { retryableDatabaseFailure } from '../../../lib/database-errors.ts';
 import type { FieldError } from '../../../lib/errors.ts';
 import { logger } from '../../../lib/logger.ts';
-import { type CompiledRoute, coerceVariables, compileRoute, run } from '../../../rest/bridge.ts';
+import { type CompiledRoute, coerceVariables, compileRoute, refusedEarly, run } from '../../../rest/bridge.ts';
 import { plain, type ToolDefinition, type ToolResult } from './define-tool.ts';
 import { type ToolArguments, toolArguments } from './schema.ts';
 
@@ -62,12 +62,31 @@ function isErrorResult(schema: GraphQLSchema, result: ToolResult): boolean {
   return isObjectType(type) && type.getInterfaces().some((i) => i.name === 'Error');
 }
 
+/** A typed error result as the tool's answer: cap_hit, entitlement_required, forbidden ... (the service's sentence). */
+function refusal(result: ToolResult): CallToolResult {
+  // cap_hit, entitlement_required, forbidden ...: the service's own sentence (cap_hit's `message` is the one to show).
+  // version_conflict: the card's version now is in the text too, so the retry needs no guess.
+  const body =
+    result.__typename === 'ValidationError'
+      ? fieldErrorsText(result.message, result.errors)
+      : typeof result.current_version === 'number'
+        ? `${result.message}\ncurrent_version: ${result.current_version} (re-read the card, then send it as expected_version)`
+        : result.message;
+  return {
+    ...text(body, true),
+    structuredContent: { error: result.code, ...plain(result) },
+  };
+}
+
 export async function runTool(
   schema: GraphQLSchema,
   compiled: CompiledTool,
   ctx: Context,
   args: Record<string, unknown>,
 ): Promise<CallToolResult> {
+  // A caller the operation's scopes refuse (a `read` token on a write tool) is refused before its arguments are read.
+  const refused = refusedEarly(compiled.operation, ctx);
+  if (refused) return refusal(refused);
   // Text PostgreSQL cannot store is refused before any field sees it, as on the other surfaces.
   const unstorable = unstorableTextErrors(args, 'arguments');
   if (unstorable.length) return text(fieldErrorsText('Invalid arguments.', unstorable), true);
@@ -84,20 +103,7 @@ export async function runTool(
     return text('Internal error: the tool could not run.', true);
   }
   const result = outcome.result;
-  if (isErrorResult(schema, result)) {
-    // cap_hit, entitlement_required, forbidden ...: the service's own sentence (cap_hit's `message` is the one to show).
-    // version_conflict: the card's version now is in the text too, so the retry needs no guess.
-    const body =
-      result.__typename === 'ValidationError'
-        ? fieldErrorsText(result.message, result.errors)
-        : typeof result.current_version === 'number'
-          ? `${result.message}\ncurrent_version: ${result.current_version} (re-read the card, then send it as expected_version)`
-          : result.message;
-    return {
-      ...text(body, true),
-      structuredContent: { error: result.code, ...plain(result) },
-    };
-  }
+  if (isErrorResult(schema, result)) return refusal(result);
   const answer = compiled.tool.answer ? compiled.tool.answer(result) : plain(result);
   return {
     content: [{ type: 'text', text: JSON.stringify(answer) }],
