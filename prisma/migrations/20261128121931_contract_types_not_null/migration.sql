@@ -16,6 +16,9 @@ UPDATE "products" SET
   "home_owner" = coalesce("home_owner", 'both')
   WHERE "compounding_frequency" IS NULL OR "doc_fee_financed" IS NULL OR "private_sale" IS NULL
      OR "sale_hire_back" IS NULL OR "home_owner" IS NULL;
+-- The catalogue-version triggers run at commit (deferred); PostgreSQL refuses ALTER TABLE on a table with trigger
+-- events pending, so they run now.
+SET CONSTRAINTS ALL IMMEDIATE;
 
 -- AlterTable
 ALTER TABLE "api_tokens" ALTER COLUMN "expires_at" SET NOT NULL;
