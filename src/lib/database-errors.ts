@@ -99,13 +99,18 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 
 /**
  * True when `error` says every pooled connection stayed busy for DATABASE_CONNECT_TIMEOUT_MS: pg-pool's queue timeout
- * (its only use of this sentence; a connection that cannot be opened fails otherwise), or Prisma's P2024.
+ * (its only use of this sentence; a connection that cannot be opened fails otherwise), Prisma's P2024, or Prisma's
+ * transaction start timeout (its `maxWait`, shorter than the pool's wait by default).
  */
 export function isDatabaseBusy(error: unknown): boolean {
   return wrapsMatching(
     error,
     ({ code, message }) =>
-      code === 'P2024' || (typeof message === 'string' && /^timeout exceeded when trying to connect$/.test(message)),
+      code === 'P2024' ||
+      (typeof message === 'string' &&
+        (/^timeout exceeded when trying to connect$/.test(message) ||
+          // Prisma's transaction `maxWait` ran out while it waited for the pool (P2028, this sentence only).
+          /Unable to start a transaction in the given time\.$/.test(message))),
   );
 }
 
