@@ -6,6 +6,7 @@ import express, { type Request, type Response } from 'express';
 import type { Config } from './config.ts';
 import type { Database } from './lib/db.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { WriteSlots } from './lib/write-slots.ts';
 import type { AppDeps } from './graphql/context.ts';
 import { createServices } from './modules/services.ts';
 import { createRestRouter } from './rest/router.ts';
@@ -39,6 +40,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
     config: options.config,
     clock,
     services: createServices(options.database.prisma, options.config, clock),
+    writeSlots: new WriteSlots(options.config.writeConcurrencyPerOrganisation),
   };
 
   const yoga = createGraphQLServer(deps);

@@ -67,6 +67,8 @@ export interface Config extends DatabaseTimeouts {
   readinessTimeoutMs: number;
   /** On SIGTERM/SIGINT, in-flight requests get this long to finish before their connections are closed. */
   shutdownTimeoutMs: number;
+  /** Writes (mutations) one organisation may run at once; more wait briefly or are refused 429 (src/lib/write-slots.ts). */
+  writeConcurrencyPerOrganisation: number;
   /** Largest request body, in bytes, on /graphql and /api/v1 alike (413 beyond). */
   maxBodyBytes: number;
   /** Browser origins allowed to call either surface (CORS); empty = none. */
@@ -384,6 +386,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     ),
     readinessTimeoutMs: int(env, 'READINESS_TIMEOUT_MS', 2000),
     shutdownTimeoutMs: int(env, 'SHUTDOWN_TIMEOUT_MS', 10_000),
+    writeConcurrencyPerOrganisation: int(env, 'WRITE_CONCURRENCY_PER_ORGANISATION', 4),
     maxBodyBytes: int(env, 'MAX_BODY_BYTES', 256 * 1024),
     corsAllowedOrigins: parseAllowedOrigins(env.CORS_ALLOWED_ORIGINS),
     requestLog: env.LOG_REQUESTS !== 'false',

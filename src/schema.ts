@@ -7,8 +7,9 @@ import { builder } from './graphql/builder.ts';
 import './graphql/scalars.ts';
 import './graphql/errors.ts';
 import './modules/graphql.ts';
+import { boundWrites } from './graphql/write-bound.ts';
 
-export const schema = builder.toSchema({ sortSchema: false });
+export const schema = boundWrites(builder.toSchema({ sortSchema: false }));
 
 export function printedSchema(): string {
   return `${printSchema(lexicographicSortSchema(schema))}\n`;

@@ -101,13 +101,13 @@ export function createGraphQLServer(deps: AppDeps) {
       maskError(error, message) {
         const retryable = retryableDatabaseFailure(error);
         if (retryable) {
-          // An outage or a write conflict, not a bug: 503 with Retry-After, as REST answers it.
+          // An outage, back-pressure or a write conflict, not a bug: 503 (429) with Retry-After, as REST answers it.
           logRetryable('graphql', retryable, error);
           return new GraphQLError(retryable.message, {
             path: error instanceof GraphQLError ? error.path : undefined,
             extensions: {
               code: retryable.code,
-              http: { status: 503, headers: { 'Retry-After': String(retryable.retryAfterSeconds) } },
+              http: { status: retryable.status, headers: { 'Retry-After': String(retryable.retryAfterSeconds) } },
             },
           });
         }

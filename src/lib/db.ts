@@ -126,6 +126,89 @@ export function pgTimeouts(options: Partial<DatabaseTimeouts> = {}): pg.PoolConf
   };
 }
 
+/**
+ * The bound on a whole interactive transaction on PostgreSQL, from asking for its connection to its commit: the
+ * bound a single statement already has (statement_timeout plus the client's second, docs/operations.md). Prisma's own
+ * transaction `timeout` only stops the next statement: one already sent to a silent server, and the ROLLBACK queued
+ * behind it on the same connection, each waited out their own read timeout.
+ */
+export function transactionBoundMs(options: Partial<DatabaseTimeouts> = {}): number {
+  return { ...DEFAULT_DATABASE_TIMEOUTS, ...definedOnly(options) }.databaseStatementTimeoutMs + 1000;
+}
+
+/** A transaction that outlived transactionBoundMs: what it wrote is rolled back; answered like an outage (503). */
+export class TransactionDeadlineError extends Error {
+  override name = 'TransactionDeadlineError';
+  readonly code = 'TRANSACTION_DEADLINE';
+  constructor(boundMs: number) {
+    super(`The transaction did not finish within ${boundMs} ms and was abandoned.`);
+  }
+}
+
+type AdapterFactory = PrismaPg;
+type Adapter = Awaited<ReturnType<AdapterFactory['connect']>>;
+type Transaction = Awaited<ReturnType<Adapter['startTransaction']>>;
+
+/**
+ * Every transaction the adapter starts ends within `boundMs` of its start. Once the time is up, what it was waiting
+ * for (a statement, the COMMIT) rejects with TransactionDeadlineError, a later statement or COMMIT is refused without
+ * being sent, so nothing it wrote is committed, and the ROLLBACK and the connection's release are left to finish in
+ * the background (pg's own read timeout ends them on a silent server). A COMMIT cut off in flight may still have
+ * been applied, as with any outage (docs/operations.md).
+ */
+function withTransactionDeadline(factory: AdapterFactory, boundMs: number): AdapterFactory {
+  const bound = (tx: Transaction, started: number): Transaction => {
+    let expired = false;
+    let background: Promise<unknown> = Promise.resolve();
+    const deadline = <T>(work: () => Promise<T>): Promise<T> => {
+      const left = started + boundMs - performance.now();
+      if (expired || left <= 0) {
+        expired = true;
+        return Promise.reject(new TransactionDeadlineError(boundMs));
+      }
+      const running = work();
+      background = running.catch(() => {});
+      let timer: NodeJS.Timeout | undefined;
+      return Promise.race([
+        running,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => {
+            expired = true;
+            reject(new TransactionDeadlineError(boundMs));
+          }, left);
+        }),
+      ]).finally(() => clearTimeout(timer));
+    };
+    /** After the deadline: run `end` once what was in flight has settled, without waiting for it. */
+    const later = (end: () => Promise<unknown>): Promise<void> => {
+      background = background.then(end).catch(() => {});
+      return Promise.resolve();
+    };
+    const isRollback = (query: { sql: string }) => /^\s*ROLLBACK\b/i.test(query.sql);
+    const endInBackground = () =>
+      tx.executeRaw({ sql: 'ROLLBACK', args: [], argTypes: [] }).finally(() => tx.rollback());
+    return Object.assign(Object.create(tx) as Transaction, {
+      queryRaw: (query: Parameters<Transaction['queryRaw']>[0]) => deadline(() => tx.queryRaw(query)),
+      executeRaw: (query: Parameters<Transaction['executeRaw']>[0]) =>
+        expired && isRollback(query) ? later(() => tx.executeRaw(query)) : deadline(() => tx.executeRaw(query)),
+      // Past the deadline the connection goes back to the pool only after a ROLLBACK (a refused COMMIT sends none).
+      commit: () => (expired ? later(endInBackground) : tx.commit()),
+      rollback: () => (expired ? later(endInBackground) : tx.rollback()),
+    });
+  };
+  return Object.assign(Object.create(factory) as AdapterFactory, {
+    connect: async () => {
+      const adapter = await factory.connect();
+      return Object.assign(Object.create(adapter) as Adapter, {
+        startTransaction: async (isolation: Parameters<Adapter['startTransaction']>[0]) => {
+          const started = performance.now();
+          return bound(await adapter.startTransaction(isolation), started);
+        },
+      });
+    },
+  });
+}
+
 function definedOnly(options: Partial<DatabaseTimeouts>): Partial<DatabaseTimeouts> {
   return Object.fromEntries(
     Object.entries(options).filter(([k, v]) => v !== undefined && k in DEFAULT_DATABASE_TIMEOUTS),
@@ -167,10 +250,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     }
     // Our own pool (not one the adapter makes) so its state can be read; the adapter ends it on disconnect.
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, ...timeouts });
-    const adapter = new PrismaPg(pool, {
-      statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string,
-      disposeExternalPool: true,
-    });
+    const adapter = withTransactionDeadline(
+      new PrismaPg(pool, {
+        statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string,
+        disposeExternalPool: true,
+      }),
+      transactionBoundMs(options.timeouts),
+    );
     const prisma = new PrismaClient({ adapter, log: [{ emit: 'event', level: 'query' }] });
     prisma.$on('query' as never, () => {
       queries += 1;

@@ -227,6 +227,10 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
           query: {
             value: async (sql: string, params?: unknown[], options?: QueryOptions) => {
               if (tx.closed) throw new Error('Transaction is closed');
+              // A PGlite statement settles without leaving the microtask queue, so a transaction of many statements
+              // (an import's) would hold the event loop from its first statement to its last: the loop gets a turn
+              // (timers, sockets: /healthz) before each one.
+              await new Promise<void>((resolve) => setImmediate(resolve));
               return run(sql, params ?? [], options, true) as Promise<Results<never>>;
             },
           },

@@ -6,6 +6,7 @@
 import type { Config } from '../config.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Clock } from '../lib/clock.ts';
+import type { WriteSlots } from '../lib/write-slots.ts';
 import type { ClientKind } from '../lib/wording.ts';
 import type { Authentication } from './auth/caller.ts';
 import type { Services } from './services.ts';
@@ -16,6 +17,8 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   services: Services;
+  /** The bound on writes in flight per organisation (WRITE_CONCURRENCY_PER_ORGANISATION). */
+  writeSlots: WriteSlots;
 }
 
 export interface ServiceContext extends AppDeps {

@@ -8,6 +8,8 @@ import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openDatabase, rawQuery, type Database } from '../../src/lib/db.ts';
 import {
+  DATABASE_BUSY_CODE,
+  DATABASE_UNAVAILABLE_CODE,
   isDatabaseUnavailable,
   isWriteConflict,
   retryableDatabaseFailure,
@@ -100,12 +102,23 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
     await db.close();
   });
 
-  it('pool acquire timeout: every connection is busy (here: stuck connecting)', async () => {
+  it('pool acquire timeout: "busy" (back-pressure), not "unavailable"; the connections stuck connecting are', async () => {
     const { port } = silent.address() as net.AddressInfo;
     const db = await openDatabase({ databaseUrl: urlAt(port), dataDir: ':memory:', migrate: false, timeouts: fast });
     const errors = await Promise.all(Array.from({ length: 12 }, () => thrown(() => db.prisma.user.count()))); // pool max is 10
-    expect(errors.map((e) => (e as Error).message)).toContain('timeout exceeded when trying to connect');
-    for (const e of errors) expect(isDatabaseUnavailable(e)).toBe(true);
+    const waited = errors.filter((e) => (e as Error).message === 'timeout exceeded when trying to connect');
+    expect(waited.length).toBeGreaterThan(0);
+    for (const e of waited) {
+      expect(isDatabaseUnavailable(e)).toBe(false);
+      expect(retryableDatabaseFailure(e)).toMatchObject({
+        code: DATABASE_BUSY_CODE,
+        status: 503,
+        retryAfterSeconds: 1,
+      });
+      expect(retryableDatabaseFailure(e)?.message).not.toMatch(/unavailable/i);
+    }
+    for (const e of errors.filter((e) => !waited.includes(e)))
+      expect(retryableDatabaseFailure(e)?.code).toBe(DATABASE_UNAVAILABLE_CODE);
     await db.close();
   });
 

@@ -5,8 +5,10 @@
  * a 500 or a hang; /healthz stays 200 and /readyz says 503. Afterwards the app recovers by itself, and every write it
  * acknowledged (201) is in the database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 import { startTcpProxy, type ProxyMode, type TcpProxy } from './tcp-proxy.ts';
 import { DATABASE_UNAVAILABLE_CODE } from '../../src/lib/database-errors.ts';
 
@@ -158,3 +160,72 @@ describe.skipIf(!PG)(
     });
   },
 );
+
+/**
+ * The bound on a whole transaction (docs/operations.md, "Database timeouts"): a write whose transaction is in flight
+ * when the database falls silent answers 503 within statement timeout + 1 s of its start, like an outage, and nothing
+ * of it is kept. Without the bound the statement in flight and then the ROLLBACK queued behind it on the same
+ * connection each waited out their own read timeout (twice the bound, and more with every statement left).
+ */
+describe.skipIf(!PG)('a write in flight when the database falls silent ends within the transaction bound', () => {
+  const bounded = {
+    databaseConnectTimeoutMs: 1000,
+    databaseStatementTimeoutMs: 2000,
+    databaseIdleInTransactionTimeoutMs: 10_000,
+    readinessTimeoutMs: 1000,
+  };
+  /** The whole transaction's bound, and what a loaded 2-core machine may add to the answer. */
+  const TRANSACTION_BOUND_MS = bounded.databaseStatementTimeoutMs + 1000;
+  const SLACK_MS = 1500;
+  let proxy: TcpProxy;
+  let t: TestApp;
+  let holder: pg.Client;
+  beforeAll(async () => {
+    const url = new URL(PG!);
+    proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
+    t = await startTestApp({ config: bounded, databaseAddress: { host: '127.0.0.1', port: proxy.port } });
+    // The lock holder reaches the database directly, not through the proxy.
+    const direct = new URL(t.config.databaseUrl!);
+    direct.hostname = url.hostname;
+    direct.port = url.port || '5432';
+    holder = new pg.Client({ connectionString: direct.toString() });
+    await holder.connect();
+  });
+  afterAll(async () => {
+    await holder?.end().catch(() => {});
+    await proxy?.set('forward');
+    await t?.close();
+    await proxy?.close();
+  });
+
+  it('POST /products waiting inside its transaction: 503 with Retry-After within the bound; nothing written', async () => {
+    const prisma = t.database.prisma;
+    const session = (await t.login('financier.admin@demo.test')).access;
+    const { organisation_id } = await prisma.user.findFirstOrThrow({ where: { email: 'financier.admin@demo.test' } });
+    const productsBefore = await prisma.product.count();
+    // Hold the card's lock, so the write stops inside its transaction, on its first statement.
+    await holder.query('BEGIN');
+    await holder.query(
+      `INSERT INTO rate_card_states (organisation_id, version) VALUES ($1, 0)
+       ON CONFLICT (organisation_id) DO UPDATE SET version = rate_card_states.version`,
+      [organisation_id],
+    );
+    const start = performance.now();
+    const write = t.rest('POST', '/api/v1/products', { token: session, body: { product_name: 'In flight' } });
+    await vi.waitUntil(async () => (await lockWaiters(prisma)) > 0, LOCK_POLL);
+    await proxy.set('silent');
+    // The lock is released, the database goes on with the write, and its answers are lost on the way back.
+    await holder.query('ROLLBACK');
+    const res = await write;
+    const ms = performance.now() - start;
+    expect(res.status).toBe(503);
+    expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(res.body).toEqual({ error: expect.stringMatching(/database/i) });
+    expect(ms).toBeLessThan(TRANSACTION_BOUND_MS + SLACK_MS);
+
+    await proxy.set('forward');
+    await vi.waitUntil(async () => (await t.rest('GET', '/readyz')).status === 200, { timeout: 20_000, interval: 250 });
+    expect(await prisma.product.count()).toBe(productsBefore);
+    expect(await prisma.product.count({ where: { product_name: 'In flight' } })).toBe(0);
+  });
+});

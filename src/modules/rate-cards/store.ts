@@ -108,6 +108,49 @@ async function sequencePast(db: Db, table: 'products' | 'rate_brackets' | 'asset
   );
 }
 
+/** Rate brackets per bulk statement: on PGlite a statement runs on the event loop, so each stays short. */
+export const BRACKETS_PER_STATEMENT = 500;
+
+/** The rate_brackets columns a card writes, with their SQL types (jsonb_to_recordset reads the rows by them). */
+const BRACKET_COLUMNS = RATE_BRACKET_FIELDS.map((f) => {
+  const type = /^(id|organisation_id|product_id|min_term|max_term|min_asset_age|max_asset_age)$/.test(f)
+    ? 'int'
+    : f === 'name'
+      ? 'text'
+      : f === 'type'
+        ? '"CardType"'
+        : 'double precision';
+  return { name: f, type };
+});
+const BRACKET_RECORDSET = `jsonb_to_recordset($1::jsonb) AS r(${BRACKET_COLUMNS.map((c) => `"${c.name}" ${c.type}`).join(', ')})`;
+const BRACKET_SQL = {
+  insert: `INSERT INTO rate_brackets (${BRACKET_COLUMNS.map((c) => `"${c.name}"`).join(', ')})
+           SELECT ${BRACKET_COLUMNS.map((c) => `r."${c.name}"`).join(', ')} FROM ${BRACKET_RECORDSET}`,
+  update: `UPDATE rate_brackets b SET ${BRACKET_COLUMNS.filter((c) => c.name !== 'id')
+    .map((c) => `"${c.name}" = r."${c.name}"`)
+    .join(', ')}, updated_at = CURRENT_TIMESTAMP
+           FROM ${BRACKET_RECORDSET} WHERE b.id = r.id`,
+};
+
+/**
+ * Inserts or updates many rate brackets, BRACKETS_PER_STATEMENT at a time, each batch one statement with one JSON
+ * parameter. A row per statement (or one statement with a parameter per field) costs far more than the write: an
+ * import of thousands of brackets would hold a PGlite server's event loop for seconds. Updates lock their rows in id
+ * order first, as every rate-bracket writer does.
+ */
+async function writeRateBrackets(tx: Db, mode: 'insert' | 'update', brackets: readonly RateBracket[]): Promise<void> {
+  const rows = [...brackets].sort((a, b) => a.id - b.id).map((b) => pick(b as never, RATE_BRACKET_FIELDS));
+  for (let i = 0; i < rows.length; i += BRACKETS_PER_STATEMENT) {
+    const batch = rows.slice(i, i + BRACKETS_PER_STATEMENT);
+    if (mode === 'update')
+      await tx.$executeRawUnsafe(
+        'SELECT 1 FROM rate_brackets WHERE id = ANY($1::int[]) ORDER BY id FOR NO KEY UPDATE',
+        batch.map((r) => r.id),
+      );
+    await tx.$executeRawUnsafe(BRACKET_SQL[mode], JSON.stringify(batch));
+  }
+}
+
 /**
  * Locks rate brackets about to be deleted, in id order. An approval write locks the brackets it links (KEY SHARE,
  * also in id order), so the two queue instead of deadlocking, whatever order a DELETE's plan would take them in.
@@ -204,18 +247,17 @@ export async function replaceRateCard(tx: Db, organisationId: number, card: Rate
   }
   const newBrackets = card.rate_brackets.filter((b) => !nowBrackets.has(b.id));
   if (newBrackets.length) {
-    await tx.rateBracket.createMany({ data: newBrackets.map((b) => pick(b as never, RATE_BRACKET_FIELDS) as never) });
+    await writeRateBrackets(tx, 'insert', newBrackets);
     await sequencePast(tx, 'rate_brackets');
   }
-  for (const b of card.rate_brackets) {
+  const changedBrackets = card.rate_brackets.filter((b) => {
     const now = nowBrackets.get(b.id);
-    if (!now || same(pick(now as never, RATE_BRACKET_FIELDS), pick(b as never, RATE_BRACKET_FIELDS))) continue;
-    await tx.rateBracket.update({
-      where: { id: b.id },
-      data: withoutId(pick(b as never, RATE_BRACKET_FIELDS)) as never,
-    });
+    return now && !same(pick(now as never, RATE_BRACKET_FIELDS), pick(b as never, RATE_BRACKET_FIELDS));
+  });
+  await writeRateBrackets(tx, 'update', changedBrackets);
+  for (const b of changedBrackets) {
     // A bracket moved to another product takes its asset mappings along (a mapping names both).
-    if (now.product_id !== b.product_id)
+    if (nowBrackets.get(b.id)!.product_id !== b.product_id)
       await tx.assetRateBracket.updateMany({ where: { rate_bracket_id: b.id }, data: { product_id: b.product_id } });
   }
   if (removedProducts.length) await tx.product.deleteMany({ where: { id: { in: removedProducts } } });
