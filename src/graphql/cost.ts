@@ -50,7 +50,7 @@ export const MAX_ALIASES = 30;
  * `calculate` and `matrix` together), each run and metered once; one of them under two response names (aliases) would
  * run, and meter, twice, and is refused.
  */
-export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
+export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator', 'whatWouldItTake']);
 
 /** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
 export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
@@ -126,6 +126,10 @@ const LIST_SIZES: Record<string, (sizes: CatalogueSizes, arg: Args) => number> =
   'MatrixApprovalResult.rate_bracket_ids': (s) => s.bracketsPerApproval,
   'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
   'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
+  'WhatWouldItTakeResult.approvals': (s) => s.approvals,
+  // Every criterion an approval checks, or one pricing blocker per linked bracket.
+  'ApprovalStructuring.blockers': (s) => Math.max(MISSING_FIELD_NAMES.length + 4, s.bracketsPerApproval),
+  'StructuringSuggestion.changes': () => 3, // one per lever
   'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
   'Asset.ancestors': () => MAX_ASSET_DEPTH,
   'Approval.transaction_types': () => TRANSACTION_TYPES.length,
