@@ -23,8 +23,8 @@ import {
 useMatrixCalculatorApp();
 
 const QUERY = gql`
-  query W($input: DealInput!, $bounds: StructuringBoundsInput, $rank_by: StructuringRankBy) {
-    whatWouldItTake(input: $input, bounds: $bounds, rank_by: $rank_by) {
+  query W($input: DealInput!, $bounds: StructuringBoundsInput, $rankBy: StructuringRankBy) {
+    whatWouldItTake(input: $input, bounds: $bounds, rankBy: $rankBy) {
       __typename
       ... on WhatWouldItTakeResult {
         approval_count

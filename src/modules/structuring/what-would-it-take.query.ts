@@ -15,18 +15,18 @@ builder.queryField('whatWouldItTake', (t) =>
     args: {
       input: t.arg({ type: DealInput, required: true, description: 'The deal, as the Matrix Calculator takes it' }),
       bounds: t.arg({ type: StructuringBoundsInput, description: "The broker's bounds on the levers" }),
-      rank_by: t.arg({ type: StructuringRankByEnum, description: 'How the cheapest reachable change is ranked' }),
-      doc_levels: t.arg({ type: [DocLevelEnum], description: 'Only approvals at these doc levels' }),
-      organisation_ids: t.arg.intList({ description: 'Only these financiers' }),
+      rankBy: t.arg({ type: StructuringRankByEnum, description: 'How the cheapest reachable change is ranked' }),
+      docLevels: t.arg({ type: [DocLevelEnum], description: 'Only approvals at these doc levels' }),
+      organisationIds: t.arg.intList({ description: 'Only these financiers' }),
     },
     errors: { types: RUN_ERRORS, directResult: true },
     resolve: (_root, args, ctx) =>
       whatWouldItTake(ctx, callerOf(ctx), {
         deal: args.input,
         bounds: args.bounds,
-        rank_by: args.rank_by,
-        doc_levels: args.doc_levels,
-        organisation_ids: args.organisation_ids,
+        rank_by: args.rankBy,
+        doc_levels: args.docLevels,
+        organisation_ids: args.organisationIds,
       }),
   }),
 );
