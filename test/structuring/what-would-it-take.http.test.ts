@@ -143,3 +143,41 @@ describe('scope: a financier sees only its own approvals', () => {
     expect(res.approvals.some((a: any) => a.organisation_id === org)).toBe(false);
   });
 });
+
+describe('POST /api/v1/what-would-it-take/: the same answer as the GraphQL field', () => {
+  const FULL = gql`
+    query F($input: DealInput!, $bounds: StructuringBoundsInput) {
+      whatWouldItTake(input: $input, bounds: $bounds) {
+        ... on WhatWouldItTakeResult {
+          approvals { approval_id approval_name organisation_id organisation_name doc_level status
+            blockers { criterion field kind lever deal_value required eligible_in_months sentence }
+            suggestion { approval_id organisation_id changes { lever from to to_percentage } wait_months deposit term balloon
+              rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence }
+            no_suggestion_reason }
+          cheapest { approval_id organisation_id changes { lever from to to_percentage } wait_months deposit term balloon
+            rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence }
+          approval_count
+        }
+      }
+    }
+  `;
+
+  it('the REST body carries the deal and the bounds; the answer equals the GraphQL one', async () => {
+    const deal = { ...DEAL, credit_score: 600, preferred_financier: [org] };
+    const bounds = { min_term: 24, max_term: 48 };
+    const rest = await t.rest('POST', '/api/v1/what-would-it-take/', { token: pro, body: { ...deal, bounds } });
+    expect(rest.status).toBe(200);
+    const graph: any = await t.graphql(pro).request(FULL, { input: deal, bounds });
+    expect(rest.body).toEqual(graph.whatWouldItTake);
+    expect(rest.body.approvals[0].suggestion.term).toBe(36);
+  });
+
+  it('a bad bound is 400 naming it', async () => {
+    const rest = await t.rest('POST', '/api/v1/what-would-it-take/', {
+      token: pro,
+      body: { ...DEAL, bounds: { max_deposit: -1 } },
+    });
+    expect(rest.status).toBe(400);
+    expect(Object.keys(rest.body.errors)).toEqual(['bounds.max_deposit']);
+  });
+});
