@@ -84,6 +84,7 @@ const RUNS: Record<string, Run> = {
   getFeatureFlags: { as: BROKER },
   matrix: { as: BROKER, results: true },
   matrixCalculator: { as: BROKER, results: true },
+  whatWouldItTake: { as: BROKER },
   revokeMcpConnection: {
     as: BROKER,
     fresh: async (t, token) => {
