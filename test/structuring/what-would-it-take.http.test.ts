@@ -2,6 +2,9 @@
  * whatWouldItTake over the wire (GraphQL at /graphql on the real app): the answer for a deal, metering as one Matrix
  * run (allowance consumed once, cap_hit), the Free-tier paywall, and scope (a financier sees only its own approvals).
  */
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { gql } from 'graphql-request';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -179,5 +182,60 @@ describe('POST /api/v1/what-would-it-take/: the same answer as the GraphQL field
     });
     expect(rest.status).toBe(400);
     expect(Object.keys(rest.body.errors)).toEqual(['bounds.max_deposit']);
+  });
+});
+
+describe('the three surfaces answer the same thing for the same deal', () => {
+  it('MCP what_would_it_take, REST and GraphQL agree; an unknown argument is refused', async () => {
+    const minted = await t.rest('POST', '/api/v1/api-tokens', {
+      token: pro,
+      body: { name: 'structuring mcp', scope: 'read', origin: 'mcp' },
+    });
+    expect(minted.status).toBe(201);
+    const client = new Client({ name: 'Structuring Test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.baseUrl}/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${minted.body.token}` } },
+      }),
+    );
+    try {
+      const deal = { ...DEAL, credit_score: 600, preferred_financier: [org] };
+      const bounds = { min_term: 24, max_term: 48 };
+      const viaMcp = (await client.callTool({
+        name: 'what_would_it_take',
+        arguments: { input: deal, bounds, rank_by: 'repayment' },
+      })) as CallToolResult;
+      expect(viaMcp.isError ?? false).toBe(false);
+      const answer = JSON.parse((viaMcp.content[0] as { text: string }).text);
+      const rest = await t.rest('POST', '/api/v1/what-would-it-take/', {
+        token: pro,
+        body: { ...deal, bounds, rank_by: 'repayment' },
+      });
+      expect(answer).toEqual(rest.body);
+      const graph: any = await t.graphql(pro).request(
+        gql`query A($input: DealInput!, $bounds: StructuringBoundsInput) { whatWouldItTake(input: $input, bounds: $bounds) {
+          ... on WhatWouldItTakeResult { approval_count approvals { approval_id suggestion { term deposit repayment_min sentence } } } } }`,
+        { input: deal, bounds },
+      );
+      expect(graph.whatWouldItTake.approval_count).toBe(rest.body.approval_count);
+      expect(graph.whatWouldItTake.approvals).toEqual(
+        rest.body.approvals.map((a: any) => ({
+          approval_id: a.approval_id,
+          suggestion: a.suggestion && {
+            term: a.suggestion.term,
+            deposit: a.suggestion.deposit,
+            repayment_min: a.suggestion.repayment_min,
+            sentence: a.suggestion.sentence,
+          },
+        })),
+      );
+      const unknown = (await client.callTool({
+        name: 'what_would_it_take',
+        arguments: { input: deal, nope: 1 },
+      })) as CallToolResult;
+      expect(unknown.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });
