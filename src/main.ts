@@ -113,23 +113,7 @@ async function serve(
     (await database.prisma.user.count({ where: { email: { in: DEMO_LOGINS } } })) === DEMO_LOGINS.length;
   const app = createApp({ config, database });
   ready(app.express);
-  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
-  console.log(
-    startupBanner({
-      environment: config.environment,
-      port,
-      where,
-      graphqlExplorer: config.graphqlExplorer,
-      decision,
-      databaseEmpty,
-      demoAccountsPresent,
-    }).join('\n'),
-  );
-
-  app.notifications.start();
-  // GraphiQL's bundle is imported and compressed now, not on the first reader's request.
-  app.explorer?.prepare().catch((e: Error) => logger.error('graphiql.prepare_failed', { message: e.message }));
-
+  // Signal handlers before the banner: whoever reads "serving on" and sends SIGTERM gets a graceful shutdown.
   let shuttingDown = false;
   const shutdown = async (signal: string) => {
     // Ctrl-C reaches npm, tsx and node alike, and npm and tsx relay it: one keystroke can arrive two or three times.
@@ -170,6 +154,22 @@ async function serve(
   process.on('SIGTERM', () => {
     void shutdown('SIGTERM');
   });
+  const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `embedded PostgreSQL (PGlite) in ${config.dataDir}`;
+  console.log(
+    startupBanner({
+      environment: config.environment,
+      port,
+      where,
+      graphqlExplorer: config.graphqlExplorer,
+      decision,
+      databaseEmpty,
+      demoAccountsPresent,
+    }).join('\n'),
+  );
+
+  app.notifications.start();
+  // GraphiQL's bundle is imported and compressed now, not on the first reader's request.
+  app.explorer?.prepare().catch((e: Error) => logger.error('graphiql.prepare_failed', { message: e.message }));
 }
 
 main().catch((error) => {

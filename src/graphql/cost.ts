@@ -51,7 +51,7 @@ export const MAX_ALIASES = 30;
  * `calculate` and `matrix` together), each run and metered once; one of them under two response names (aliases) would
  * run, and meter, twice, and is refused.
  */
-export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator']);
+export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator', 'whatWouldItTake']);
 
 /** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
 export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
@@ -176,6 +176,10 @@ const CATALOGUE_LISTS: Record<string, (sizes: CatalogueSizes, arg: Args) => numb
   'MatrixCalculatorResult.priced': (s) => s.brackets,
   'MatrixFinancierGroup.approvals': (s) => s.approvalsPerFinancier,
   'MatrixApprovalResult.rate_bracket_ids': (s) => s.bracketsPerApproval,
+  'WhatWouldItTakeResult.approvals': (s) => s.approvals,
+  // Every criterion an approval checks, or one pricing blocker per linked bracket.
+  'ApprovalStructuring.blockers': (s) => Math.max(MISSING_FIELD_NAMES.length + 4, s.bracketsPerApproval),
+  'StructuringSuggestion.changes': () => 3, // one per lever
   'Approval.asset_ids': (s) => s.assetsPerApproval,
   'Approval.assets': (s) => s.assetsPerApproval,
   'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,

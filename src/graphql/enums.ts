@@ -43,7 +43,7 @@ import {
 import { builder } from './builder.ts';
 
 /** A list's values, each with its description (a description for every value, or the compiler complains). */
-function described<const T extends string>(
+export function described<const T extends string>(
   list: readonly T[],
   descriptions: Record<T, string>,
 ): Record<T, { description: string }> {

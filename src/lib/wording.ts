@@ -159,6 +159,48 @@ export const WORDING = {
   product_updated: { web: () => 'Product updated.', mobile: () => 'Product updated.' },
   rate_card_version_restored: { web: () => 'Version restored.', mobile: () => 'Version restored.' },
   asset_updated: { web: () => 'Asset updated.', mobile: () => 'Asset updated.' },
+  structuring_blocker_lever: {
+    web: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; a change of ${p.lever} can meet it.`,
+    mobile: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; a change of ${p.lever} can meet it.`,
+  },
+  structuring_blocker_time: {
+    web: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; eligible in ${p.months} months.`,
+    mobile: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; eligible in ${p.months} months.`,
+  },
+  structuring_blocker_fact: {
+    web: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; a fact no structuring changes.`,
+    mobile: (p) =>
+      `${p.criterion}: the deal has ${p.value}, the approval needs ${p.required}; a fact no structuring changes.`,
+  },
+  structuring_blocker_unanswered: {
+    web: (p) => `${p.criterion}: answer ${p.field}; the approval checks it.`,
+    mobile: (p) => `${p.criterion}: answer ${p.field}; the approval checks it.`,
+  },
+  structuring_change_money: {
+    web: (p) => `${p.lever} from $${p.from} to $${p.to}`,
+    mobile: (p) => `${p.lever} from ${p.from} to ${p.to} dollars`,
+  },
+  structuring_change_term: {
+    web: (p) => `term from ${p.from} to ${p.to} months`,
+    mobile: (p) => `term from ${p.from} to ${p.to} months`,
+  },
+  structuring_wait: { web: (p) => `wait ${p.months} months`, mobile: (p) => `wait ${p.months} months` },
+  structuring_no_change: { web: () => 'as entered', mobile: () => 'as entered' },
+  structuring_suggestion: {
+    web: (p) =>
+      `${p.changes}: ${p.financier} approves at ${p.rate}% a year, $${p.repayment} each ${p.frequency} instalment.`,
+    mobile: (p) =>
+      `${p.changes}: ${p.financier} approves at ${p.rate}% a year, ${p.repayment} dollars each instalment.`,
+  },
+  structuring_suggestion_masked: {
+    web: (p) => `${p.changes}: ${p.financier} approves. Upgrade at /settings/billing to see the figures.`,
+    mobile: (p) => `${p.changes}: ${p.financier} approves.`,
+  },
 } satisfies Record<string, Entry>;
 
 export type WordingKey = keyof typeof WORDING;

@@ -7,6 +7,7 @@ import './scenarios/graphql.ts';
 import './deal/graphql.ts';
 import './pricing/graphql.ts';
 import './matrix/graphql.ts';
+import './structuring/graphql.ts';
 import './catalogue/graphql.ts';
 import './abn/graphql.ts';
 import './mcp/graphql.ts';

@@ -96,7 +96,7 @@ describe('Registration refuses a Web Push endpoint that is not a plain https URL
   it('GraphQL registerDevice answers the same refusal as a ValidationError on token', async () => {
     const answer: any = await t.graphql(session).request(
       `mutation($token: String!, $keys: WebPushKeysInput) {
-        registerDevice(token: $token, platform: web, web_push_keys: $keys) {
+        registerDevice(token: $token, platform: web, webPushKeys: $keys) {
           __typename ... on ValidationError { errors { field messages } } } }`,
       { token: SMUGGLED[0], keys: webSubscription().web_push_keys },
     );

@@ -27,6 +27,8 @@ interface Run {
   refreshToken?: true;
   /** The pricing routes: the answer's `results` must not be empty. */
   results?: true;
+  /** POST /mcp: sent with an AI-assistant token (origin `mcp`) the user mints first, as an assistant would be. */
+  mcpToken?: true;
 }
 
 const BROKER = 'broker.admin@demo.test';
@@ -84,6 +86,8 @@ const RUNS: Record<string, Run> = {
   getFeatureFlags: { as: BROKER },
   matrix: { as: BROKER, results: true },
   matrixCalculator: { as: BROKER, results: true },
+  whatWouldItTake: { as: BROKER },
+  mcp: { as: BROKER, mcpToken: true },
   revokeMcpConnection: {
     as: BROKER,
     fresh: async (t, token) => {
@@ -241,15 +245,20 @@ describe('Each example answers 2xx against the demo data, sent as the demo user 
       expect(run, `${op.operationId} has no entry in RUNS`).toBeDefined();
       const t = run.fresh ? await startTestApp() : shared;
       try {
-        const token = run.as ? (await signIn(t, run.as)).access : null;
+        let token = run.as ? (await signIn(t, run.as)).access : null;
         if (run.fresh) await run.fresh(t, token ?? '');
+        if (run.mcpToken) {
+          const body = { name: 'Claude', scope: 'read', origin: 'mcp' };
+          token = (await expectStatus(t.rest('POST', '/api/v1/api-tokens', { token, body }), 201)).token;
+        }
         const { url, body } = exampleRequest(op);
         let sent = body;
         if (run.refreshToken) {
           expect(Object.keys(body as object)).toEqual(['refresh']);
           sent = { refresh: (await t.login('broker.user@demo.test')).refresh };
         }
-        const res = await t.rest(op.method, url, { token, body: sent });
+        const headers = run.mcpToken ? { accept: 'application/json, text/event-stream' } : undefined;
+        const res = await t.rest(op.method, url, { token, body: sent, headers });
         const documented2xx = Object.keys(op.responses).filter((status) => status.startsWith('2'));
         expect(documented2xx, JSON.stringify(res.body).slice(0, 500)).toContain(String(res.status));
         if (run.results) expect((res.body as { results: unknown[] }).results.length).toBeGreaterThan(0);

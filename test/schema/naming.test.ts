@@ -26,6 +26,7 @@ const DECIMAL_STRING_OUTPUTS: Record<string, string[]> = {
   CalculatorRow: ['base_min', 'base_max', 'rate_min', 'rate_max', 'e_min', 'e_max', 'repayment_min', 'repayment_max'],
   MatrixCalculatorRow: ['base_min', 'base_max', 'e_min', 'e_max', 'repayment_min', 'repayment_max'],
   PricedCardItem: ['base_min', 'base_max', 'rate_min', 'rate_max', 'e_min', 'e_max', 'repayment_min', 'repayment_max'],
+  StructuringSuggestion: ['rate_min', 'e_min', 'repayment_min'],
   Approval: ['min_deposit_percentage', 'min_deposit_amount', 'min_asset_cost', 'max_asset_cost'],
 };
 /** Inputs the contract sends as decimal strings: `Decimal` (a plain decimal string, or a JSON number). */

@@ -677,6 +677,24 @@ function effectiveRate(instalment: number, i: number, amountFinanced: number, te
   return effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m, i);
 }
 
+/**
+ * The product's amount financed (P to the cent, Rule 7) for `deal` on the bracket `rateBracketId`, judged by every
+ * product bound except its amount bounds: null when the bracket is unknown, the deal has no priceable term, or the
+ * product cannot price the deal for another reason. P falls as the deposit rises, so a caller can find the deposits
+ * that bring P into a bracket's amount range by bisection on this figure (the structuring engine does).
+ */
+export function amountFinancedCents(index: PricingIndex, rateBracketId: number, deal: Deal): number | null {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  const terms = dealTerms(deal);
+  if (position === undefined || terms === null) return null;
+  const product = data.products[data.bracketProduct[position]];
+  const unbounded = { ...product, min_amount: null, max_amount: null };
+  return quoteProduct(unbounded, deal, terms, amountScratch, 0) ? amountScratch[Q_AMOUNT_FINANCED_CENTS] : null;
+}
+
+const amountScratch = new Float64Array(QUOTE_FIELDS);
+
 // ---------------------------------------------------------------------------------------------------------------
 // Rule 13 Cheapest
 // ---------------------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ import financiers from './calculator/financiers.route.ts';
 import promoteScenario from './calculator/promote-scenario.route.ts';
 import matrix from './matrix/matrix.route.ts';
 import matrixCalculator from './matrix/matrix-calculator.route.ts';
+import whatWouldItTake from './structuring/what-would-it-take.route.ts';
 import assetSearch from './assets/search.route.ts';
 import updateAsset from './assets/update.route.ts';
 import abnLookup from './calculator/abn-lookup.route.ts';
@@ -63,6 +64,7 @@ export const routes: RouteDefinition[] = [
   financiers,
   matrix,
   matrixCalculator,
+  whatWouldItTake,
   promoteScenario,
   revokeMcpConnection,
   createProduct,

@@ -28,6 +28,8 @@ function dealHint(required: readonly string[], more = ''): string {
 const CALCULATOR_REQUIRED = requiredDealFields('calculator');
 const MATRIX_REQUIRED = requiredDealFields('matrix');
 const MATRIX_CALCULATOR_REQUIRED = requiredDealFields('matrix_calculator');
+const STRUCTURING_SUGGESTION = `approval_id organisation_id changes { lever from to to_percentage } wait_months deposit
+  term balloon rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence`;
 
 export const searchAssets = defineTool({
   name: 'search_assets',
@@ -106,4 +108,35 @@ export const runMatrixCalculator = defineTool({
     const { priced, financiers, ...rest } = plain(r);
     return { ...rest, ...(priced ? { priced } : {}), ...(financiers ? { financiers } : {}) };
   },
+});
+
+export const whatWouldItTake = defineTool({
+  name: 'what_would_it_take',
+  title: 'What would it take? (structuring)',
+  description:
+    'For every financier approval the deal does not get, what blocks it (a lever the broker controls: deposit, ' +
+    'term, balloon; time: ABN, GST, credit-file or borrower age; or a fact no structuring changes) and the smallest ' +
+    'change that gets it, priced by the same financier; plus cheapest: the cheapest reachable change within the ' +
+    "bounds. Uses one run of the daily Matrix allowance; needs the Matrix on the caller's plan. The deal in input: " +
+    dealHint(MATRIX_CALCULATOR_REQUIRED),
+  document: `query McpWhatWouldItTake($input: DealInput!, $bounds: StructuringBoundsInput, $rank_by: StructuringRankBy,
+    $doc_levels: [DocLevel!], $organisation_ids: [Int!]) {
+    whatWouldItTake(input: $input, bounds: $bounds, rankBy: $rank_by, docLevels: $doc_levels, organisationIds: $organisation_ids) {
+      __typename
+      ... on WhatWouldItTakeResult {
+        approvals { approval_id approval_name organisation_id organisation_name doc_level status
+          blockers { criterion field kind lever deal_value required eligible_in_months sentence }
+          suggestion { ${STRUCTURING_SUGGESTION} } no_suggestion_reason }
+        cheapest { ${STRUCTURING_SUGGESTION} }
+        approval_count }
+      ...ErrorFields } }`,
+  write: false,
+  arguments: {
+    input: 'The deal, with the fields of run_matrix_calculator',
+    bounds: "The broker's bounds: max_deposit (dollars), min_term and max_term (months), min_balloon and max_balloon",
+    rank_by: 'repayment (default) or rate: how cheapest is ranked',
+    doc_levels: 'Only approvals at these doc levels (low_doc, lite_doc, full_doc)',
+    organisation_ids: 'Only these financiers',
+  },
+  answer: plain,
 });

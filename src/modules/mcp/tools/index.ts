@@ -1,6 +1,6 @@
 /** The tool table: every tool an AI assistant can call at POST /mcp, one definition each. */
 import type { ToolDefinition } from './define-tool.ts';
-import { runCalculator, runMatrix, runMatrixCalculator, searchAssets } from './compute.ts';
+import { runCalculator, runMatrix, runMatrixCalculator, searchAssets, whatWouldItTake } from './compute.ts';
 import { listApprovals } from './approvals.ts';
 import { saveScenario } from './scenarios.ts';
 import { createRateBracket, updateProduct, updateRateBracket } from './rate-cards.ts';
@@ -10,6 +10,7 @@ export const tools: ToolDefinition[] = [
   runCalculator,
   runMatrix,
   runMatrixCalculator,
+  whatWouldItTake,
   listApprovals,
   saveScenario,
   updateRateBracket,
