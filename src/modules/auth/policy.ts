@@ -55,3 +55,12 @@ export function ownsOrganisation(caller: Caller, organisationId: number | null |
 export function bookOf(caller: Caller): Set<number> | null {
   return caller.organisation?.type === 'f' ? new Set([caller.organisation.id]) : null;
 }
+
+/** The financiers a run may look at: the caller's book, narrowed by the deal's preferred financiers. null = all. */
+export function financiersInScope(caller: Caller, preferredFinanciers: readonly number[] | null): Set<number> | null {
+  const book = bookOf(caller);
+  const preferred = preferredFinanciers?.length ? new Set(preferredFinanciers) : null;
+  if (!book) return preferred;
+  if (!preferred) return book;
+  return new Set([...book].filter((id) => preferred.has(id)));
+}

@@ -7,7 +7,7 @@ import { whileDatabaseWorks } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
 import type { DegradedHalf } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
-import { bookOf } from '../auth/policy.ts';
+import { financiersInScope } from '../auth/policy.ts';
 import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
 import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
 import { scenarioSummary, type CheapestRow } from '../scenarios/summary.ts';
@@ -26,15 +26,6 @@ import {
   type PricedCardItem,
 } from './rows.ts';
 
-/** The financiers a run may look at: the caller's book, narrowed by preferred_financier. null = all. */
-function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
-  const book = bookOf(caller);
-  const preferred = deal.preferred_financier?.length ? new Set(deal.preferred_financier) : null;
-  if (!book) return preferred;
-  if (!preferred) return book;
-  return new Set([...book].filter((id) => preferred.has(id)));
-}
-
 export interface MatrixResult {
   results: MatrixFinancierGroup[];
   destination_count: number;
@@ -48,7 +39,7 @@ export async function runMatrix(ctx: ServiceContext, caller: Caller, request: De
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
   const outcomes = ctx.services.engines.evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, {
-    organisationIds: financiersInScope(caller, deal),
+    organisationIds: financiersInScope(caller, deal.preferred_financier),
   });
   // Metered after the engine so the recent carries its summary in the one statement (a refused run records nothing).
   // The summary names no financier, so the groups are built while the database runs the statement.
@@ -93,7 +84,7 @@ export async function runMatrixCalculator(
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
-  const scope = financiersInScope(caller, deal);
+  const scope = financiersInScope(caller, deal.preferred_financier);
   const { engines } = ctx.services;
   const outcomes: ApprovalOutcome[] | null = attempt('approvals', () =>
     engines.evaluateApprovals(snapshot.criteria, deal, snapshot.ancestry, { organisationIds: scope }),

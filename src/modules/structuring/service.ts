@@ -7,7 +7,7 @@ import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { DocLevel } from '../../lib/vocabulary.ts';
 import type { Caller } from '../auth/caller.ts';
-import { bookOf } from '../auth/policy.ts';
+import { financiersInScope } from '../auth/policy.ts';
 import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
 import type { Deal } from '../catalogue/model.ts';
@@ -115,15 +115,6 @@ function boundErrors(bounds: GivenBounds | null | undefined): FieldError[] {
   return errors;
 }
 
-/** The financiers the run may look at: the caller's book, narrowed by preferred_financier (as the Matrix). */
-function financiersInScope(caller: Caller, deal: Deal): Set<number> | null {
-  const book = bookOf(caller);
-  const preferred = deal.preferred_financier?.length ? new Set(deal.preferred_financier) : null;
-  if (!book) return preferred;
-  if (!preferred) return book;
-  return new Set([...book].filter((id) => preferred.has(id)));
-}
-
 export async function whatWouldItTake(
   ctx: ServiceContext,
   caller: Caller,
@@ -142,7 +133,7 @@ export async function whatWouldItTake(
   const snapshot = await snapshotFor(ctx);
   requireKnownAsset(snapshot, deal.asset_value);
 
-  const scope = financiersInScope(caller, deal);
+  const scope = financiersInScope(caller, deal.preferred_financier);
   const levels = request.doc_levels?.length ? new Set(request.doc_levels) : null;
   const organisations = request.organisation_ids?.length ? new Set(request.organisation_ids) : null;
   const approvals = snapshot.approvals.filter(
