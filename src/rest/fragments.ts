@@ -37,6 +37,19 @@ fragment MatrixCalculatorRowFields on MatrixCalculatorRow {
   ${ORGANISATION} ${APPROVAL_OUTCOME} ${RATE_CARD}
   base_min base_max e_min e_max repayment_min repayment_max balloon commission masked priced_bracket_count
 }`,
+  StructuringSuggestionFields: `
+fragment StructuringSuggestionFields on StructuringSuggestion {
+  approval_id organisation_id changes { lever from to to_percentage } wait_months deposit term balloon
+  rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence
+}`,
+  WhatWouldItTakeFields: `
+fragment WhatWouldItTakeFields on WhatWouldItTakeResult {
+  approvals { approval_id approval_name organisation_id organisation_name doc_level status
+    blockers { criterion field kind lever deal_value required eligible_in_months sentence }
+    suggestion { ...StructuringSuggestionFields } no_suggestion_reason }
+  cheapest { ...StructuringSuggestionFields }
+  approval_count
+}`,
   RateCardVersionFields: `
 fragment RateCardVersionFields on RateCardVersion {
   id organisation_id resource created_at reason pinned label parts_present actor_email origin connection { id client_name }

@@ -28,9 +28,6 @@ function dealHint(required: readonly string[], more = ''): string {
 const CALCULATOR_REQUIRED = requiredDealFields('calculator');
 const MATRIX_REQUIRED = requiredDealFields('matrix');
 const MATRIX_CALCULATOR_REQUIRED = requiredDealFields('matrix_calculator');
-const STRUCTURING_SUGGESTION = `approval_id organisation_id changes { lever from to to_percentage } wait_months deposit
-  term balloon rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence`;
-
 export const searchAssets = defineTool({
   name: 'search_assets',
   title: 'Search assets',
@@ -123,12 +120,7 @@ export const whatWouldItTake = defineTool({
     $doc_levels: [DocLevel!], $organisation_ids: [Int!]) {
     whatWouldItTake(input: $input, bounds: $bounds, rankBy: $rank_by, docLevels: $doc_levels, organisationIds: $organisation_ids) {
       __typename
-      ... on WhatWouldItTakeResult {
-        approvals { approval_id approval_name organisation_id organisation_name doc_level status
-          blockers { criterion field kind lever deal_value required eligible_in_months sentence }
-          suggestion { ${STRUCTURING_SUGGESTION} } no_suggestion_reason }
-        cheapest { ${STRUCTURING_SUGGESTION} }
-        approval_count }
+      ...WhatWouldItTakeFields
       ...ErrorFields } }`,
   write: false,
   arguments: {

@@ -1,8 +1,5 @@
 import { body, defineRoute } from '../../define-route.ts';
 
-const SUGGESTION = `approval_id organisation_id changes { lever from to to_percentage } wait_months deposit term balloon
-  rate_bracket_id rate_min e_min repayment_min repayment_frequency masked sentence`;
-
 /** An extension beyond the specified endpoints (docs/what-it-would-take.md): the body is the deal plus the options. */
 export default defineRoute({
   method: 'post',
@@ -11,12 +8,7 @@ export default defineRoute({
     $docLevels: [DocLevel!], $organisationIds: [Int!]) {
     whatWouldItTake(input: $input, bounds: $bounds, rankBy: $rankBy, docLevels: $docLevels, organisationIds: $organisationIds) {
       __typename
-      ... on WhatWouldItTakeResult {
-        approvals { approval_id approval_name organisation_id organisation_name doc_level status
-          blockers { criterion field kind lever deal_value required eligible_in_months sentence }
-          suggestion { ${SUGGESTION} } no_suggestion_reason }
-        cheapest { ${SUGGESTION} }
-        approval_count }
+      ...WhatWouldItTakeFields
       ...ErrorFields } }`,
   variables: (req) => {
     const { bounds, rank_by, doc_levels, organisation_ids, ...input } = body(req);
