@@ -1,7 +1,7 @@
 /** Spec: ApiToken resource; Authentication 5 (scopes), 6 (environments), 7 (session-only); reliability AK1. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { API_TOKENS_MAX } from '../../src/modules/auth/service.ts';
+import { API_TOKENS_ENDED_LISTED, API_TOKENS_MAX } from '../../src/modules/auth/service.ts';
 
 let t: TestApp;
 let session: string;
@@ -66,24 +66,34 @@ describe('POST /api-tokens: the secret is shown once, at creation', () => {
   });
 });
 
-describe('POST /api-tokens: a user holds at most 100 tokens, revoked and expired ones included', () => {
-  it('concurrent creates fill the last slot once; beyond it 400 on name, and the list stays at the cap', async () => {
+describe('POST /api-tokens: a user holds at most 100 live tokens; ended ones never block a new one', () => {
+  it('concurrent creates fill the last live slot once; revoking one frees it; the list shows live and recent ended', async () => {
     const own = (await t.login('free.broker@demo.test')).access;
     const user = await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'free.broker@demo.test' } });
-    const held = await t.database.prisma.apiToken.count({ where: { user_id: user.id } });
-    // Revoked tokens still count: they stay listed as the record of what could act for the user.
+    const now = Date.now();
+    const live = { revoked_at: null, expires_at: { gt: new Date(now) } };
+    const held = await t.database.prisma.apiToken.count({ where: { user_id: user.id, ...live } });
+    const token = (name: string, extra: { revoked_at?: Date; expires_at: Date }) => ({
+      user_id: user.id,
+      name,
+      token_id: name.replace(/ /g, ''),
+      secret_hash: 'x',
+      last_four: 'xxxx',
+      scope: 'read' as const,
+      environment: 'local' as const,
+      ...extra,
+    });
     await t.database.prisma.apiToken.createMany({
-      data: Array.from({ length: API_TOKENS_MAX - 1 - held }, (_, i) => ({
-        user_id: user.id,
-        name: `old ${i}`,
-        token_id: `capold${i}`,
-        secret_hash: 'x',
-        last_four: 'xxxx',
-        scope: 'read' as const,
-        environment: 'local' as const,
-        revoked_at: new Date(),
-        expires_at: new Date(Date.now() + 86_400_000),
-      })),
+      data: [
+        // 150 ended tokens (revoked or expired) that must neither count nor all be listed.
+        ...Array.from({ length: 75 }, (_, i) =>
+          token(`revoked ${i}`, { revoked_at: new Date(now), expires_at: new Date(now + 86_400_000) }),
+        ),
+        ...Array.from({ length: 75 }, (_, i) => token(`expired ${i}`, { expires_at: new Date(now - 1000) })),
+        ...Array.from({ length: API_TOKENS_MAX - 1 - held }, (_, i) =>
+          token(`live ${i}`, { expires_at: new Date(now + 86_400_000) }),
+        ),
+      ],
     });
     const create = () =>
       t.rest('POST', '/api/v1/api-tokens', { token: own, body: { name: 'one more', scope: 'read' } });
@@ -91,11 +101,23 @@ describe('POST /api-tokens: a user holds at most 100 tokens, revoked and expired
     expect(answers.map((a) => a.status).sort()).toEqual([201, 400]);
     const refused = answers.find((a) => a.status === 400)!;
     expect(Object.keys(refused.body.errors)).toEqual(['name']);
-    expect(refused.body.errors.name[0]).toMatch(/100 API tokens/);
-    expect((await create()).status).toBe(400);
+    expect(refused.body.errors.name[0]).toMatch(/100 live API tokens/);
+
     const list = await t.rest('GET', '/api/v1/api-tokens', { token: own });
     expect(list.status).toBe(200);
-    expect(list.body).toHaveLength(API_TOKENS_MAX);
+    const ended = list.body.filter(
+      (x: { revoked_at: string | null; expires_at: string }) => x.revoked_at || Date.parse(x.expires_at) <= Date.now(),
+    );
+    expect(list.body.length - ended.length).toBe(API_TOKENS_MAX);
+    expect(ended).toHaveLength(API_TOKENS_ENDED_LISTED);
+    expect(list.body.map((x: { id: number }) => x.id)).toEqual(
+      [...list.body.map((x: { id: number }) => x.id)].sort((p, q) => p - q),
+    );
+
+    const oneLive = list.body.find((x: { name: string }) => x.name === 'one more');
+    expect((await t.rest('DELETE', `/api/v1/api-tokens/${oneLive.id}`, { token: own })).status).toBe(204);
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(400);
   });
 });
 

@@ -271,10 +271,18 @@ const API_TOKEN_METADATA = {
 export type ApiTokenMetadata = Awaited<ReturnType<typeof listApiTokens>>[number];
 
 /**
- * The most API tokens one user holds, revoked and expired ones included (they stay listed as the record of what
- * could act for the user), so `apiTokens` lists at most this many. A create beyond it is a ValidationError on `name`.
+ * The most live API tokens (neither revoked nor expired) one user holds. Ended tokens do not count, so revoking one
+ * always frees a slot; they stay stored as the record of what could act for the user (connections and the audit
+ * trail refer to them), and the most recent `API_TOKENS_ENDED_LISTED` of them are listed beside the live ones.
  */
 export const API_TOKENS_MAX = 100;
+export const API_TOKENS_ENDED_LISTED = 100;
+/** What `apiTokens` and `GET /api-tokens` can list at most: every live token and the most recent ended ones. */
+export const API_TOKENS_LISTED_MAX = API_TOKENS_MAX + API_TOKENS_ENDED_LISTED;
+
+function liveTokens(now: Date) {
+  return { revoked_at: null, expires_at: { gt: now } };
+}
 
 export async function createApiToken(deps: AuthDeps, caller: Caller, input: CreateApiTokenInput) {
   const name = input.name?.trim() ?? '';
@@ -291,11 +299,11 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
     // Serialises this user's creates, so concurrent ones cannot both take the last slot. NO KEY UPDATE: it does not
     // block the FOR KEY SHARE locks that rows referencing the user (a token, a scenario) take.
     await tx.$queryRawUnsafe('SELECT id FROM users WHERE id = $1::int FOR NO KEY UPDATE', caller.userId);
-    const held = await tx.apiToken.count({ where: { user_id: caller.userId } });
+    const held = await tx.apiToken.count({ where: { user_id: caller.userId, ...liveTokens(now) } });
     if (held >= API_TOKENS_MAX)
       throw ValidationError.of(
         'name',
-        `You hold ${API_TOKENS_MAX} API tokens, the most one user may (revoked and expired ones count).`,
+        `You hold ${API_TOKENS_MAX} live API tokens, the most one user may: revoke one you no longer use.`,
       );
     const created = await tx.apiToken.create({
       data: {
@@ -322,12 +330,24 @@ export async function createApiToken(deps: AuthDeps, caller: Caller, input: Crea
   return { token, secret: secret.token };
 }
 
-export function listApiTokens(deps: AuthDeps, caller: Caller) {
-  return deps.prisma.apiToken.findMany({
-    where: { user_id: caller.userId },
-    select: API_TOKEN_METADATA,
-    orderBy: { id: 'asc' },
-  });
+/** Every live token and the most recent ended ones, oldest first. */
+export async function listApiTokens(deps: AuthDeps, caller: Caller) {
+  const now = deps.clock.now();
+  const [live, ended] = await Promise.all([
+    deps.prisma.apiToken.findMany({
+      where: { user_id: caller.userId, ...liveTokens(now) },
+      select: API_TOKEN_METADATA,
+      orderBy: { id: 'asc' },
+      take: API_TOKENS_MAX,
+    }),
+    deps.prisma.apiToken.findMany({
+      where: { user_id: caller.userId, NOT: liveTokens(now) },
+      select: API_TOKEN_METADATA,
+      orderBy: { id: 'desc' },
+      take: API_TOKENS_ENDED_LISTED,
+    }),
+  ]);
+  return [...live, ...ended].sort((a, b) => a.id - b.id);
 }
 
 /** Idempotent: revoking twice keeps the first revocation time. Another user's token answers 404. */
