@@ -7,7 +7,7 @@
  * exist and startTestApp migrates and seeds as before.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../src/lib/db.ts';
@@ -91,8 +91,17 @@ export function startingPointsKey(): string {
 /** Makes (or finds, unchanged since an earlier run) the run's starting points and publishes them in process.env. */
 export async function makeStartingPoints(postgresUrl: string | null): Promise<() => Promise<void>> {
   const cleanups: (() => Promise<void>)[] = [];
-  const dir = path.join(ROOT, 'node_modules/.cache/asset-finance-starting-points', startingPointsKey());
+  const cache = path.join(ROOT, 'node_modules/.cache/asset-finance-starting-points');
+  const key = startingPointsKey();
+  const dir = path.join(cache, key);
   mkdirSync(dir, { recursive: true });
+  // Starting points of older code go once they are a day old (a run still using them is long finished).
+  for (const other of readdirSync(cache)) {
+    const otherDir = path.join(cache, other);
+    if (other !== key && statSync(otherDir).mtimeMs < Date.now() - 86_400_000) {
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }
   for (const point of STARTING_POINTS) {
     const file = path.join(dir, `${point}.tar`);
     if (existsSync(file)) continue;
