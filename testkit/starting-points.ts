@@ -1,13 +1,15 @@
 /**
  * Starting points: a database already migrated (`none`) or migrated and loaded with the demo catalogue (`demo`),
- * made once per test run (test/global-setup.ts) and copied for each test file, instead of every file migrating and
- * seeding its own. PGlite: a dump of the data directory in a temporary folder; PostgreSQL (TEST_DATABASE_URL): a
- * template database each file's fresh database is created from. Outside a test run (the benchmark) none exist and
- * startTestApp migrates and seeds as before.
+ * copied for each test file instead of every file migrating and seeding its own. PGlite: a dump of the data directory,
+ * kept between runs in node_modules/.cache and remade only when what it is made from changes (the migrations, the
+ * demo catalogue, the code that loads it, PGlite's version: startingPointsKey). PostgreSQL (TEST_DATABASE_URL): a
+ * template database per run each file's fresh database is created from. Outside a test run (the benchmark) none
+ * exist and startTestApp migrates and seeds as before.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DEMO_CATALOGUE_PATH } from './demo.ts';
 import { freshPostgres } from './postgres.ts';
@@ -38,15 +40,77 @@ export function postgresStartingPoint(point: StartingPoint): string | undefined 
   return process.env[`${POSTGRES_TEMPLATE_ENV}${point.toUpperCase()}`] || undefined;
 }
 
-/** Makes the run's starting points and publishes them in process.env; answers the clean-up. */
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Every file under `dir`, sorted. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .map((name) => path.join(dir, name))
+    .filter((file) => statSync(file).isFile())
+    .sort();
+}
+
+/** `entries` and every source file they import by a relative path, transitively. */
+function importClosure(entries: string[]): string[] {
+  const seen = new Set<string>();
+  const pending = [...entries];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+\.ts)'/g)) {
+      pending.push(path.resolve(path.dirname(file), spec));
+    }
+  }
+  return [...seen].sort();
+}
+
+/**
+ * What the PGlite starting points are made from, as one hash: the migrations, the demo catalogue, the code that opens,
+ * migrates and seeds (followed through its relative imports), and the PGlite and Prisma versions installed.
+ */
+export function startingPointsKey(): string {
+  const hash = createHash('sha256');
+  const files = [
+    ...filesUnder(path.join(ROOT, 'prisma/migrations')),
+    DEMO_CATALOGUE_PATH,
+    ...importClosure([
+      path.join(ROOT, 'src/lib/db.ts'),
+      path.join(ROOT, 'src/modules/catalogue/load-catalogue.ts'),
+      path.join(ROOT, 'testkit/starting-points.ts'),
+    ]),
+    path.join(ROOT, 'node_modules/@electric-sql/pglite/package.json'),
+    path.join(ROOT, 'node_modules/@prisma/client/package.json'),
+  ];
+  for (const file of files) {
+    hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/** Makes (or finds, unchanged since an earlier run) the run's starting points and publishes them in process.env. */
 export async function makeStartingPoints(postgresUrl: string | null): Promise<() => Promise<void>> {
   const cleanups: (() => Promise<void>)[] = [];
-  const dir = mkdtempSync(path.join(tmpdir(), 'asset-finance-starting-points-'));
-  cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
+  const cache = path.join(ROOT, 'node_modules/.cache/asset-finance-starting-points');
+  const key = startingPointsKey();
+  const dir = path.join(cache, key);
+  mkdirSync(dir, { recursive: true });
+  // Starting points of older code go once they are a day old (a run still using them is long finished).
+  for (const other of readdirSync(cache)) {
+    const otherDir = path.join(cache, other);
+    if (other !== key && statSync(otherDir).mtimeMs < Date.now() - 86_400_000) {
+      rmSync(otherDir, { recursive: true, force: true });
+    }
+  }
   for (const point of STARTING_POINTS) {
+    const file = path.join(dir, `${point}.tar`);
+    if (existsSync(file)) continue;
     const database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
     if (point === 'demo') await loadDemoCatalogue(database);
-    writeFileSync(path.join(dir, `${point}.tar`), Buffer.from(await (await database.dumpDataDir!()).arrayBuffer()));
+    // Written aside and renamed: a run started at the same moment never reads half a dump.
+    const partial = `${file}.${process.pid}.partial`;
+    writeFileSync(partial, Buffer.from(await (await database.dumpDataDir!()).arrayBuffer()));
+    renameSync(partial, file);
     await database.close();
   }
   process.env[PGLITE_DIR_ENV] = dir;

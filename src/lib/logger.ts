@@ -18,6 +18,17 @@ export function inRequestScope<T>(requestId: string, fn: () => T): T {
   return requestScope.run({ requestId }, fn);
 }
 
+/** Where log lines go: anything with a synchronous `write(line)`. */
+export interface LogDestination {
+  write(line: string): unknown;
+}
+let destination: LogDestination = process.stderr;
+
+/** Sends every later log line to `next` (the test suite records them there) instead of stderr; null: stderr again. */
+export function setLogDestination(next: LogDestination | null): void {
+  destination = next ?? process.stderr;
+}
+
 /** Field names whose values are secrets wherever they appear in a logged object. */
 const SECRET_FIELDS = ['authorization', 'password', 'token', 'access', 'refresh', 'secret', 'cookie'];
 
@@ -38,7 +49,7 @@ export const baseLogger = pino(
     },
   },
   // process.stderr (synchronous for files, TTYs and, on Linux, pipes): a crash loses no line before it.
-  process.stderr,
+  { write: (line: string) => destination.write(line) },
 );
 
 type Fields = Record<string, unknown>;

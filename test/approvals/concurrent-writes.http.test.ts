@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { raceRounds } from '../../testkit/sizes.ts';
 
 let t: TestApp;
 let financier: string;
@@ -60,7 +61,7 @@ describe('approval PUTs racing rate-card deletions of the rate brackets they lin
     const approvals = (
       await t.database.prisma.approval.findMany({ where: { organisation_id: 1 }, orderBy: { id: 'asc' }, take: 3 })
     ).map((a) => a.id);
-    for (let round = 0; round < 20; round += 1) {
+    for (let round = 0; round < raceRounds(20); round += 1) {
       const created = await gql(
         'mutation { createProduct(input: {product_name: "Racing"}) { ... on RateCardChange { product { id } } } }',
       );
@@ -93,7 +94,7 @@ describe('approval PUTs racing rate-card deletions of the rate brackets they lin
   }
 
   // Lock order: both sides lock the brackets in id order.
-  it('deleting the product (its three brackets), 20 rounds: every deletion succeeds, every PUT answers 200 or 400', async () => {
+  it(`deleting the product (its three brackets), ${raceRounds(20)} rounds: every deletion succeeds, every PUT answers 200 or 400`, async () => {
     await race(
       async (id) =>
         (await gql('mutation($id: Int!) { deleteProduct(id: $id) { __typename } }', { id })).deleteProduct.__typename,
@@ -102,7 +103,7 @@ describe('approval PUTs racing rate-card deletions of the rate brackets they lin
 
   // The catalogue version: the deletion's first write no longer holds the version row while it waits for the PUT's
   // KEY SHARE on the bracket, and the PUT's approval update no longer waits for the version row.
-  it('deleting the mapped bracket, 20 rounds: every deletion succeeds, every PUT answers 200 or 400', async () => {
+  it(`deleting the mapped bracket, ${raceRounds(20)} rounds: every deletion succeeds, every PUT answers 200 or 400`, async () => {
     await race(
       async (_product, [bracket]) =>
         (await gql('mutation($id: Int!) { deleteRateBracket(id: $id) { __typename } }', { id: bracket }))

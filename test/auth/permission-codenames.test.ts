@@ -6,10 +6,11 @@
  * case there).
  */
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authenticate } from '../../src/modules/auth/caller.ts';
 import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
 
 let t: TestApp;
 let kit: SeedKit;
@@ -123,26 +124,31 @@ describe('Every change is seen by the next request', () => {
   it('a change rolled back leaves the stored permissions as they were', async () => {
     const financier = await kit.financier();
     const user = await financier.user({ groups: [{ name: 'Editors D', permissions: ['change_rate_card'] }] });
-    await t.database.prisma
-      .$transaction(async (tx) => {
+    await expect(
+      t.database.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('DELETE FROM "_UserGroups" WHERE "B" = $1', user.id);
+        const [inside] = await tx.$queryRawUnsafe<{ permission_codenames: string[] }[]>(
+          'SELECT permission_codenames FROM users WHERE id = $1',
+          user.id,
+        );
+        expect(inside.permission_codenames).toEqual([]); // the change took effect inside
         throw new Error('roll back');
-      })
-      .catch(() => {});
+      }),
+    ).rejects.toThrow(/^roll back$/);
     expect(await permissionsOf(user.email)).toEqual(['change_rate_card']);
   });
 
   it('TRUNCATE of a link table (a catalogue reset truncates them): nobody keeps a permission', async () => {
-    await t.database.prisma
-      .$transaction(async (tx) => {
+    await expect(
+      t.database.prisma.$transaction(async (tx) => {
         await tx.$executeRawUnsafe('TRUNCATE "_GroupPermissions"');
         const [{ holders }] = await tx.$queryRawUnsafe<{ holders: number }[]>(
           "SELECT count(*)::int AS holders FROM users WHERE permission_codenames <> '{}'",
         );
         expect(holders).toBe(0);
         throw new Error('roll back');
-      })
-      .catch((e: Error) => expect(e.message).toBe('roll back'));
+      }),
+    ).rejects.toThrow(/^roll back$/);
     expect(await drifted()).toEqual([]);
   });
 });
@@ -169,7 +175,8 @@ describe.runIf(Boolean(process.env.TEST_DATABASE_URL))('Concurrent grants to one
       await b.query('BEGIN');
       await a.query('INSERT INTO "_UserGroups" ("A", "B") VALUES ($1, $2)', [g1, user.id]);
       const second = b.query('INSERT INTO "_UserGroups" ("A", "B") VALUES ($1, $2)', [g2, user.id]); // waits on a
-      await new Promise((r) => setTimeout(r, 100));
+      // a commits only once b is blocked on a's lock: the two transactions truly overlap.
+      await vi.waitUntil(async () => (await lockWaiters(t.database.prisma)) === 1, LOCK_POLL);
       await a.query('COMMIT');
       await second;
       await b.query('COMMIT');

@@ -92,12 +92,14 @@ describe('the catalogue version is bumped once per writing transaction, as it co
 
   it('a rolled-back write leaves it alone, and so does a statement that changes no row', async () => {
     const before = await versionNow();
-    await t.database.prisma
-      .$transaction(async (tx) => {
+    const { name } = await t.database.prisma.approval.findUniqueOrThrow({ where: { id: 1 } });
+    await expect(
+      t.database.prisma.$transaction(async (tx) => {
         await tx.approval.update({ where: { id: 1 }, data: { name: 'Rolled back' } });
         throw new Error('roll back');
-      })
-      .catch(() => {});
+      }),
+    ).rejects.toThrow(/^roll back$/);
+    expect((await t.database.prisma.approval.findUniqueOrThrow({ where: { id: 1 } })).name).toBe(name);
     await t.database.prisma.approval.updateMany({ where: { id: -1 }, data: { name: 'Nobody' } });
     expect(await versionNow()).toBe(before);
   });

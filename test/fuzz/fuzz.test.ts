@@ -29,14 +29,15 @@ import {
 import { mergeStats, runTarget, type TargetStats } from './run.ts';
 import { restTargets } from './targets.ts';
 import type { Hints } from './values.ts';
+import { TEST_SCALE } from '../../testkit/sizes.ts';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 /**
  * The size knob: 1 is the full run (at least 10,000 generated requests), what CI runs (CI=true); a local `npm test`
- * runs a quarter of it, so the suite stays quick where people wait for it. FUZZ_SCALE overrides either (5 for a
+ * runs the suite's local share (TEST_SCALE, testkit/sizes.ts). FUZZ_SCALE overrides it for this file alone (5 for a
  * longer hunt). The audit's fixed cases (audit-cases.ts) run at every size.
  */
-const SCALE = Number(process.env.FUZZ_SCALE ?? (process.env.CI === 'true' ? 1 : 0.25));
+const SCALE = process.env.FUZZ_SCALE === undefined ? TEST_SCALE : Number(process.env.FUZZ_SCALE);
 const MIN_REQUESTS = Math.round(10_000 * SCALE);
 const CONCURRENCY = 6;
 /** Cases between two state restores. */

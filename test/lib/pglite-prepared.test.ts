@@ -141,12 +141,12 @@ describe('Transactions: statements inside run on the transaction, and roll back 
     await prepared.transaction(async (tx) => {
       await tx.query(insert, [10, 'kept']);
     });
-    await prepared
-      .transaction(async (tx) => {
+    await expect(
+      prepared.transaction(async (tx) => {
         await tx.query(insert, [11, 'discarded']);
-        await tx.query(insert, [11, 'twice']); // 23505
-      })
-      .catch(() => {});
+        await tx.query(insert, [11, 'twice']);
+      }),
+    ).rejects.toMatchObject({ code: '23505' }); // the second insert's duplicate key, not anything else
     await prepared.transaction(async (tx) => {
       await tx.query(insert, [12, 'rolled back']);
       await tx.rollback();

@@ -115,7 +115,8 @@ describe('whileDatabaseWorks: work runs while the database runs the statement', 
   };
 
   it('on PostgreSQL the statement has started on the server before the work ends; on PGlite the work runs first', async () => {
-    const WORK_MS = 150;
+    // Long enough that a loaded machine still starts the statement well within it (PostgreSQL).
+    const WORK_MS = 1_000;
     const serverNow = async () =>
       (await rawQuery<{ now: Date }>(t.database.prisma, 'SELECT clock_timestamp() AS now'))[0].now.getTime();
     const order: string[] = [];

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { raceRounds } from '../../testkit/sizes.ts';
 
 let t: TestApp;
 let session: string;
@@ -367,7 +368,7 @@ describe('GraphQL updateNotificationPreferences: the same service and rules', ()
 
 describe('Concurrent changes keep the rules (PostgreSQL meets the real races)', () => {
   it('switching quiet hours on while another request clears the zone never leaves quiet hours on without a zone', async () => {
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < raceRounds(15); round++) {
       await patch({
         quiet_hours_enabled: false,
         quiet_hours_start: '22:00',
@@ -382,7 +383,7 @@ describe('Concurrent changes keep the rules (PostgreSQL meets the real races)', 
   });
 
   it('a device report racing the user’s choice never overwrites it', async () => {
-    for (let round = 0; round < 15; round++) {
+    for (let round = 0; round < raceRounds(15); round++) {
       await t.database.prisma.notificationPreference.deleteMany({ where: { user_id: userId } });
       await Promise.all([
         patch({ timezone: 'Europe/Paris' }),

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { raceRounds } from '../../testkit/sizes.ts';
 
 let t: TestApp;
 let admin: string;
@@ -22,8 +23,8 @@ const cardVersion = async () =>
   (await t.database.prisma.rateCardState.findUnique({ where: { organisation_id: 1 } }))?.version ?? 0;
 
 describe('Two writers with the same expected version: exactly one wins, the other is told the current version', () => {
-  it('10 rounds of two racing writers (REST, If-Match): one 201 and one 409 each round', async () => {
-    for (let round = 0; round < 10; round++) {
+  it(`${raceRounds(10)} rounds of two racing writers (REST, If-Match): one 201 and one 409 each round`, async () => {
+    for (let round = 0; round < raceRounds(10); round++) {
       const expected = await cardVersion();
       const answers = await Promise.all(
         ['a', 'b'].map((w) =>

@@ -3,8 +3,8 @@
  * (docs/operations.md, "Input limits"): a body just under the limit holding a 120,000-element list gets a small 4xx at
  * once, on every body-reading route of the table (src/rest/routes/index.ts) and every MCP tool, while /healthz keeps
  * answering. These are the only timed assertions of the suite, as the rule itself is about time; the bounds are
- * generous (a second, against milliseconds when the checking is linear and minutes when it was not), so a loaded
- * machine does not fail them.
+ * generous (five seconds for an answer and a second for /healthz, against milliseconds when the checking is linear
+ * and minutes when it was not), so a loaded machine does not fail them.
  */
 import { type GraphQLInputType, getNullableType, isInputObjectType, isListType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -23,7 +23,7 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 /** Elements of each list sent: a 240 kB body of `1`s, just under the default 256 kB body limit. */
 const ELEMENTS = 120_000;
 /** Generous bounds (see above): a request's answer, and the longest /healthz round trip while it ran. */
-const ANSWER_MS = 1_000;
+const ANSWER_MS = 5_000;
 const HEALTHZ_MS = 1_000;
 /** "A few kB": the largest error body accepted. */
 const MAX_ANSWER_BYTES = 4_096;

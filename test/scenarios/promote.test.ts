@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { recordRun } from '../../src/modules/scenarios/record-run.ts';
 import type { ScenarioTool } from '../../src/lib/vocabulary.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { raceRounds } from '../../testkit/sizes.ts';
 
 let t: TestApp;
 let admin: string;
@@ -250,7 +251,7 @@ describe('Authentication 5: promote needs a session or a read_write token', () =
 describe('Concurrency: the saved limit is exact, and a scenario is promoted at most once', () => {
   // Races only show on PostgreSQL (PGlite has one connection). Warm the connection pool first so the requests are not
   // staggered by connection set-up, and repeat: without the row lock these fail on almost every run.
-  const ROUNDS = 5;
+  const ROUNDS = raceRounds(5);
   beforeAll(async () => {
     await Promise.all(
       Array.from({ length: 12 }, () => t.database.prisma.$queryRawUnsafe('SELECT 1 AS one FROM pg_sleep(0.05)')),
@@ -308,7 +309,7 @@ describe('Concurrency: the saved limit is exact, and a scenario is promoted at m
   });
 
   it('a promote racing the trim of that very recent never loses a saved scenario', async () => {
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < ROUNDS; round += 1) {
       await t.database.prisma.scenario.deleteMany({ where: { user_id: adminId } });
       const ids: number[] = [];
       for (let i = 0; i < 20; i += 1) ids.push(await recent());

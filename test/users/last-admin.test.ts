@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../src/modules/auth/passwords.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { raceRounds } from '../../testkit/sizes.ts';
 
 const PASSWORD = 'last-admin-pw-1';
 let t: TestApp;
@@ -126,8 +127,8 @@ describe('with another active admin, demoting, deactivating and removing an admi
 });
 
 describe('exact under concurrency: an organisation never loses its last active admin', () => {
-  it('two admins demoting each other at the same moment: exactly one 200; one admin left (20 rounds)', async () => {
-    for (let round = 0; round < 20; round += 1) {
+  it(`two admins demoting each other at the same moment: exactly one 200; one admin left (${raceRounds(20)} rounds)`, async () => {
+    for (let round = 0; round < raceRounds(20); round += 1) {
       const org = await organisation({ admins: 2 });
       const [a, b] = org.admins;
       const answers = await Promise.all([
@@ -151,7 +152,7 @@ describe('exact under concurrency: an organisation never loses its last active a
   });
 
   it('demote, deactivate and remove racing across five admins: at least one admin stays, and every 200 took exactly one away', async () => {
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < raceRounds(5); round += 1) {
       const org = await organisation({ admins: 5 });
       const admins = org.admins;
       // Each admin takes the next one's standing away, each in a different way, plus everyone tries to step down.
