@@ -523,7 +523,8 @@ export function waits(a: Approval, deal: Deal, needed: number, catalogue: Struct
 
 /**
  * Structures one deal against the approvals in scope: each one it does not get, with its blockers and smallest
- * change; and the cheapest reachable change across them all (approvals the deal already gets included).
+ * change; and the cheapest reachable change across them all (approvals the deal already gets included). The plain
+ * rule, which defines the answer; the service runs `structureDealFast` (engine.fast.ts), which answers the same.
  */
 export function structureDeal(input: StructuringInput, catalogue: StructuringCatalogue): Structuring {
   return structureWith(input, catalogue, (a) => new Search(a, input, catalogue));
