@@ -12,10 +12,14 @@
  *      Express route answering the same JSON; CPU per request by process
  *   6  process memory with the large catalogue loaded
  *   7  PostgreSQL only: two server processes (`node --import tsx src/main.ts`) on one database vs one
+ *   8  "what would it take?" engine (what the service runs) on the large catalogue vs the Matrix Calculator engines
  *
  * Bounded: ~500 deals x 3 passes per engine figure, 100 sequential calculator requests, 3 s of load per throughput
  * figure. Loopback only. Environment:
  * - BENCH_DEALS (default 500), BENCH_PASSES (3), BENCH_LOAD_SECONDS (3), BENCH_CONNECTIONS (8);
+ * - BENCH_FIGURES: a comma list of figure numbers to run (default all), e.g. `BENCH_FIGURES=8 BENCH_ONLY=pglite`: the
+ *   large catalogue, the Matrix engines and the structuring figure only;
+ * - BENCH_STRUCTURING_DEALS (default 20): the first deals of the same set that figure 8 times;
  * - BENCH_DATABASE_URL or DATABASE_URL: the PostgreSQL server (default postgres://postgres:postgres@127.0.0.1:5432/postgres
  *   when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end);
  * - BENCH_ONLY=pglite|postgres: one database only;
@@ -39,7 +43,7 @@ import { withFragments } from '../src/rest/fragments.ts';
 import matrixCalculatorRoute from '../src/rest/routes/matrix/matrix-calculator.route.ts';
 import { sameBody } from './baseline.ts';
 import { benchDeals } from './catalogue.ts';
-import { pricingWorkload } from './workloads.ts';
+import { pricingWorkload, structuringWorkload } from './workloads.ts';
 import {
   describeDatabase,
   dropFreshDatabases,
@@ -61,6 +65,10 @@ const DEALS = Number(process.env.BENCH_DEALS ?? 500);
 const PASSES = Math.max(1, Number(process.env.BENCH_PASSES ?? 3));
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const FIGURES = new Set((process.env.BENCH_FIGURES ?? '').split(',').filter((x) => x.trim() !== ''));
+/** True when figure `id` runs (BENCH_FIGURES unset: every figure). */
+const wanted = (id: string) => FIGURES.size === 0 || FIGURES.has(id);
+const STRUCTURING_DEALS = Math.max(1, Number(process.env.BENCH_STRUCTURING_DEALS ?? 20));
 const CALCULATOR_REQUESTS = 100;
 const WARM_QUERY_REQUESTS = 20;
 const DEFAULT_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';
@@ -337,28 +345,64 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
   const matrixDeals = requests.map((r) => toDeal(r, 'matrix_calculator'));
   const reachable = summary(calculatorDeals.map((d) => reachableBracketCount(snapshot.pricingIndex, d.asset_value)));
 
-  // (1) pricing engine alone
-  const pricing = timePerDeal(calculatorDeals, (deal) =>
-    priceDeal(snapshot.pricingIndex, deal, { organisationIds: null, type: 'commercial' }),
-  );
-  const pricedRows = pricingWorkload(snapshot.pricingIndex, calculatorDeals).rows;
-  const pricingStats = summary(pricing.flat());
-  line(
-    '1',
-    'pricing engine, 1 deal x ~12,000 brackets: median',
-    ms(pricingStats.median),
-    '< 10 ms',
-    atMost(pricingStats.median, 10),
-  );
-  line('1', 'pricing engine: p99', ms(pricingStats.p99));
-  note(
-    `(1) ${DEALS} deals x ${PASSES} passes, pooled; brackets examined per deal: median ${reachable.median}; rows priced per deal: mean ${(pricedRows / DEALS).toFixed(0)}`,
-  );
+  // (1) pricing engine alone (figures 2 and 3 read it too)
+  const pricingWanted = wanted('1') || wanted('2') || wanted('3');
+  const pricing = pricingWanted
+    ? timePerDeal(calculatorDeals, (deal) =>
+        priceDeal(snapshot.pricingIndex, deal, { organisationIds: null, type: 'commercial' }),
+      )
+    : [];
+  const pricedRows = pricingWanted ? pricingWorkload(snapshot.pricingIndex, calculatorDeals).rows : 0;
+  const pricingStats = summary(pricingWanted ? pricing.flat() : [Number.NaN]);
+  if (wanted('1'))
+    line(
+      '1',
+      'pricing engine, 1 deal x ~12,000 brackets: median',
+      ms(pricingStats.median),
+      '< 10 ms',
+      atMost(pricingStats.median, 10),
+    );
+  if (wanted('1')) line('1', 'pricing engine: p99', ms(pricingStats.p99));
+  if (wanted('1'))
+    note(
+      `(1) ${DEALS} deals x ${PASSES} passes, pooled; brackets examined per deal: median ${reachable.median}; rows priced per deal: mean ${(pricedRows / DEALS).toFixed(0)}`,
+    );
 
   // (2) full POST /api/v1/calculator vs the engine on the same deals. The client is a worker thread on one keep-alive
   // connection, as for the throughput figures (5): it reads each ~700 KB answer as text on its own thread, as a
   // client in another process would, instead of on the server's. The same requests from the server's thread follow,
   // as a reference (the figure of earlier rounds).
+  if (wanted('2')) await calculatorFigures(large, requests, pricing);
+
+  // (3) the Matrix Calculator engines, each stage timed, PASSES passes pooled (as figure 1)
+  const matrixWanted = wanted('3') || wanted('8');
+  const matrix = matrixWanted ? await matrixFigures(large, snapshot, requests, matrixDeals, pricingStats.median) : null;
+
+  // (8) "what would it take?" on the first deals of the same set, against the Matrix engines on those deals
+  if (wanted('8') && matrix !== null) structuringFigures(snapshot, requests, matrixDeals, matrix.perPass);
+
+  // (6) memory, measured above: after the first request loaded the snapshot, after a full GC
+  if (wanted('6')) {
+    line('6', 'memory, large catalogue loaded: rss', mb(memory.rss), 'reported');
+    line('6', 'memory: heapUsed (whole process)', mb(memory.heapUsed));
+    line('6', 'memory: heap held by one catalogue snapshot', mb(snapshotHeap));
+  }
+  if (wanted('4')) line('4', 'cold snapshot load, 300 financiers: time', ms(coldLoadMs));
+  if (wanted('6'))
+    note(
+      `(6) after the first request loaded the snapshot, after a full GC; ${postgresUrl ? 'the database runs in its own processes (not in rss)' : 'rss includes the in-process PGlite database (WASM memory)'}${key === 'postgres' ? ' (and the PGlite run before it: rss does not shrink back)' : ''}; external ${mb(memory.external)}. Snapshot heap = heapUsed while holding a second copy - without; cold load = loadSnapshot, ${coldLoadQueries} statements`,
+    );
+  await large.close();
+  if (!wanted('4') && !wanted('5') && !wanted('7')) return;
+  await smallAndDemo(key, postgresUrl, requests, largeQueries);
+}
+
+/** (2) full POST /api/v1/calculator vs the engine (figure 1's timings) on the same deals. */
+async function calculatorFigures(
+  large: BenchApp,
+  requests: readonly DealRequest[],
+  pricing: number[][],
+): Promise<void> {
   const calculatorCount = Math.min(CALCULATOR_REQUESTS, requests.length);
   const calculatorBodies = requests.slice(0, calculatorCount).map((r) => JSON.stringify(r));
   const calculatorLoad = (count: number) =>
@@ -398,8 +442,20 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     "  reference: the client on the server's thread: median, / engine",
     `${ms(sameThreadMedian)}, ${ratio(sameThreadMedian / engineSame.median)}`,
   );
+}
 
-  // (3) the Matrix Calculator engines, each stage timed, PASSES passes pooled (as figure 1)
+/**
+ * (3) the Matrix Calculator engines, each stage timed, PASSES passes pooled (as figure 1); printed when figure 3 runs.
+ * Returns each pass's per-deal totals (figure 8 reads them).
+ */
+async function matrixFigures(
+  large: BenchApp,
+  snapshot: CatalogueSnapshot,
+  requests: readonly DealRequest[],
+  matrixDeals: readonly Deal[],
+  pricingMedian: number,
+): Promise<{ perPass: number[][] }> {
+  const perPass: number[][] = [];
   const stages = {
     total: [] as number[],
     criteria: [] as number[],
@@ -447,17 +503,19 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     count(observer.takeRecords());
     observer.disconnect();
     stages.total.push(...passTotals);
+    perPass.push(passTotals);
     const passStats = summary(passTotals);
     passRatios.push(passStats.p99 / passStats.median);
   }
+  if (!wanted('3')) return { perPass };
   const matrixStats = summary(stages.total);
   line('3', 'matrix engines (criteria+pricing+join+rows): median', ms(matrixStats.median));
   line(
     '3',
     'matrix engines median / pricing engine alone median',
-    ratio(matrixStats.median / pricingStats.median),
+    ratio(matrixStats.median / pricingMedian),
     '<= 1.5x',
-    atMost(matrixStats.median / pricingStats.median, 1.5),
+    atMost(matrixStats.median / pricingMedian, 1.5),
   );
   line('3', 'matrix engines: p99', ms(matrixStats.p99));
   line(
@@ -493,17 +551,58 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
   note(
     `(3) per deal, mean: ${(totals.outcomes / DEALS).toFixed(0)} approvals not ruled out, ${(totals.priced / DEALS).toFixed(0)} brackets priced, ${(totals.rows / DEALS).toFixed(0)} joined rows; max ${ms(matrixStats.max)}`,
   );
+  return { perPass };
+}
 
-  // (6) memory, measured above: after the first request loaded the snapshot, after a full GC
-  line('6', 'memory, large catalogue loaded: rss', mb(memory.rss), 'reported');
-  line('6', 'memory: heapUsed (whole process)', mb(memory.heapUsed));
-  line('6', 'memory: heap held by one catalogue snapshot', mb(snapshotHeap));
-  line('4', 'cold snapshot load, 300 financiers: time', ms(coldLoadMs));
-  note(
-    `(6) after the first request loaded the snapshot, after a full GC; ${postgresUrl ? 'the database runs in its own processes (not in rss)' : 'rss includes the in-process PGlite database (WASM memory)'}${key === 'postgres' ? ' (and the PGlite run before it: rss does not shrink back)' : ''}; external ${mb(memory.external)}. Snapshot heap = heapUsed while holding a second copy - without; cold load = loadSnapshot, ${coldLoadQueries} statements`,
+/**
+ * (8) "what would it take?": the engine the service runs, one deal at a time on the first BENCH_STRUCTURING_DEALS
+ * deals of the same set, after one untimed deal; its median against the Matrix engines' on those deals (figure 3's
+ * timings), and its own p99 over its median.
+ */
+function structuringFigures(
+  snapshot: CatalogueSnapshot,
+  requests: readonly DealRequest[],
+  matrixDeals: readonly Deal[],
+  matrixPerPass: readonly number[][],
+): void {
+  const count = Math.min(STRUCTURING_DEALS, matrixDeals.length);
+  const run = (k: number) => structuringWorkload(snapshot, matrixDeals[k], requests[k]);
+  gc();
+  run(0);
+  const samples: number[] = [];
+  let listed = 0;
+  let suggested = 0;
+  for (let k = 0; k < count; k++) {
+    const t = performance.now();
+    const answer = run(k);
+    samples.push(performance.now() - t);
+    listed += answer.approvals.length;
+    suggested += answer.approvals.filter((a) => a.suggestion !== null).length;
+  }
+  const stats = summary(samples);
+  const matrixSame = summary(matrixPerPass.flatMap((pass) => pass.slice(0, count)));
+  line('8', `what would it take engine, 1 deal x ${snapshot.approvals.length} approvals: median`, ms(stats.median));
+  line(
+    '8',
+    'structuring median / matrix engines median (same deals)',
+    ratio(stats.median / matrixSame.median),
+    '<= 5x',
+    atMost(stats.median / matrixSame.median, 5),
   );
-  await large.close();
+  line('8', 'structuring: p99', ms(stats.p99));
+  line('8', 'structuring: p99 / median', ratio(stats.p99 / stats.median), '<= 3x', atMost(stats.p99 / stats.median, 3));
+  note(
+    `(8) the first ${count} deals (BENCH_STRUCTURING_DEALS), each timed once after one untimed deal (p99 of ${count} is the slowest); default bounds and ranking, every financier; per deal, mean: ${(listed / count).toFixed(0)} approvals listed, ${(suggested / count).toFixed(0)} with a suggestion; max ${ms(stats.max)}`,
+  );
+}
 
+/** Figures 4, 5 and 7 on the 10-financier and demo catalogues. */
+async function smallAndDemo(
+  key: DatabaseKey,
+  postgresUrl: string | null,
+  requests: readonly DealRequest[],
+  largeQueries: { warm: number; snapshotLoad: number },
+): Promise<void> {
   // ---- 10 financiers ------------------------------------------------------------------------------------------
   process.stderr.write('bench: seeding 10 financiers ...\n');
   const small = await startBenchApp(10, postgresUrl);

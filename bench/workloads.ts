@@ -1,6 +1,11 @@
 /** Engine workloads the benchmark times. */
 import type { Deal } from '../src/modules/catalogue/model.ts';
+import type { CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
+import type { DealRequest } from '../src/modules/deal/index.ts';
 import { priceDeal, type PricingIndex } from '../src/modules/pricing/engine.ts';
+import type { Structuring } from '../src/modules/structuring/engine.ts';
+import { structureDealFast } from '../src/modules/structuring/engine.fast.ts';
+import { structuringInput } from '../src/modules/structuring/service.ts';
 
 /**
  * Prices each deal `rounds` times, as a commercial calculator run over every financier, and reports the work done.
@@ -20,4 +25,17 @@ export function pricingWorkload(
     }
   }
   return { calls, rows };
+}
+
+/**
+ * One "what would it take?" answer as the service computes it for a broker who sees every financier, default bounds
+ * and ranking: the engine the service runs (its fast path), without I/O.
+ */
+export function structuringWorkload(snapshot: CatalogueSnapshot, deal: Deal, request: DealRequest): Structuring {
+  return structureDealFast(structuringInput(deal, { deal: request }), {
+    approvals: snapshot.approvals,
+    ancestry: snapshot.ancestry,
+    pricingIndex: snapshot.pricingIndex,
+    bracketsById: snapshot.bracketsById,
+  });
 }

@@ -746,3 +746,50 @@ function triStateAccepts(product: TriState | null | undefined, answer: boolean |
   if (answer === null || product === null || product === undefined || product === 'both') return true;
   return product === 'yes' ? answer : !answer;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// One bracket
+// ---------------------------------------------------------------------------------------------------------------
+
+/**
+ * The row `priceDeal(index, deal, { bracketIds: new Set([rateBracketId]), type })` would return, or null when it
+ * would return none: the same checks and figures, without walking every bracket the deal's asset reaches (for a caller
+ * that prices a few named brackets on many deals, as the structuring engine does). Uses the index's scratch, as
+ * `priceDeal` does.
+ */
+export function priceOneBracket(
+  index: PricingIndex,
+  deal: Deal,
+  rateBracketId: number,
+  type: CardType = deal.type,
+): PricedBracket | null {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  const segments = data.reachable.get(deal.asset_value);
+  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return null;
+  const bracket = data.brackets[position];
+  if ((bracket.type ?? 'commercial') !== type) return null;
+  const terms = dealTerms(deal);
+  if (terms === null || !bracketAccepts(bracket, deal, terms)) return null;
+  const generation = nextGeneration(data.scratch, data.scratch.bracketSeen, data.scratch.productSeen);
+  const productPosition = data.bracketProduct[position];
+  if (!productQuote(data, productPosition, deal, terms, generation)) return null;
+  const q = productPosition * QUOTE_FIELDS;
+  const { quotes, pricedPosition, pricedFigures } = data.scratch;
+  if (!within(quotes[q + Q_AMOUNT_FINANCED_CENTS], bracket.min_amount, bracket.max_amount)) return null;
+  if (!priceBracket(bracket, quotes, q, terms, pricedFigures, 0)) return null;
+  pricedPosition[0] = position;
+  return pricedRow(data, position, pricedFigures, 0, terms);
+}
+
+/** True when the sorted segment holds `position`. */
+function holds(segment: Int32Array, position: number): boolean {
+  let lo = 0;
+  let hi = segment.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (segment[mid] < position) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < segment.length && segment[lo] === position;
+}

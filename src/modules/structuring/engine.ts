@@ -132,7 +132,7 @@ export interface Structuring {
 /** Month-valued minimums met by waiting: each month adds one. */
 const MONTH_AGES: Record<string, true> = { min_abn_age: true, min_gst_age: true, min_file_age: true };
 
-function criterionBlocker(u: UnmetCriterion): Blocker {
+export function criterionBlocker(u: UnmetCriterion): Blocker {
   const base = {
     criterion: u.criterion,
     field: u.field,
@@ -154,7 +154,7 @@ function criterionBlocker(u: UnmetCriterion): Blocker {
 }
 
 /** Why none of the approval's linked brackets prices the deal: one blocker per bracket, its first unmet bound. */
-function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
+export function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
   const blockers: Blocker[] = [];
   const term = deal.term ?? 0;
   const lever = (criterion: string, field: string, l: Lever, value: number, required: number): Blocker => ({
@@ -229,7 +229,7 @@ function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogu
 }
 
 /** The amount financed a bracket and its product both accept, in dollars. */
-function amountRange(
+export function amountRange(
   b: RateBracket,
   product: { min_amount: number | null; max_amount: number | null },
 ): [number, number] {
@@ -258,7 +258,7 @@ export function advancedDeal(deal: Deal, months: number): Deal {
   };
 }
 
-function changedDeal(input: StructuringInput, base: Deal, deposit: number, term: number, balloon: number): Deal {
+export function changedDeal(input: StructuringInput, base: Deal, deposit: number, term: number, balloon: number): Deal {
   const assetAgePlusTerm = input.asset_age_plus_term_sent
     ? base.asset_age_plus_term
     : base.asset_age !== null
@@ -271,7 +271,7 @@ function changedDeal(input: StructuringInput, base: Deal, deposit: number, term:
 // The change order
 // ---------------------------------------------------------------------------------------------------------------
 
-interface Candidate {
+export interface Candidate {
   levers: number;
   wait: number;
   dDeposit: number;
@@ -297,13 +297,13 @@ export function compareChanges(a: Candidate, b: Candidate): number {
 }
 
 /** A deposit change smaller than this is no change (the grid is whole dollars; figures are compared to the cent). */
-const SAME = 1e-9;
+export const SAME = 1e-9;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Search
 // ---------------------------------------------------------------------------------------------------------------
 
-class Search {
+class Search implements ApprovalSearch {
   private readonly linked: Set<number>;
   private readonly organisations: Set<number>;
   private readonly d0: number;
@@ -473,7 +473,7 @@ class Search {
 }
 
 /** The first integer in [lo, hi) for which `test` holds (`test` false then true), or hi. */
-function firstTrue(lo: number, hi: number, test: (k: number) => boolean): number {
+export function firstTrue(lo: number, hi: number, test: (k: number) => boolean): number {
   while (lo < hi) {
     const mid = lo + Math.floor((hi - lo) / 2);
     if (test(mid)) hi = mid;
@@ -482,7 +482,7 @@ function firstTrue(lo: number, hi: number, test: (k: number) => boolean): number
   return lo;
 }
 
-function compareRank(a: Candidate, b: Candidate, rankBy: RankBy): number {
+export function compareRank(a: Candidate, b: Candidate, rankBy: RankBy): number {
   const byRepayment = roundMoney(a.bracket.repayment_min) - roundMoney(b.bracket.repayment_min);
   const byRate = roundRate(a.bracket.e_min) - roundRate(b.bracket.e_min);
   return (rankBy === 'rate' ? byRate || byRepayment : byRepayment || byRate) || compareChanges(a, b);
@@ -507,7 +507,7 @@ function suggestionOf(a: Approval, c: Candidate, input: StructuringInput): Sugge
 }
 
 /** Waiting times worth trying: what the criteria need, and what each linked product's ABN or GST minimum adds. */
-function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
+export function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
   const out = new Set<number>([needed]);
   const advanced = advancedDeal(deal, needed);
   for (const id of a.rate_bracket_ids) {
@@ -523,15 +523,38 @@ function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCa
 
 /**
  * Structures one deal against the approvals in scope: each one it does not get, with its blockers and smallest
- * change; and the cheapest reachable change across them all (approvals the deal already gets included).
+ * change; and the cheapest reachable change across them all (approvals the deal already gets included). The plain
+ * rule, which defines the answer; the service runs `structureDealFast` (engine.fast.ts), which answers the same.
  */
 export function structureDeal(input: StructuringInput, catalogue: StructuringCatalogue): Structuring {
+  return structureWith(input, catalogue, (a) => new Search(a, input, catalogue));
+}
+
+/**
+ * What `structureWith` asks of the search over one approval's changes: the plain one (`Search`, above) or the one in
+ * engine.fast.ts, which answers the same (test/structuring/fast.test.ts).
+ */
+export interface ApprovalSearch {
+  /** The approval confirmed and priced on `deal`: its cheapest linked bracket, else null. */
+  verify(deal: Deal): PricedBracket | null;
+  /** The least sufficient change by the change order, trying these waiting times. */
+  best(waits: readonly number[]): Candidate | null;
+  /** The cheapest reachable change by `rankBy` after `wait` months. */
+  cheapest(wait: number, rankBy: RankBy): Candidate | null;
+}
+
+/** `structureDeal` with the search given per approval. */
+export function structureWith(
+  input: StructuringInput,
+  catalogue: StructuringCatalogue,
+  searchOf: (a: Approval) => ApprovalSearch,
+): Structuring {
   const { deal } = input;
   const answers: ApprovalStructuring[] = [];
   let cheapest: Candidate | null = null;
   let cheapestApproval: Approval | null = null;
   for (const a of catalogue.approvals) {
-    const search = new Search(a, input, catalogue);
+    const search = searchOf(a);
     const outcome = evaluateApproval(a, deal, catalogue.ancestry);
     let status: StructuringStatus;
     let blockers: Blocker[];

@@ -1,6 +1,7 @@
 /**
  * "What would it take?" for one deal (docs/what-it-would-take.md): the deal and bounds checked, the caller's scope and
- * the warm snapshot, the pure structuring engine, the Free-tier paywall, client wording, one Matrix run metered.
+ * the warm snapshot, the pure structuring engine (its fast path, engine.fast.ts), the Free-tier paywall, client
+ * wording, one Matrix run metered.
  */
 import type { FieldError } from '../../lib/errors.ts';
 import { ValidationError } from '../../lib/errors.ts';
@@ -17,16 +18,17 @@ import { formatMoney, formatRate, roundMoney, roundRate } from '../pricing/finan
 import type { ServiceContext } from '../service-context.ts';
 import {
   resolveBounds,
-  structureDeal,
   type Blocker,
   type BlockerKind,
   type GivenBounds,
   type Lever,
   type NoSuggestionReason,
   type RankBy,
+  type StructuringInput,
   type StructuringStatus,
   type Suggestion,
 } from './engine.ts';
+import { structureDealFast } from './engine.fast.ts';
 
 export interface WhatWouldItTakeRequest {
   deal: DealRequest;
@@ -115,6 +117,18 @@ function boundErrors(bounds: GivenBounds | null | undefined): FieldError[] {
   return errors;
 }
 
+/** The engine's input for a validated deal and its request: the cost a percentage deposit is of, the bounds resolved. */
+export function structuringInput(deal: Deal, request: WhatWouldItTakeRequest): StructuringInput {
+  const depositGst = request.deal.deposit_gst ?? false;
+  return {
+    deal,
+    deposit_base: depositGst ? deal.cost_inc : deal.cost_gst ? (deal.cost_inc * 10) / 11 : deal.cost,
+    asset_age_plus_term_sent: request.deal.asset_age_plus_term != null,
+    bounds: resolveBounds(deal, request.bounds),
+    rank_by: request.rank_by ?? 'repayment',
+  };
+}
+
 export async function whatWouldItTake(
   ctx: ServiceContext,
   caller: Caller,
@@ -142,22 +156,13 @@ export async function whatWouldItTake(
       (levels === null || levels.has(a.doc_level)) &&
       (organisations === null || organisations.has(a.organisation_id)),
   );
-  const depositGst = request.deal.deposit_gst ?? false;
-  const answer = structureDeal(
-    {
-      deal,
-      deposit_base: depositGst ? deal.cost_inc : deal.cost_gst ? (deal.cost_inc * 10) / 11 : deal.cost,
-      asset_age_plus_term_sent: request.deal.asset_age_plus_term != null,
-      bounds: resolveBounds(deal, request.bounds),
-      rank_by: request.rank_by ?? 'repayment',
-    },
-    {
-      approvals,
-      ancestry: snapshot.ancestry,
-      pricingIndex: snapshot.pricingIndex,
-      bracketsById: snapshot.bracketsById,
-    },
-  );
+  const input = structuringInput(deal, request);
+  const answer = structureDealFast(input, {
+    approvals,
+    ancestry: snapshot.ancestry,
+    pricingIndex: snapshot.pricingIndex,
+    bracketsById: snapshot.bracketsById,
+  });
 
   // Free-tier paywall: as Matrix Calculator rows, the three suggestions with the lowest shown e_min keep their figures
   // (ties to the earlier in the answer's order). The cheapest reachable change shows its figures when its approval is
@@ -177,7 +182,7 @@ export async function whatWouldItTake(
     if (!paywalled || listed === undefined || (listed.suggestion !== null && shown.has(listed.suggestion)))
       shown.add(cheapest);
   }
-  const base = depositGst ? deal.cost_inc : deal.cost_gst ? (deal.cost_inc * 10) / 11 : deal.cost;
+  const base = input.deposit_base;
   const name = (id: number) => snapshot.organisationNames.get(id) ?? '';
   const suggestion = (s: Suggestion | null) =>
     s === null ? null : suggestionResult(ctx, s, !shown.has(s), base, deal, name(s.approval.organisation_id));

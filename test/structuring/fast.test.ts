@@ -1,0 +1,161 @@
+/**
+ * The fast path (src/modules/structuring/engine.fast.ts, what the service runs) answers exactly what the plain rule
+ * (`structureDeal`, which the property and oracle tests hold to the contract) answers, on generated deals and
+ * catalogues: two financiers sharing the asset, approvals linking brackets of both, waits, facts, minimum deposits,
+ * balloon ranges and both rankings. Fixed seed so a failure reproduces.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Approval, Deal, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import { priceDeal, priceOneBracket } from '../../src/modules/pricing/engine.ts';
+import { structureDeal } from '../../src/modules/structuring/engine.ts';
+import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
+import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
+
+const OTHER = ORG + 1;
+
+const sometimes = <T>(arb: fc.Arbitrary<T>) =>
+  fc.oneof({ arbitrary: fc.constant(null), weight: 2 }, { arbitrary: arb, weight: 1 });
+
+const productArb = fc.record({
+  other: fc.boolean(),
+  min_range: sometimes(fc.integer({ min: 1, max: 12 })),
+  max_range: sometimes(fc.integer({ min: 6, max: 24 })),
+  min_amount: sometimes(fc.integer({ min: 50, max: 300 })),
+  max_amount: sometimes(fc.integer({ min: 100, max: 400 })),
+  min_abn_age: sometimes(fc.integer({ min: 0, max: 15 })),
+  min_gst_age: sometimes(fc.integer({ min: 0, max: 15 })),
+  max_asset_age_plus_term: sometimes(fc.integer({ min: 10, max: 40 })),
+  min_credit_score: sometimes(fc.integer({ min: 400, max: 700 })),
+  monthly_fee: sometimes(fc.integer({ min: 0, max: 10 })),
+  documentation_fee: sometimes(fc.integer({ min: 0, max: 30 })),
+  brokerage_cap: sometimes(fc.integer({ min: 0, max: 5 })),
+  maximum_brokerage_limit: sometimes(fc.integer({ min: 0, max: 20 })),
+  brokerage_loading_treatment: sometimes(fc.constantFrom(0.4, 0.5)),
+});
+
+const bracketArb = fc.record({
+  min_term: sometimes(fc.integer({ min: 1, max: 12 })),
+  max_term: sometimes(fc.integer({ min: 6, max: 24 })),
+  min_amount: sometimes(fc.integer({ min: 50, max: 300 })),
+  max_amount: sometimes(fc.integer({ min: 100, max: 400 })),
+  base_min: fc.integer({ min: 0, max: 20 }),
+  max_asset_age: sometimes(fc.integer({ min: 0, max: 20 })),
+});
+
+const approvalArb = fc.record({
+  other: fc.boolean(),
+  links: fc.array(fc.nat({ max: 7 }), { minLength: 0, maxLength: 4 }),
+  min_term: sometimes(fc.integer({ min: 1, max: 12 })),
+  max_term: sometimes(fc.integer({ min: 6, max: 24 })),
+  min_deposit_amount: sometimes(fc.integer({ min: 0, max: 150 })),
+  min_deposit_percentage: sometimes(fc.integer({ min: 0, max: 40 })),
+  min_abn_age: sometimes(fc.integer({ min: 0, max: 15 })),
+  max_abn_age: sometimes(fc.integer({ min: 10, max: 30 })),
+  min_gst_age: sometimes(fc.integer({ min: 0, max: 20 })),
+  min_credit_score: sometimes(fc.integer({ min: 400, max: 700 })),
+  home_owner: sometimes(fc.boolean()),
+});
+
+const caseArb = fc.record({
+  cost: fc.integer({ min: 100, max: 400 }),
+  term: fc.integer({ min: 1, max: 24 }),
+  depositPercent: fc.integer({ min: 0, max: 20 }),
+  depositIsPercent: fc.boolean(),
+  abnAge: fc.integer({ min: 9, max: 20 }),
+  gstAge: sometimes(fc.integer({ min: 0, max: 20 })),
+  creditScore: sometimes(fc.integer({ min: 400, max: 700 })),
+  assetAge: sometimes(fc.integer({ min: 0, max: 20 })),
+  homeOwner: sometimes(fc.boolean()),
+  brokerage: fc.integer({ min: 0, max: 20 }),
+  balloon: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 30 })),
+  balloonRange: fc.option(fc.record({ min: fc.integer({ min: 0, max: 20 }), max: fc.integer({ min: 0, max: 40 }) })),
+  maxDeposit: fc.integer({ min: 0, max: 200 }),
+  minTerm: fc.integer({ min: 1, max: 12 }),
+  maxTerm: fc.integer({ min: 12, max: 24 }),
+  rankBy: fc.constantFrom('repayment' as const, 'rate' as const),
+  products: fc.array(productArb, { minLength: 1, maxLength: 3 }),
+  brackets: fc.array(bracketArb, { minLength: 1, maxLength: 6 }),
+  approvals: fc.array(approvalArb, { minLength: 1, maxLength: 5 }),
+});
+
+type Case = typeof caseArb extends fc.Arbitrary<infer T> ? T : never;
+
+function build(c: Case) {
+  const products: Product[] = c.products.map(({ other, ...p }, i) =>
+    makeProduct({ id: i + 1, organisation_id: other ? OTHER : ORG, ...p }),
+  );
+  const brackets: RateBracket[] = c.brackets.map((b, i) => {
+    const product = products[i % products.length];
+    return makeBracket({
+      id: 100 + i,
+      product_id: product.id,
+      organisation_id: product.organisation_id ?? ORG,
+      base_max: b.base_min + 1,
+      ...b,
+    });
+  });
+  const approvals: Approval[] = c.approvals.map(({ other, links, ...a }, i) =>
+    approval({
+      id: i + 1,
+      organisation_id: other ? OTHER : ORG,
+      rate_bracket_ids: links.map((k) => 100 + k),
+      ...a,
+    }),
+  );
+  const deposit = c.depositIsPercent
+    ? (c.cost * c.depositPercent) / 100
+    : Math.round((c.cost * c.depositPercent) / 100);
+  const deal: Deal = smallDeal({
+    cost: c.cost,
+    cost_inc: c.cost,
+    term: c.term,
+    deposit,
+    abn_age: c.abnAge,
+    gst_age: c.gstAge,
+    credit_score: c.creditScore,
+    asset_age: c.assetAge,
+    asset_age_plus_term: c.assetAge === null ? null : c.assetAge + c.term,
+    home_owner: c.homeOwner,
+    brokerage: c.brokerage,
+    balloon_amount: c.balloon,
+  });
+  const range = c.balloonRange;
+  const bounds = {
+    max_deposit: c.maxDeposit,
+    min_term: c.minTerm,
+    max_term: c.maxTerm,
+    ...(range ? { min_balloon: Math.min(range.min, range.max), max_balloon: Math.max(range.min, range.max) } : {}),
+  };
+  const world: World = { products, brackets, approvals };
+  return { world, input: inputOf(deal, bounds, c.rankBy) };
+}
+
+describe('the fast path answers what the plain rule answers', () => {
+  it('holds on generated deals and catalogues: every approval, blocker, suggestion and the cheapest', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const catalogue = catalogueOf(world);
+        expect(structureDealFast(input, catalogue)).toEqual(structureDeal(input, catalogue));
+      }),
+      { seed: 20_261_128, numRuns: 1_500 },
+    );
+  });
+});
+
+describe('one bracket priced alone is the row priceDeal gives it', () => {
+  it('holds for every bracket on generated deals', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const { pricingIndex } = catalogueOf(world);
+        for (const b of world.brackets) {
+          const [row] = priceDeal(pricingIndex, input.deal, { bracketIds: new Set([b.id]), type: 'commercial' });
+          expect(priceOneBracket(pricingIndex, input.deal, b.id, 'commercial')).toEqual(row ?? null);
+        }
+      }),
+      { seed: 20_261_128, numRuns: 500 },
+    );
+  });
+});
