@@ -79,7 +79,12 @@ async function queueAffected(
       );
       if (changes.length === 0) return { changes: 0 };
       const scope = changeScope(changes);
-      const rows = await rawQuery<{ id: number; asset: string | null; saved_org: string | null; current_org: string | null }>(
+      const rows = await rawQuery<{
+        id: number;
+        asset: string | null;
+        saved_org: string | null;
+        current_org: string | null;
+      }>(
         tx,
         `SELECT id, request->>'asset_value' AS asset, summary->'cheapest'->'financier'->>'id' AS saved_org,
                 current->'cheapest'->>'organisation_id' AS current_org
