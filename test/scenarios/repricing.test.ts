@@ -191,3 +191,19 @@ describe('Notifications: one per scenario per pass, when the move reaches the th
     expect((await scenarioRow(id)).current).not.toBeNull();
   });
 });
+
+describe('Every surface is covered by the database: an approval edited over REST re-prices', () => {
+  it("a financier's approval PUT re-prices a saved scenario its mappings reach", async () => {
+    const id = await savedRun('/matrix-calculator/');
+    const financier = (await t.login('financier.admin@demo.test')).access; // organisation 1, mapped on Motor Vehicles
+    const approval = await t.database.prisma.approval.findFirstOrThrow({ where: { organisation_id: 1 } });
+    const res = await t.rest('PUT', `/api/v1/approvals/${approval.id}`, {
+      token: financier,
+      body: { name: `${approval.name} (edited)`, doc_level: approval.doc_level },
+    });
+    expect(res.status).toBe(200);
+    const pass = await runOnce();
+    expect(pass.queued).toBeGreaterThanOrEqual(1);
+    expect((await scenarioRow(id)).repriced_at).not.toBeNull();
+  });
+});
