@@ -23,12 +23,15 @@ import { requestObservability } from './http/request-log.ts';
 import { createMcpHandlers, MCP_PATH } from './modules/mcp/server.ts';
 import { billingHttp } from './modules/billing/http.ts';
 import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
+import { createRepricingWorker, type RepricingWorker } from './modules/repricing/index.ts';
 
 export interface App {
   express: express.Express;
   deps: AppDeps;
   /** Push delivery: not started here; main.ts starts it after listen and stops it on shutdown. */
   notifications: DeliveryWorker;
+  /** Re-pricing of saved scenarios after catalogue changes: started and stopped by main.ts like `notifications`. */
+  repricing: RepricingWorker;
   /** GraphiQL outside prod (null in prod); main.ts prepares its assets after listen. */
   explorer: GraphiQLExplorer | null;
 }
@@ -109,5 +112,10 @@ export function createApp(options: { config: Config; database: Database; clock?:
     pollIntervalMs: options.config.notificationPollIntervalMs,
     sendTimeoutMs: options.config.pushTimeoutMs + 1000,
   });
-  return { express: app, deps, notifications, explorer };
+  const repricing = createRepricingWorker({
+    ...deps,
+    pollIntervalMs: options.config.scenarioRepriceIntervalMs,
+    perPass: options.config.scenarioRepricePerPass,
+  });
+  return { express: app, deps, notifications, repricing, explorer };
 }

@@ -97,6 +97,10 @@ export interface Config extends DatabaseTimeouts {
   webPushEndpointHosts: string[];
   /** How often the delivery worker looks for queued notifications. */
   notificationPollIntervalMs: number;
+  /** How often the re-pricing worker looks for catalogue changes and queued saved scenarios (docs/scenarios.md). */
+  scenarioRepriceIntervalMs: number;
+  /** Saved scenarios the re-pricing worker re-prices per pass at most. */
+  scenarioRepricePerPass: number;
   /** Bound on one call to a push service. */
   pushTimeoutMs: number;
   /** APNs token authentication; null = iOS devices get the recording transport. */
@@ -395,6 +399,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     vapid: vapid(env),
     webPushEndpointHosts: webPushEndpointHosts(env.WEB_PUSH_ENDPOINT_HOSTS),
     notificationPollIntervalMs: int(env, 'NOTIFICATION_POLL_INTERVAL_MS', 2000),
+    scenarioRepriceIntervalMs: int(env, 'SCENARIO_REPRICE_INTERVAL_MS', 2000),
+    scenarioRepricePerPass: int(env, 'SCENARIO_REPRICE_PER_PASS', 200),
     pushTimeoutMs: int(env, 'PUSH_TIMEOUT_MS', 10_000),
     apns: apns(env),
     fcm: fcm(env),

@@ -137,8 +137,8 @@ async function serve(
       });
       server.closeAllConnections();
     }
-    // The delivery worker finishes its pass (bounded by the push and database timeouts) before the database closes.
-    await app.notifications.stop();
+    // The delivery and re-pricing workers finish their passes (bounded by the push and database timeouts) before the database closes.
+    await Promise.all([app.notifications.stop(), app.repricing.stop()]);
     try {
       await database.close();
     } catch (e) {
@@ -168,6 +168,7 @@ async function serve(
   );
 
   app.notifications.start();
+  app.repricing.start();
   // GraphiQL's bundle is imported and compressed now, not on the first reader's request.
   app.explorer?.prepare().catch((e: Error) => logger.error('graphiql.prepare_failed', { message: e.message }));
 }

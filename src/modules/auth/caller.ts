@@ -4,7 +4,7 @@
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Config } from '../../config.ts';
-import { rawQuery } from '../../lib/db.ts';
+import { rawQuery, type Db } from '../../lib/db.ts';
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
 import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
 import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken } from './tokens.ts';
@@ -185,4 +185,20 @@ export async function authenticate(
   if (!row?.is_active || row.session_user_id !== userId || row.session_revoked_at) return { kind: 'invalid' };
   if (row.session_env !== config.environment) return { kind: 'invalid' };
   return { kind: 'caller', caller: toCaller(row, 'session', claims.sid), catalogueVersion: row.catalogue_version };
+}
+
+/** A user's caller by id alone (no session, no token): what system work done as the user sees. */
+const USER_CALLER_SQL = `
+SELECT ${CALLER_COLUMNS}
+  FROM users u
+  LEFT JOIN organisations o ON o.id = u.organisation_id
+ WHERE u.id = ANY($1::int[])`;
+
+/**
+ * The callers of these users as their own requests would build them (plan, entitlements, permissions), for work the
+ * system does on a user's behalf (re-pricing their saved scenarios). Deactivated and missing users are left out.
+ */
+export async function callersOfUsers(db: Db, userIds: readonly number[]): Promise<Map<number, Caller>> {
+  const rows = await rawQuery<CallerRow>(db, USER_CALLER_SQL, [...userIds]);
+  return new Map(rows.filter((row) => row.is_active).map((row) => [row.id, toCaller(row, 'session', null)]));
 }

@@ -75,11 +75,35 @@ function attempt<T>(half: DegradedHalf, run: () => T): T | null {
   }
 }
 
+/** The cheapest row a Matrix Calculator run showed (masked rows excluded), as a summary names it. */
+export type ShownRow = CheapestRow & { e_min: string | null };
+
+/**
+ * A run as system work (re-pricing a saved scenario as its owner, docs/scenarios.md): the same checks, engines and
+ * paywall, but nothing metered and no recent recorded.
+ */
+export interface UnmeteredMatrixCalculatorResult extends Omit<MatrixCalculatorResult, 'scenario_id'> {
+  cheapest: ShownRow | undefined;
+  catalogue_version: bigint;
+}
+
 export async function runMatrixCalculator(
   ctx: ServiceContext,
   caller: Caller,
   request: DealRequest,
-): Promise<MatrixCalculatorResult> {
+): Promise<MatrixCalculatorResult>;
+export async function runMatrixCalculator(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: DealRequest,
+  options: { meter: false },
+): Promise<UnmeteredMatrixCalculatorResult>;
+export async function runMatrixCalculator(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: DealRequest,
+  run?: { meter: false },
+): Promise<MatrixCalculatorResult | UnmeteredMatrixCalculatorResult> {
   const deal = validatedDeal(request, 'matrix_calculator', ctx.clock.now());
   requireSurface(ctx, caller, 'matrix_calculator');
   const snapshot = await snapshotFor(ctx);
@@ -103,7 +127,9 @@ export async function runMatrixCalculator(
   // Metered after the engines so the recent carries its summary in the one statement: the cheapest result the caller
   // was shown (a masked row's figures are not shown, so never summarised). A refused run records nothing.
   const shown = [...result.results, ...(result.priced ?? [])];
-  const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', cheapestShown(shown));
+  const cheapest: ShownRow | undefined = cheapestShown(shown);
+  if (run?.meter === false) return { ...result, cheapest, catalogue_version: snapshot.version };
+  const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', cheapest);
   const scenario_id = await meterRun(ctx, caller, ['calculator', 'matrix'], {
     tool: 'matrix_calculator',
     request,

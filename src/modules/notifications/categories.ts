@@ -21,7 +21,8 @@ const DESCRIPTIONS: Record<NotificationCategory, Omit<NotificationCategoryDescri
   },
   rate_card: {
     label: 'Rate card changes',
-    description: 'A rate card you follow changed (its products, rate brackets or asset mappings).',
+    description:
+      'A rate card you follow changed (its products, rate brackets or asset mappings), or a catalogue change moved the cheapest repayment of a scenario you saved.',
     default_enabled: true,
   },
   account: {

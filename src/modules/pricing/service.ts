@@ -28,7 +28,32 @@ export interface CalculatorResult {
   scenario_id: number;
 }
 
-export async function calculate(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<CalculatorResult> {
+/**
+ * A run as system work (re-pricing a saved scenario as its owner, docs/scenarios.md): the same checks and engines,
+ * but nothing metered and no recent recorded. Answers the rows, the cheapest one and the catalogue version priced.
+ */
+export interface UnmeteredRun {
+  meter: false;
+}
+
+export interface UnmeteredCalculatorResult extends Omit<CalculatorResult, 'scenario_id'> {
+  cheapest: CalculatorRow | undefined;
+  catalogue_version: bigint;
+}
+
+export async function calculate(ctx: ServiceContext, caller: Caller, request: DealRequest): Promise<CalculatorResult>;
+export async function calculate(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: DealRequest,
+  options: UnmeteredRun,
+): Promise<UnmeteredCalculatorResult>;
+export async function calculate(
+  ctx: ServiceContext,
+  caller: Caller,
+  request: DealRequest,
+  options?: UnmeteredRun,
+): Promise<CalculatorResult | UnmeteredCalculatorResult> {
   const deal = validatedDeal(request, 'calculator', ctx.clock.now());
   requireSurface(ctx, caller, deal.type === 'consumer' ? 'consumer_calculator' : 'calculator');
   const snapshot = await snapshotFor(ctx);
@@ -42,6 +67,10 @@ export async function calculate(ctx: ServiceContext, caller: Caller, request: De
   const names = snapshot.organisationNames;
   const row = (p: PricedBracket) => calculatorRow(p, names.get(p.organisation_id) ?? '', deal);
   const results: CalculatorRow[] = priced.length ? [row(priced[0])] : [];
+  if (options?.meter === false) {
+    for (let i = 1; i < priced.length; i++) results.push(row(priced[i]));
+    return { results, priced_count: results.length, cheapest: results[0], catalogue_version: snapshot.version };
+  }
   const summary = scenarioSummary(deal, snapshot.assetsById.get(deal.asset_value)?.name ?? '', results[0]);
   // Metering needs only the cheapest row: the others (1,300 on a large catalogue) are formatted while the database
   // runs the statement.

@@ -4,6 +4,7 @@ import type { ScenarioTool } from '../../lib/vocabulary.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 import { readSummary, type ScenarioSummary } from './summary.ts';
+import { readCurrent, type CurrentCheapest } from './current.ts';
 
 const NamedRef = builder.objectRef<{ id: number; name: string }>('ScenarioNamed').implement({
   description: 'An id and the name it had at the time of the run',
@@ -48,6 +49,22 @@ export const ScenarioSummaryRef = builder.objectRef<ScenarioSummary>('ScenarioSu
   }),
 });
 
+const CurrentCheapestRef = builder.objectRef<CurrentCheapest>('ScenarioCurrentCheapest').implement({
+  description: "The cheapest row the scenario's owner would be shown now, as of its last re-pricing",
+  fields: (t) => ({
+    organisation_id: t.exposeInt('organisation_id', { description: 'The financier' }),
+    organisation_name: t.exposeString('organisation_name', { description: "The financier's name at re-pricing" }),
+    approval_id: t.exposeInt('approval_id', {
+      nullable: true,
+      description: 'The approval the row passes (Matrix Calculator); null for a Calculator scenario',
+    }),
+    rate: t.exposeString('rate', { description: 'The effective rate, percent a year (e_min)' }),
+    repayment: t.exposeString('repayment', {
+      description: "The card's lowest repayment per instalment (repayment_min), dollars to the cent",
+    }),
+  }),
+});
+
 export const ScenarioRef = builder.prismaObject('Scenario', {
   description: 'A run of the calculator, Matrix or Matrix Calculator, kept for its user only (recent or saved)',
   fields: (t) => ({
@@ -67,6 +84,41 @@ export const ScenarioRef = builder.prismaObject('Scenario', {
       nullable: true,
       description: 'What a list shows: asset, amount, term and the cheapest result at the time of the run',
       resolve: (scenario) => readSummary(scenario.summary),
+    }),
+    current_cheapest: t.field({
+      type: CurrentCheapestRef,
+      nullable: true,
+      select: { current: true },
+      description:
+        'Saved Calculator and Matrix Calculator scenarios: the cheapest row now, as the owner would see it at the last ' +
+        're-pricing (null before any re-pricing, or when nothing prices the deal now)',
+      resolve: (scenario) => readCurrent(scenario.current)?.cheapest ?? null,
+    }),
+    saved_cheapest_stands: t.boolean({
+      nullable: true,
+      select: { current: true },
+      description:
+        'Whether the saved cheapest row (its rate bracket) is still offered for the deal at the last re-pricing; null before any re-pricing or when the run priced nothing',
+      resolve: (scenario) => readCurrent(scenario.current)?.saved_cheapest_stands ?? null,
+    }),
+    repayment_change: t.string({
+      nullable: true,
+      select: { current: true },
+      description:
+        'The cheapest repayment now minus the saved one, signed dollars ("-12.40", "+3.00", "0.00"); null before any re-pricing or when either is missing',
+      resolve: (scenario) => readCurrent(scenario.current)?.repayment_change ?? null,
+    }),
+    repriced_at: t.expose('repriced_at', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When it was last re-priced after a catalogue change; null if never',
+    }),
+    repriced_version: t.field({
+      type: 'String',
+      nullable: true,
+      select: { repriced_version: true },
+      description: 'The catalogue version it was last re-priced against (a decimal string); null if never',
+      resolve: (scenario) => scenario.repriced_version?.toString() ?? null,
     }),
     created_at: t.expose('created_at', { type: 'DateTime', description: 'When the run happened' }),
     updated_at: t.expose('updated_at', { type: 'DateTime', description: 'Its last change (promoted or renamed)' }),
