@@ -100,7 +100,6 @@ export const MISSING_FIELD_NAMES = [
   'term',
   'transaction_type',
 ] as const;
-export type MissingField = (typeof MISSING_FIELD_NAMES)[number];
 
 const ABN_AGE = 1 << 0;
 const ASSET_AGE = 1 << 1;
@@ -862,7 +861,7 @@ export function compareNumbers(a: number, b: number): number {
 }
 
 /** Within a financier: least-onerous doc level, then higher `priority` (the headline row), then approval name, then id. */
-export function compareWithinFinancier(a: ApprovalOutcome, b: ApprovalOutcome): number {
+function compareWithinFinancier(a: ApprovalOutcome, b: ApprovalOutcome): number {
   return (
     docLevelRank(a.approval.doc_level) - docLevelRank(b.approval.doc_level) ||
     compareNumbers(b.approval.priority, a.approval.priority) ||

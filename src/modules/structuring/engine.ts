@@ -93,7 +93,7 @@ export interface StructuringCatalogue {
   bracketsById: ReadonlyMap<number, RateBracket>;
 }
 
-export interface Change {
+interface Change {
   lever: Lever;
   from: number;
   to: number;
@@ -112,7 +112,7 @@ export interface Suggestion {
   deal: Deal;
 }
 
-export interface ApprovalStructuring {
+interface ApprovalStructuring {
   approval: Approval;
   status: StructuringStatus;
   blockers: Blocker[];
@@ -285,7 +285,7 @@ interface Candidate {
 }
 
 /** Fewer levers, then less waiting, then the least deposit, term and balloon change, then the cheapest (Rule 13). */
-export function compareChanges(a: Candidate, b: Candidate): number {
+function compareChanges(a: Candidate, b: Candidate): number {
   return (
     a.levers - b.levers ||
     a.wait - b.wait ||
@@ -619,8 +619,8 @@ export interface GivenBounds {
 }
 
 /** Default term range, months, widened to include the deal's own term. */
-export const DEFAULT_MIN_TERM = 12;
-export const DEFAULT_MAX_TERM = 84;
+const DEFAULT_MIN_TERM = 12;
+const DEFAULT_MAX_TERM = 84;
 
 /**
  * Defaults: deposit between 0 and max(the deal's deposit, 50% of the GST-inclusive cost); terms 12..84 months; the
