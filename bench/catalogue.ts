@@ -45,11 +45,11 @@ const BRACKET_BASE = 100_000;
 const MAPPING_BASE = 100_000;
 const APPROVAL_BASE = 100_000;
 
-export const PRODUCTS_PER_FINANCIER = 3;
-export const BRACKETS_PER_FINANCIER = 40;
-export const APPROVALS_PER_FINANCIER = 30;
+const PRODUCTS_PER_FINANCIER = 3;
+const BRACKETS_PER_FINANCIER = 40;
+const APPROVALS_PER_FINANCIER = 30;
 
-export function demoCatalogue(): CatalogueFile {
+function demoCatalogue(): CatalogueFile {
   const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
   if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
   return parsed.value;
@@ -64,7 +64,7 @@ interface DemoTree {
   categories: number[];
 }
 
-export function demoTree(demo: CatalogueFile = demoCatalogue()): DemoTree {
+function demoTree(demo: CatalogueFile = demoCatalogue()): DemoTree {
   const roots: number[] = [];
   const leaves: number[] = [];
   const categories: number[] = [];
@@ -110,7 +110,7 @@ const LENDER_KINDS = ['Equipment Finance', 'Asset Finance', 'Commercial Capital'
  * The synthetic part of a bench catalogue: `financiers` lenders (ids from 1001) and the bench broker, referring to
  * the demo asset tree. Load it on top of the demo catalogue (`seedBenchCatalogue`).
  */
-export function syntheticFinanciers(options: { financiers: number; seed?: number; tree?: DemoTree }): CatalogueFile {
+function syntheticFinanciers(options: { financiers: number; seed?: number; tree?: DemoTree }): CatalogueFile {
   const random = seededRandom(options.seed ?? 20_261_121);
   const tree = options.tree ?? demoTree();
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];

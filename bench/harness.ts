@@ -269,9 +269,9 @@ function cpuOfStat(path: string): number {
   }
 }
 /** CPU milliseconds the calling thread has used (Linux). */
-export const threadCpuMs = (): number => cpuOfStat('/proc/thread-self/stat');
+const threadCpuMs = (): number => cpuOfStat('/proc/thread-self/stat');
 /** CPU milliseconds a whole process has used (all its threads: JavaScript, GC, libuv pool). */
-export const processCpuMs = (pid: number): number => cpuOfStat(`/proc/${pid}/stat`);
+const processCpuMs = (pid: number): number => cpuOfStat(`/proc/${pid}/stat`);
 
 function cpuTimes(): { busy: number; total: number } {
   let busy = 0;

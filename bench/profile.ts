@@ -51,7 +51,7 @@ function frameName({ functionName, url, lineNumber }: ProfileNode['callFrame']):
 }
 
 /** Where a function lives, by its script's path: the areas docs/performance.md talks about. */
-export function areaOf(url: string, functionName: string): string {
+function areaOf(url: string, functionName: string): string {
   if (functionName.startsWith('wasm-function')) return 'pg / pglite (driver; PGlite: the database itself)';
   if (!url) {
     if (functionName === '(garbage collector)') return 'GC';

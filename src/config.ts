@@ -31,7 +31,7 @@ export const DEFAULT_DATABASE_TIMEOUTS: DatabaseTimeouts = {
 };
 
 /** JWT_SECRET signs every access token: shorter than this is guessable offline from one token. */
-export const MIN_JWT_SECRET_BYTES = 32;
+const MIN_JWT_SECRET_BYTES = 32;
 
 /** A refused configuration: main prints the message alone (one line, no stack) and exits 1. */
 export class ConfigError extends Error {
@@ -191,7 +191,7 @@ function vapid(env: NodeJS.ProcessEnv): Config['vapid'] {
   return { publicKey, privateKey, subject };
 }
 
-export const PAYMENT_PROCESSORS = ['stripe', 'builtin', 'none'] as const;
+const PAYMENT_PROCESSORS = ['stripe', 'builtin', 'none'] as const;
 export type PaymentProcessorChoice = (typeof PAYMENT_PROCESSORS)[number];
 
 /**
@@ -297,7 +297,7 @@ function persistedSecret(dataDir: string): string {
  * Words of the placeholders example files and tutorials ship (`change-me-in-production`, `your-secret-here`):
  * compared with the secret lowercased and without separators. A generated secret (hex, base64) holds none of them.
  */
-export const PLACEHOLDER_SECRET_WORDS = [
+const PLACEHOLDER_SECRET_WORDS = [
   'changeme',
   'changethis',
   'replaceme',
@@ -315,7 +315,7 @@ export const PLACEHOLDER_SECRET_WORDS = [
  * A configured JWT_SECRET (not the generated one) must be long enough to resist offline guessing, and not a published
  * placeholder (anyone who read the same example file could sign tokens).
  */
-export function checkJwtSecret(secret: string): void {
+function checkJwtSecret(secret: string): void {
   const bytes = Buffer.byteLength(secret, 'utf8');
   if (bytes < MIN_JWT_SECRET_BYTES) {
     throw new ConfigError(

@@ -80,7 +80,7 @@ export type ProductSeed = Product & {
   /** Maps the whole product (every bracket, rate_bracket_id null) to assets. */
   mapTo(...assets: Ref[]): Promise<AssetRateBracket[]>;
 };
-export type ApprovalSeed = Approval & { rate_bracket_ids: number[] };
+type ApprovalSeed = Approval & { rate_bracket_ids: number[] };
 export type FinancierSeed = Organisation & {
   product(input?: ProductInput): Promise<ProductSeed>;
   approval(input?: ApprovalInput): Promise<ApprovalSeed>;

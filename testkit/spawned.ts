@@ -11,7 +11,7 @@ import path from 'node:path';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 /** Long enough for the config check, and random-looking (not a placeholder). */
-export const JWT_SECRET = 'a'.repeat(64);
+const JWT_SECRET = 'a'.repeat(64);
 
 const dirs: string[] = [];
 const children: ChildProcess[] = [];

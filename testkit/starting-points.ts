@@ -69,7 +69,7 @@ function importClosure(entries: string[]): string[] {
  * What the PGlite starting points are made from, as one hash: the migrations, the demo catalogue, the code that opens,
  * migrates and seeds (followed through its relative imports), and the PGlite and Prisma versions installed.
  */
-export function startingPointsKey(): string {
+function startingPointsKey(): string {
   const hash = createHash('sha256');
   const files = [
     ...filesUnder(path.join(ROOT, 'prisma/migrations')),

@@ -3,16 +3,19 @@
  * exactly its selection, so a long list of result rows is not walked field by field. Both surfaces use it:
  * - REST compiles every route's document once, at start (src/rest/bridge.ts);
  * - /graphql compiles a document on its second execution when every root field it selects is marked
- *   COMPILED_EXECUTION (the engine runs, whose answers are long lists of rows), through the Yoga plugin below.
+ *   COMPILED_EXECUTION (the engine runs, whose answers are long lists of rows), run by @envelop/graphql-jit (below).
  * Wherever graphql-jit and graphql-js could answer differently, graphql-js runs instead, so an answer never depends
  * on which executor produced it.
  */
+import { getDocumentString } from '@envelop/core';
+import { useGraphQlJit } from '@envelop/graphql-jit';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import {
   GraphQLError,
   GraphQLID,
   Kind,
   TypeInfo,
+  execute,
   getNamedType,
   getOperationAST,
   getVariableValues,
@@ -21,6 +24,7 @@ import {
   visit,
   visitWithTypeInfo,
   type DocumentNode,
+  type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
   type OperationDefinitionNode,
@@ -159,6 +163,8 @@ interface Seen {
   executions: number;
   /** Undefined until compiled (from the second execution); null when graphql-jit could not compile it. */
   compiled: CompiledOperation | null | undefined;
+  /** Called when the allowance drops the compiled form (the plugin's entry for it goes too). */
+  dropped?: () => void;
 }
 
 /** Per operation of a document Yoga has cached (its parse cache hands back the same AST for the same text). */
@@ -198,6 +204,7 @@ export class CompileAllowance {
     const [oldest, dropped] = this.held.entries().next().value as [OperationDefinitionNode, Seen];
     this.held.delete(oldest);
     dropped.compiled = undefined;
+    dropped.dropped?.();
   }
 
   /** Operations holding a compiled form (tests read it). */
@@ -237,46 +244,99 @@ function compiledOrNull(
   }
 }
 
+/** What the plugin runs for a document text: its `cache` entry (graphql-jit's `query` and `stringify`). */
+interface Entry {
+  operation: OperationDefinitionNode;
+  query: (root: unknown, context: unknown, variables: unknown) => Promise<ExecutionResult>;
+  stringify: (result: unknown) => string;
+}
+
 /**
- * /graphql's compiled execution. A document is compiled on its second execution, not its first: a one-off document
- * costs no compilation, and one Yoga no longer caches is forgotten with it (within the `CompileAllowance`). Variables
- * are checked by graphql-js first; any it refuses are answered by graphql-js itself, with its own messages.
+ * /graphql's compiled execution: `@envelop/graphql-jit` runs an operation compiled when `enableIf` says so, taking
+ * what it runs from its `cache` (by document text) before compiling anything itself. Our part is the decision and
+ * those entries:
+ * - `enableIf`: an eligible operation (above), from its second execution (a one-off document costs no compilation),
+ *   within the `CompileAllowance`, with variables graphql-js accepts (any it refuses are answered by graphql-js
+ *   itself, with its own messages); one operation per document text (the plugin's entry is per text, whichever
+ *   operation is named);
+ * - the entries: compiled here, so a document's leaves get their own `disableLeafSerialization`, graphql-jit's errors
+ *   are positioned in the source, a document graphql-jit cannot compile stays on graphql-js, and a declared variable
+ *   left out runs on graphql-js. An entry goes when the allowance drops its compiled form, so at most the allowance's
+ *   capacity is held.
  */
 export function compiledExecution(): Plugin<Context> {
-  return {
-    onExecute({ args, executeFn, setExecuteFn }) {
-      // The operation graphql-js runs: the one named, or the only one.
-      const operation = getOperationAST(args.document, args.operationName || undefined);
-      if (!operation) return;
-      let seen = seenOperations.get(operation);
-      if (seen === undefined) {
-        seen = eligible(args.schema, args.document, operation) ? { executions: 0, compiled: undefined } : null;
-        seenOperations.set(operation, seen);
+  const entries = new Map<string, Entry>();
+
+  const entryFor = (schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, seen: Seen) => ({
+    operation,
+    query: async (_root: unknown, context: unknown, variables: unknown): Promise<ExecutionResult> => {
+      const values = (variables ?? {}) as Record<string, unknown>;
+      const out = await seen.compiled?.run(context, values);
+      if (out) {
+        graphqlExecutions.compiled += 1;
+        return out;
       }
-      if (seen === null) return;
-      seen.executions += 1;
-      if (seen.executions < 2) {
-        graphqlExecutions.graphqlJs += 1;
-        return;
-      }
-      if (seen.compiled === undefined && allowance.mayCompile())
-        seen.compiled = compiledOrNull(args.schema, args.document, operation);
-      const compiled = seen.compiled;
-      const variables = (args.variableValues ?? {}) as Record<string, unknown>;
-      if (
-        !compiled ||
-        getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors
-      ) {
-        graphqlExecutions.graphqlJs += 1;
-        return;
-      }
-      allowance.ran(operation, seen);
-      setExecuteFn(async (execution) => {
-        const out = await compiled.run(execution.contextValue, variables);
-        if (out) graphqlExecutions.compiled += 1;
-        else graphqlExecutions.graphqlJs += 1;
-        return out ?? executeFn(execution);
+      graphqlExecutions.graphqlJs += 1;
+      return execute({
+        schema,
+        document,
+        operationName: operation.name?.value,
+        contextValue: context,
+        variableValues: values,
       });
     },
+    stringify: JSON.stringify,
+  });
+
+  const enableIf = (args: ExecutionArgs): boolean => {
+    // The operation graphql-js runs: the one named, or the only one.
+    const operation = getOperationAST(args.document, args.operationName || undefined);
+    if (!operation) return false;
+    let seen = seenOperations.get(operation);
+    if (seen === undefined) {
+      seen = eligible(args.schema, args.document, operation) ? { executions: 0, compiled: undefined } : null;
+      seenOperations.set(operation, seen);
+    }
+    // The plugin finds its entry by the document's text (Yoga's parse records it): none, no entry.
+    const text = getDocumentString(args.document);
+    if (seen === null || text === undefined) return false;
+    seen.executions += 1;
+    const held = entries.get(text);
+    const another = held !== undefined && held.operation.name?.value !== operation.name?.value;
+    if (seen.executions < 2 || another) {
+      graphqlExecutions.graphqlJs += 1;
+      return false;
+    }
+    if (seen.compiled === undefined && allowance.mayCompile())
+      seen.compiled = compiledOrNull(args.schema, args.document, operation);
+    const variables = (args.variableValues ?? {}) as Record<string, unknown>;
+    if (
+      !seen.compiled ||
+      getVariableValues(args.schema, operation.variableDefinitions ?? [], variables, { maxErrors: 1 }).errors
+    ) {
+      graphqlExecutions.graphqlJs += 1;
+      return false;
+    }
+    if (held?.operation !== operation) {
+      const entry = entryFor(args.schema, args.document, operation, seen);
+      entries.set(text, entry);
+      seen.dropped = () => {
+        if (entries.get(text) === entry) entries.delete(text);
+      };
+    }
+    allowance.ran(operation, seen);
+    return true;
   };
+
+  return useGraphQlJit(
+    {},
+    {
+      enableIf,
+      cache: {
+        get: (text) => entries.get(text) as never,
+        // The plugin offers what it compiled itself: never, as every enabled document text has an entry above.
+        set: () => {},
+      },
+    },
+  ) as Plugin<Context>;
 }

@@ -51,7 +51,7 @@ export const MAX_ALIASES = 30;
  * `calculate` and `matrix` together), each run and metered once; one of them under two response names (aliases) would
  * run, and meter, twice, and is refused.
  */
-export const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator', 'whatWouldItTake']);
+const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator', 'whatWouldItTake']);
 
 /** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
 export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
@@ -154,14 +154,14 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
  * What a list is priced at when nothing sizes it: every list field of the schema is sized, by the table below or by
  * its own `listSize` extension (test/graphql/cost.test.ts walks the schema), so this is a fallback only.
  */
-export const DEFAULT_LIST_SIZE = 100;
+const DEFAULT_LIST_SIZE = 100;
 
 /**
  * The field extension a module sets on a list field whose bound it owns (a cap it enforces on write): the most
  * items, or a function of the catalogue's sizes. Keeps this file free of the modules' constants.
  */
-export const LIST_SIZE_EXTENSION = 'listSize';
-export type ListSize = number | ((sizes: CatalogueSizes) => number);
+const LIST_SIZE_EXTENSION = 'listSize';
+type ListSize = number | ((sizes: CatalogueSizes) => number);
 
 type Args = (name: string) => number | undefined;
 /**
@@ -215,7 +215,7 @@ const FIXED_LISTS: Record<string, (arg: Args) => number> = {
 };
 
 /** Whether `Type.field` is a list sized from the catalogue snapshot. */
-export function isCatalogueList(typeName: string, fieldName: string): boolean {
+function isCatalogueList(typeName: string, fieldName: string): boolean {
   return `${typeName}.${fieldName}` in CATALOGUE_LISTS;
 }
 
@@ -247,7 +247,7 @@ export interface OperationShape {
   problems: string[];
 }
 
-export interface MeteredSelection {
+interface MeteredSelection {
   field: string;
   /** The alias, or the field's name: selections sharing one are merged by GraphQL and run once. */
   responseKey: string;

@@ -27,7 +27,7 @@ const PRISMA_CURSOR = /^GPC:N:([1-9]\d{0,9})$/;
 const MAX_ID = 2_147_483_647;
 
 /** True when `cursor` is not a Prisma-connection cursor, or is one naming a possible integer id. */
-export function acceptableCursor(cursor: string): boolean {
+function acceptableCursor(cursor: string): boolean {
   const decoded = Buffer.from(cursor, 'base64').toString('latin1');
   if (!decoded.startsWith('GPC:')) return true;
   const id = PRISMA_CURSOR.exec(decoded)?.[1];
@@ -72,7 +72,7 @@ function cursorArguments(schema: GraphQLSchema, document: DocumentNode): CursorA
 }
 
 /** The cursor arguments in `document` that name no record a connection could have handed out. */
-export function forgedCursorArguments(
+function forgedCursorArguments(
   schema: GraphQLSchema,
   document: DocumentNode,
   variables: Record<string, unknown>,

@@ -14,7 +14,7 @@ const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF
 const UNSTORABLE_ALL = new RegExp(UNSTORABLE.source, 'g');
 
 const RULE = 'must not contain a NUL character or an unpaired surrogate.';
-export const UNSTORABLE_TEXT_MESSAGE = `M${RULE.slice(1)}`;
+const UNSTORABLE_TEXT_MESSAGE = `M${RULE.slice(1)}`;
 
 /** Most problems reported for one request: enough to fix a body, bounded whatever the body holds. */
 const MAX_REPORTED = 20;

@@ -35,7 +35,7 @@ import {
   type OperationShape,
 } from './cost.ts';
 
-export { MAX_ALIASES, MAX_COST, MAX_DEPTH, METERED_ROOT_FIELDS } from './cost.ts';
+export { MAX_ALIASES, MAX_COST, MAX_DEPTH } from './cost.ts';
 
 /**
  * Tokens in one document: several times a large dashboard query (GraphiQL's introspection query is 184). graphql-js's
@@ -53,7 +53,7 @@ const OPENERS = new Set<string>([TokenKind.BRACKET_L, TokenKind.BRACE_L, TokenKi
 const CLOSERS = new Set<string>([TokenKind.BRACKET_R, TokenKind.BRACE_R, TokenKind.PAREN_R]);
 
 /** Throws a 400 when `source` has more than MAX_TOKENS tokens or nests deeper than MAX_NESTING. */
-export function checkDocumentSize(source: string | Source): void {
+function checkDocumentSize(source: string | Source): void {
   const lexer = new Lexer(typeof source === 'string' ? new Source(source) : source);
   let tokens = 0;
   let depth = 0;
@@ -134,7 +134,7 @@ function shapeRefusals(shape: OperationShape): GraphQLError[] {
   return errors;
 }
 
-export function costRefusal(cost: number): GraphQLError {
+function costRefusal(cost: number): GraphQLError {
   return refusal(
     `Query cost ${cost} exceeds the budget of ${MAX_COST}: ask fewer fields, a smaller schedule page (first), or fewer aliases and fragment spreads (docs/graphql.md).`,
     'COST_LIMIT_EXCEEDED',

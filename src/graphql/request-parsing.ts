@@ -15,7 +15,7 @@
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { processRegularResult, type GraphQLParams, type Plugin } from 'graphql-yoga';
 
-export const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/graphql+json'] as const;
+const ACCEPTED_CONTENT_TYPES = ['application/json', 'application/graphql+json'] as const;
 
 /** What a request carries; graphql-yoga checks each parameter's type next (a non-string query is its 400). */
 type Params = GraphQLParams;
@@ -25,7 +25,7 @@ function requestError(message: string, status: number, code: string): GraphQLErr
 }
 
 /** The media type of a Content-Type header, lower-cased, without parameters ('' when absent). */
-export function mediaType(contentType: string | null): string {
+function mediaType(contentType: string | null): string {
   return (contentType ?? '').split(',')[0].split(';')[0].trim().toLowerCase();
 }
 

@@ -19,10 +19,10 @@ builder.scalarType('DateTime', {
  * The spellings money accepts as a string: plain decimals, optionally negative ("1250", "-3.5"). Number() would
  * also read "0x10" as 16, "1e3", " 12 ", "Infinity" and "" (as 0); none of those is how anyone writes an amount.
  */
-export const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
+const DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
 
 /** A Decimal input value, or null when it is not one: a finite JSON number, or a plain decimal string. */
-export function parseDecimal(value: unknown): number | null {
+function parseDecimal(value: unknown): number | null {
   const n =
     typeof value === 'number' ? value : typeof value === 'string' && DECIMAL_STRING.test(value) ? Number(value) : NaN;
   return Number.isFinite(n) ? n : null;

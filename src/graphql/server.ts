@@ -20,7 +20,7 @@ import { schema } from '../schema.ts';
 /** graphql-js appends these to validation and variable errors; they name fields the schema does not advertise. */
 const SUGGESTION = /\s*Did you mean .+\?$/s;
 
-export function withoutSuggestion(error: GraphQLError): GraphQLError {
+function withoutSuggestion(error: GraphQLError): GraphQLError {
   if (!SUGGESTION.test(error.message)) return error;
   return new GraphQLError(error.message.replace(SUGGESTION, ''), {
     nodes: error.nodes,

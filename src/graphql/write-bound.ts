@@ -7,7 +7,7 @@ import { defaultFieldResolver, type GraphQLSchema } from 'graphql';
 import type { Context } from './context.ts';
 
 /** The lane a caller's writes queue in: its organisation's, or its own when it has none. */
-export function writeLaneOf(caller: Context['caller']): string | null {
+function writeLaneOf(caller: Context['caller']): string | null {
   if (!caller) return null;
   return caller.organisation ? `organisation:${caller.organisation.id}` : `user:${caller.userId}`;
 }

@@ -44,7 +44,7 @@ const assets = new Map<string, Asset>([
  * (the browser test fails on any violation). img-src allows data: for the icons swagger-ui.css embeds. No framing:
  * "Try it out" acts with the reader's token.
  */
-export const API_REFERENCE_CSP = [
+const API_REFERENCE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",

@@ -6,7 +6,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
 
-export const TOO_LARGE_MESSAGE = 'Request body is too large.';
+const TOO_LARGE_MESSAGE = 'Request body is too large.';
 
 /** `application/json`, with no parameter or only a UTF-8 charset: what every JSON client sends. */
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;

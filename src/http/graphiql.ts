@@ -18,7 +18,7 @@ export interface GraphiQLPageOptions {
   headers: string;
 }
 
-export const GRAPHIQL_ASSET_PREFIX = '/graphiql/assets';
+const GRAPHIQL_ASSET_PREFIX = '/graphiql/assets';
 
 interface Bundle {
   assets: Map<string, StaticAsset>;

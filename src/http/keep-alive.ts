@@ -7,7 +7,7 @@
  */
 import type { Server } from 'node:http';
 
-export const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
 
 export function holdIdleConnections(server: Server): void {
   server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;

@@ -14,7 +14,7 @@ import { httpRequestDuration, httpRequests } from '../lib/metrics.ts';
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The route template a request matched (`/api/v1/users/:id`), never the raw path: a bounded label set. */
-export function routeOf(req: IncomingMessage): string {
+function routeOf(req: IncomingMessage): string {
   const r = req as Request;
   return r.route?.path ? `${r.baseUrl ?? ''}${r.route.path}` : 'unmatched';
 }

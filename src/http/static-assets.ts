@@ -37,7 +37,7 @@ export function staticAsset(body: Buffer | string, type: string): StaticAsset {
   };
 }
 
-export const IMMUTABLE = 'public, max-age=31536000, immutable';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
  * Brotli at quality 5: within a few per cent of quality 9's size at about a seventh of its time (the GraphiQL bundle

@@ -17,11 +17,11 @@ import { TOO_MANY_WRITES_CODE, TOO_MANY_WRITES_MESSAGE, TOO_MANY_WRITES_RETRY_AF
 
 /** Seconds a client should wait before retrying; short: the pool reconnects by itself as soon as the database is back. */
 export const DATABASE_RETRY_AFTER_SECONDS = 5;
-export const DATABASE_UNAVAILABLE_MESSAGE = 'The database is temporarily unavailable. Retry shortly.';
+const DATABASE_UNAVAILABLE_MESSAGE = 'The database is temporarily unavailable. Retry shortly.';
 export const DATABASE_UNAVAILABLE_CODE = 'DATABASE_UNAVAILABLE';
 /** A pool wait clears as soon as a request ends: retry almost at once. */
-export const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
-export const DATABASE_BUSY_MESSAGE =
+const DATABASE_BUSY_RETRY_AFTER_SECONDS = 1;
+const DATABASE_BUSY_MESSAGE =
   'The service is busy: no database connection came free in time, so this request was not started. Retry shortly.';
 export const DATABASE_BUSY_CODE = 'DATABASE_BUSY';
 /** A conflict clears as soon as the other transaction commits: retry almost at once. */
@@ -102,7 +102,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  * (its only use of this sentence; a connection that cannot be opened fails otherwise), Prisma's P2024, or Prisma's
  * transaction start timeout (its `maxWait`, shorter than the pool's wait by default).
  */
-export function isDatabaseBusy(error: unknown): boolean {
+function isDatabaseBusy(error: unknown): boolean {
   return wrapsMatching(
     error,
     ({ code, message }) =>

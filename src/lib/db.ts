@@ -132,12 +132,12 @@ export function pgTimeouts(options: Partial<DatabaseTimeouts> = {}): pg.PoolConf
  * transaction `timeout` only stops the next statement: one already sent to a silent server, and the ROLLBACK queued
  * behind it on the same connection, each waited out their own read timeout.
  */
-export function transactionBoundMs(options: Partial<DatabaseTimeouts> = {}): number {
+function transactionBoundMs(options: Partial<DatabaseTimeouts> = {}): number {
   return { ...DEFAULT_DATABASE_TIMEOUTS, ...definedOnly(options) }.databaseStatementTimeoutMs + 1000;
 }
 
 /** A transaction that outlived transactionBoundMs: what it wrote is rolled back; answered like an outage (503). */
-export class TransactionDeadlineError extends Error {
+class TransactionDeadlineError extends Error {
   override name = 'TransactionDeadlineError';
   readonly code = 'TRANSACTION_DEADLINE';
   constructor(boundMs: number) {
@@ -376,7 +376,7 @@ async function openPglite(pglite: PGlite, options: DatabaseOptions): Promise<voi
  * the result columns of a prepared text (`SELECT * FROM record_run(...)`'s row type) fails that text on connections
  * opened before it ("cached plan must not change result type") until they are replaced.
  */
-export function preparedStatementNames(max = 100, prefix = 'prisma'): (query: { sql: string }) => string | undefined {
+function preparedStatementNames(max = 100, prefix = 'prisma'): (query: { sql: string }) => string | undefined {
   const names = new Map<string, string>();
   let seenOnce = new Set<string>();
   return ({ sql }) => {

@@ -23,7 +23,7 @@ export const httpRequestDuration = new Histogram({
   registers: [registry],
 });
 
-export const engineDuration = new Histogram({
+const engineDuration = new Histogram({
   name: 'engine_duration_seconds',
   help: 'Time inside the pure engines per call (pricing: priceDeal; approvals: evaluateApprovals)',
   labelNames: ['engine'] as const,

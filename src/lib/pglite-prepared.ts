@@ -13,6 +13,11 @@
  *
  * Naming follows the PostgreSQL pool's rule (`preparedStatementNames` in db.ts): named on the second use, at most
  * `max` names. Figures: docs/performance.md.
+ *
+ * Only PGlite's public API: `execProtocol` (the wire messages), `runExclusive` (no other statement enters the module
+ * meanwhile), `transaction`, `syncToFs`, `serializers`/`parsers`, `closed`. `runExclusive` does not wait for an open
+ * transaction as `query()` does, so this client orders its own: a statement outside a transaction waits for the
+ * transaction this client has open. Everything the app sends to the instance goes through this client (db.ts).
  */
 import { type PGlite, parse as pgliteParse, protocol, type Results, types } from '@electric-sql/pglite';
 
@@ -21,18 +26,6 @@ type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
 
 /** What the adapter uses of a PGlite instance: `query`, `exec`, `transaction`. */
 export type PreparedPglite = Pick<PGlite, 'query' | 'exec' | 'transaction'>;
-
-/** PGlite's own entry points that `query()` uses internally (public in the build, not in its typings). */
-interface PgliteInternals {
-  serializers: Record<number, ((value: unknown) => string) | undefined>;
-  parsers: Parsers;
-  /** Throws "PGlite is closed" / "PGlite is closing" (a closed module must never be entered: it spins). */
-  _checkReady(): Promise<void>;
-  _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
-  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
-  execProtocolStream(message: Uint8Array, options: { syncToFs: boolean }): Promise<unknown[]>;
-  syncToFs(): Promise<void>;
-}
 
 interface Statement {
   /** '' for the unnamed statement. */
@@ -134,8 +127,14 @@ export function concat(parts: Uint8Array[]): Uint8Array {
 let lastName = 0;
 
 export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
-  const db = pglite as unknown as PgliteInternals;
   const s = protocol.serialize;
+  /** The end of the last transaction (or statement outside one) this client started: the next waits for it. */
+  let last: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(fn: () => Promise<T>): Promise<T> => {
+    const result = last.then(fn);
+    last = result.catch(() => {});
+    return result;
+  };
   const named = new Map<string, Statement>();
   let seenOnce = new Set<string>();
 
@@ -153,7 +152,7 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
         seenOnce.add(sql);
       }
     }
-    const messages = await db.execProtocolStream(
+    const { messages } = await pglite.execProtocol(
       concat([s.parse({ name, text: sql }), s.describe({ type: 'S', name }), s.sync()]),
       { syncToFs: false },
     );
@@ -173,31 +172,32 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
   // extends its table in place (array types, at start), so the merge is taken after the first statement.
   const merged = new WeakMap<object, Parsers>();
   const parsersFor = (extra: Parsers | undefined): Parsers => {
-    if (!extra) return db.parsers;
+    if (!extra) return pglite.parsers;
     let table = merged.get(extra);
     if (!table) {
-      table = { ...db.parsers, ...extra };
+      table = { ...pglite.parsers, ...extra };
       merged.set(extra, table);
     }
     return table;
   };
 
   async function run(sql: string, params: unknown[], options: QueryOptions, inTransaction: boolean) {
-    await db._checkReady();
-    return db._runExclusiveQuery(async () => {
+    // A closed module must never be entered (it spins).
+    if (pglite.closed) throw new Error('PGlite is closed');
+    return pglite.runExclusive(async () => {
       const statement = await statementFor(sql);
       const values = params.map((value, i) => {
         if (value === null || value === undefined) return null;
         const type = statement.paramTypes[i];
-        const serialize = options?.serializers?.[type] ?? db.serializers[type];
+        const serialize = options?.serializers?.[type] ?? pglite.serializers[type];
         return serialize ? serialize(value) : String(value);
       });
       let messages: unknown[];
       try {
-        messages = await db.execProtocolStream(
+        ({ messages } = await pglite.execProtocol(
           concat([s.bind({ statement: statement.name, values }), s.execute({}), s.sync()]),
           { syncToFs: false },
-        );
+        ));
       } catch (e) {
         // A named statement whose tables changed shape (or that is gone) is parsed again next time.
         if (statement.name && STALE_STATEMENT_CODES.has((e as { code?: string }).code ?? '')) named.delete(sql);
@@ -205,7 +205,7 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
         throw e;
       }
       // query() syncs the files after a statement outside a transaction; COMMIT syncs a transaction's.
-      if (!inTransaction) await db.syncToFs();
+      if (!inTransaction) await pglite.syncToFs();
       return resultOf(
         messages as BackendMessage[],
         parsersFor(options?.parsers as Parsers | undefined),
@@ -216,26 +216,28 @@ export function preparedPglite(pglite: PGlite, max = 100): PreparedPglite {
   }
 
   const query = ((sql: string, params: unknown[] = [], options?: QueryOptions) =>
-    db._runExclusiveTransaction(() => run(sql, params, options, false))) as PGlite['query'];
+    inTurn(() => run(sql, params, options, false))) as PGlite['query'];
 
   return {
     query,
     exec: (sql, options) => pglite.exec(sql, options),
     transaction: (fn) =>
-      pglite.transaction((tx) => {
-        const prepared: Transaction = Object.create(tx, {
-          query: {
-            value: async (sql: string, params?: unknown[], options?: QueryOptions) => {
-              if (tx.closed) throw new Error('Transaction is closed');
-              // A PGlite statement settles without leaving the microtask queue, so a transaction of many statements
-              // (an import's) would hold the event loop from its first statement to its last: the loop gets a turn
-              // (timers, sockets: /healthz) before each one.
-              await new Promise<void>((resolve) => setImmediate(resolve));
-              return run(sql, params ?? [], options, true) as Promise<Results<never>>;
+      inTurn(() =>
+        pglite.transaction((tx) => {
+          const prepared: Transaction = Object.create(tx, {
+            query: {
+              value: async (sql: string, params?: unknown[], options?: QueryOptions) => {
+                if (tx.closed) throw new Error('Transaction is closed');
+                // A PGlite statement settles without leaving the microtask queue, so a transaction of many statements
+                // (an import's) would hold the event loop from its first statement to its last: the loop gets a turn
+                // (timers, sockets: /healthz) before each one.
+                await new Promise<void>((resolve) => setImmediate(resolve));
+                return run(sql, params ?? [], options, true) as Promise<Results<never>>;
+              },
             },
-          },
-        });
-        return fn(prepared);
-      }),
+          });
+          return fn(prepared);
+        }),
+      ),
   };
 }

@@ -57,7 +57,6 @@ export type PlanName = (typeof PLANS)[number];
 
 /** Plans an organisation can buy through checkout (Free needs none; Enterprise is arranged with us). */
 export const PURCHASABLE_PLANS = ['pro', 'max', 'team'] as const satisfies readonly PlanName[];
-export type PurchasablePlan = (typeof PURCHASABLE_PLANS)[number];
 
 export const SUBSCRIPTION_STATUSES = [
   'trialing',
@@ -92,7 +91,6 @@ export type ScenarioTool = (typeof SCENARIO_TOOLS)[number];
 
 /** recent: kept automatically; saved: promoted with a name. */
 export const SCENARIO_KINDS = ['recent', 'saved'] as const;
-export type ScenarioKind = (typeof SCENARIO_KINDS)[number];
 
 /** An approval not ruled out: every checked criterion answered (confirmed) or some unanswered (possible). */
 export const EVALUATION_STATUSES = ['confirmed', 'possible'] as const;

@@ -15,7 +15,7 @@ export const TOO_MANY_WRITES_MESSAGE =
   'Too many changes from your organisation are in progress at once; this one was not started. Retry shortly.';
 
 /** A write refused by the bound: nothing was run. Answered 429 with Retry-After (src/lib/database-errors.ts). */
-export class TooManyWritesError extends Error {
+class TooManyWritesError extends Error {
   override name = 'TooManyWritesError';
   readonly code = TOO_MANY_WRITES_CODE;
   constructor() {

@@ -88,7 +88,7 @@ export function compileRoute(schema: GraphQLSchema, route: RouteDefinition): Com
  * (an approval's lists at 100 to 500 items, `preferred_financier` at 200): this bound only keeps a list that could
  * never pass from being walked item by item (coerced, then coerced again by the executor) before it is refused.
  */
-export const MAX_LIST_ITEMS = 1_000;
+const MAX_LIST_ITEMS = 1_000;
 
 /** A path to a place in the input, built only where a problem is found (no allocation per list item). */
 interface PathLink {

@@ -5,7 +5,7 @@
 import type { Request } from 'express';
 import type { Context } from '../graphql/context.ts';
 
-export type Status = 200 | 201 | 204 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
+type Status = 200 | 201 | 204 | 400 | 401 | 403 | 404 | 409 | 429 | 500 | 502 | 503;
 export type RestReply =
   | [status: Status, body?: unknown]
   | [status: Status, body: unknown, headers: Record<string, string>];
@@ -38,7 +38,7 @@ export function defineRoute(route: RouteDefinition): RouteDefinition {
  * The recent scenario a metered run was saved as, in a response header: the Matrix bodies are the spec's and carry
  * no id, yet a REST client needs one to promote the run (docs/api-decisions.md). The calculator sends it too.
  */
-export const SCENARIO_ID_HEADER = 'X-Scenario-Id';
+const SCENARIO_ID_HEADER = 'X-Scenario-Id';
 export const scenarioHeader = (scenarioId: number): Record<string, string> => ({
   [SCENARIO_ID_HEADER]: String(scenarioId),
 });

@@ -7,9 +7,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Config } from '../../src/config.ts';
 
-export type StandInMode = 'ok' | 'hang' | 'error_500';
+type StandInMode = 'ok' | 'hang' | 'error_500';
 
-export interface StandInRequest {
+interface StandInRequest {
   method: string;
   path: string;
   form: URLSearchParams;

@@ -17,7 +17,7 @@ import type { Credentials, FuzzRequest } from './requests.ts';
 import type { RestTarget } from './targets.ts';
 
 /** List sizes the huge-list cases cycle through (each body stays under the default 256 kB body limit). */
-export const HUGE_LIST_SIZES = [30_000, 60_000, 120_000] as const;
+const HUGE_LIST_SIZES = [30_000, 60_000, 120_000] as const;
 /** Largest error body a huge-list case may get ("a few kB"). */
 const MAX_HUGE_LIST_ANSWER = 4_096;
 /** Longest a huge-list case may take, generous for a loaded machine (linear checking answers in milliseconds). */
@@ -76,7 +76,7 @@ export function nestedCardRequests(organisationId: number, credentials: Credenti
 }
 
 /** Endpoints whose host one parser reads as a push service's and another as a local address. */
-export function twoParserEndpoints(): string[] {
+function twoParserEndpoints(): string[] {
   const out: string[] = [];
   for (const local of ['127.0.0.1', 'localhost', '169.254.169.254'])
     for (const glue of ["'", ';', '`', '{', '}', '"', ':'])

@@ -42,7 +42,7 @@ const isInt = (v: unknown): v is number => Number.isInteger(v);
  * The route a URL reaches (Express matches case-insensitively and forgives one trailing slash); dot segments are
  * resolved as the HTTP client does before sending (`/healthz/../graphql` is `/graphql`).
  */
-export function routePath(url: string): string {
+function routePath(url: string): string {
   let path = url.split('?')[0];
   try {
     path = new URL(path, 'http://fuzz').pathname;
@@ -59,7 +59,7 @@ function only(body: Record<string, unknown>, allowed: string[]): string | null {
 }
 
 /** null when `body` is one of the spec's error bodies for this status, else what is wrong with it. */
-export function errorShapeProblem(status: number, body: unknown): string | null {
+function errorShapeProblem(status: number, body: unknown): string | null {
   if (!isObject(body)) return 'error body is not a JSON object';
   const code = body.error;
   if (body.reason === 'last_admin') {
@@ -146,11 +146,11 @@ const INTERNAL_TEXT: [string, RegExp][] = [
   ],
 ];
 
-export function internalText(text: string): string | null {
+function internalText(text: string): string | null {
   return internalMatch(text)?.detail ?? null;
 }
 
-export function internalMatch(text: string): { name: string; detail: string } | null {
+function internalMatch(text: string): { name: string; detail: string } | null {
   for (const [name, re] of INTERNAL_TEXT) {
     const m = re.exec(text);
     if (m) return { name, detail: `${name}: …${text.slice(Math.max(0, m.index - 40), m.index + 60)}…` };
@@ -220,7 +220,7 @@ function headerText(res: FuzzResponse): string {
 }
 
 /** Input mistakes a client can make on a result card: these must be a 400 naming the field, never the 500. */
-export function recalculationInputMistake(req: FuzzRequest, ctx: OracleContext): string | null {
+function recalculationInputMistake(req: FuzzRequest, ctx: OracleContext): string | null {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(req.body ?? new Uint8Array()).toString('utf8'));
@@ -251,7 +251,7 @@ export type Verdict = { violations: Violation[]; documented500: boolean; notes?:
  * True when the request reaches the route it was generated for: the method the route answers (or HEAD on a GET
  * route) and a path, as the client sends it (dot segments resolved), that the route's pattern matches.
  */
-export function reachesRoute(req: FuzzRequest): boolean {
+function reachesRoute(req: FuzzRequest): boolean {
   if (!req.route?.path) return false;
   const method = req.method === 'HEAD' ? 'GET' : req.method;
   if (method !== req.route.method) return false;

@@ -15,7 +15,7 @@ export interface Group {
 }
 
 /** Classes of content hidden inside a body or URL, found after the fact. */
-export function contentTags(req: FuzzRequest): string[] {
+function contentTags(req: FuzzRequest): string[] {
   const text = `${req.url}\n${req.body ? Buffer.from(req.body).toString('utf8') : ''}`;
   const tags: string[] = [];
   if (/\u0000|\\u0000|%00|%5Cu0000/i.test(text)) tags.push('content:NUL');
@@ -28,7 +28,7 @@ export function contentTags(req: FuzzRequest): string[] {
   return tags;
 }
 
-export function redact(s: string, secrets: string[]): string {
+function redact(s: string, secrets: string[]): string {
   let out = s
     .replace(/service_sk_[A-Za-z0-9_]{16}[A-Za-z0-9_-]*/g, 'service_sk_<redacted>')
     .replace(/rt_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}/g, 'rt_<redacted>')
@@ -58,7 +58,7 @@ export function describeRequest(req: FuzzRequest, secrets: string[]): string {
  * The input class behind a failure, so distinct defects land in distinct groups: the credential when a working one
  * makes the failure go away, else hostile content in the body or URL.
  */
-export function causeOf(f: Finding): string {
+function causeOf(f: Finding): string {
   if (f.blamedCredential) return f.blamedCredential;
   const parts = f.violation.cause ? [f.violation.cause] : [];
   // Leaked internal text is the same sentence whatever else the request carried.

@@ -9,7 +9,6 @@ import type { RestTarget } from './targets.ts';
 import {
   deepJson,
   hostileJson,
-  hostileNumber,
   hostileString,
   MALFORMED_BODIES,
   RAW_LITERALS,
@@ -190,7 +189,7 @@ function typedBody(fields: Map<string, GraphQLInputType | null>, hints: Hints): 
 
 type Body = { bytes: Uint8Array; tag: string };
 
-export function bodyArb(fields: Map<string, GraphQLInputType | null>, hints: Hints): fc.Arbitrary<Body> {
+function bodyArb(fields: Map<string, GraphQLInputType | null>, hints: Hints): fc.Arbitrary<Body> {
   const names = [...fields.keys()];
   const someField = names.length ? fc.constantFrom(...names) : shortString;
   const typed = typedBody(fields, hints);
@@ -449,4 +448,4 @@ export function unknownPathRequestArb(g: Generators, knownPaths: string[]): fc.A
     });
 }
 
-export { headersOf, serviceClientArb, contentTypeArb, utf8, hostileNumber };
+export { headersOf, serviceClientArb, contentTypeArb, utf8 };

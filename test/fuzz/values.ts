@@ -14,7 +14,7 @@ import {
 } from 'graphql';
 
 /** One character, weighted towards the ones that break things: NUL, lone surrogates, controls, astral, quotes. */
-export const hostileChar: fc.Arbitrary<string> = fc.oneof(
+const hostileChar: fc.Arbitrary<string> = fc.oneof(
   { weight: 10, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) },
   { weight: 2, arbitrary: fc.constant('\u0000') },
   { weight: 2, arbitrary: fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff') },
@@ -25,7 +25,7 @@ export const hostileChar: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('"', '\\', "'", '%', '<', '$', '{', '\u2028', '\ufeff', '\u202e', '\ufffd') },
 );
 
-export const SPECIAL_STRINGS = [
+const SPECIAL_STRINGS = [
   '',
   ' ',
   '   ',
@@ -88,7 +88,7 @@ const EMAILS = [
 export const shortString = fc.string({ unit: hostileChar, maxLength: 24 });
 
 /** Long strings, up to 60k characters (a JSON body stays under the 256 kB limit most of the time). */
-export const longString = fc
+const longString = fc
   .tuple(
     fc.constantFrom('a', 'x', '\u0000', '\ud800', 'é', '😀', '9', ' '),
     fc.constantFrom(256, 1_000, 10_000, 60_000),
@@ -102,7 +102,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: longString },
 );
 
-export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: -10, max: 120 }) },
   {
     weight: 3,

@@ -146,13 +146,34 @@ describe('Transactions: statements inside run on the transaction, and roll back 
         await tx.query(insert, [11, 'discarded']);
         await tx.query(insert, [11, 'twice']);
       }),
-    ).rejects.toMatchObject({ code: '23505' }); // the second insert's duplicate key, not anything else
+    ).rejects.toMatchObject({ code: '23505', query: insert, params: [11, 'twice'] }); // the second insert's duplicate key, not anything else
     await prepared.transaction(async (tx) => {
       await tx.query(insert, [12, 'rolled back']);
       await tx.rollback();
     });
     const ids = await prepared.query<{ id: number }>('SELECT id FROM t WHERE id >= 10 ORDER BY id');
     expect(ids.rows.map((r) => r.id)).toEqual([10]);
+  });
+
+  it('a statement outside a transaction waits for the open one: it is neither inside it nor rolled back with it', async () => {
+    const prepared = preparedPglite(pglite);
+    const insert = 'INSERT INTO t (id, note) VALUES ($1, $2)';
+    let begun!: () => void;
+    const inside = new Promise<void>((resolve) => {
+      begun = resolve;
+    });
+    const transaction = prepared.transaction(async (tx) => {
+      await tx.query(insert, [20, 'inside']);
+      begun();
+      // The transaction stays open across timers: a statement sent now must not run in it.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      await tx.rollback();
+    });
+    await inside;
+    await prepared.query(insert, [21, 'outside']);
+    await transaction;
+    const ids = await prepared.query<{ id: number }>('SELECT id FROM t WHERE id >= 20 ORDER BY id');
+    expect(ids.rows.map((r) => r.id)).toEqual([21]);
   });
 
   it('a statement after the transaction closed is refused', async () => {

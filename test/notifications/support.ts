@@ -60,7 +60,7 @@ export function decryptWebPush(body: Buffer, subscription: WebSubscription): str
 }
 
 /** The host name the stand-in push service answers for (its certificate names it; `.test` never resolves). */
-export const PUSH_HOST = 'push.example.test';
+const PUSH_HOST = 'push.example.test';
 
 /** A certificate for 127.0.0.1 and PUSH_HOST (openssl), for stand-in services over TLS. */
 export function selfSignedCert(): { cert: string; key: string } {

@@ -14,8 +14,6 @@ import type { PricingCatalogue } from '../../src/modules/pricing/engine.ts';
 import { UNANSWERED } from '../support/deal.ts';
 import { seededRandom } from '../../testkit/random.ts';
 
-export { seededRandom };
-
 export function makeProduct(overrides: Partial<Product> = {}): Product {
   return {
     id: 1,

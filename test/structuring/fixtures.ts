@@ -16,7 +16,7 @@ import {
 import { approval } from '../matrix/fixtures.ts';
 import { makeAsset, makeBracket, makeDeal, makeProduct, makeRelation } from '../pricing/fixtures.ts';
 
-export const ASSET = 1000;
+const ASSET = 1000;
 export const ORG = 10;
 
 export { approval, makeBracket, makeProduct };

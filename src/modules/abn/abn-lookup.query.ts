@@ -3,7 +3,7 @@ import { NotConfiguredError, NotFoundError, UpstreamUnavailableError, Validation
 import { ABN_BUSINESS_NAMES_MAX } from './abn.ts';
 import { lookupAbn, type AbnDetails } from './service.ts';
 
-export const AbnDetailsRef = builder.objectRef<AbnDetails>('AbnDetails').implement({
+const AbnDetailsRef = builder.objectRef<AbnDetails>('AbnDetails').implement({
   description:
     'A business as the Australian Business Register (ABN Lookup) records it, with the ages the calculator takes',
   fields: (t) => ({

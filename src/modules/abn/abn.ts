@@ -6,7 +6,7 @@
 /** Business names kept from one record: the register lists a handful; the rest of a longer list is dropped. */
 export const ABN_BUSINESS_NAMES_MAX = 100;
 
-export const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
+const ABN_WEIGHTS = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19] as const;
 
 /** Strips whitespace: "51 824 753 556" reads as "51824753556". Nothing else is forgiven. */
 export function normaliseAbn(raw: string): string {
@@ -39,7 +39,7 @@ export function checkAbn(raw: string): AbnCheck {
 // Calendar dates
 // ---------------------------------------------------------------------------------------------
 
-export interface CalendarDate {
+interface CalendarDate {
   year: number;
   month: number;
   day: number;
@@ -50,7 +50,7 @@ function daysInMonth(year: number, month: number): number {
 }
 
 /** A real calendar date written YYYY-MM-DD, or null. */
-export function parseIsoDate(value: string): CalendarDate | null {
+function parseIsoDate(value: string): CalendarDate | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!m) return null;
   const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];

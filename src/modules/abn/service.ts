@@ -45,11 +45,11 @@ export interface AbnDetails {
 const MAX_BODY_BYTES = 256 * 1024;
 const CALLBACK = 'c';
 
-export const ABN_NOT_CONFIGURED_MESSAGE =
+const ABN_NOT_CONFIGURED_MESSAGE =
   'ABN lookup is not available: this service has not been configured to reach the Australian Business Register.';
-export const ABN_UPSTREAM_MESSAGE =
+const ABN_UPSTREAM_MESSAGE =
   'The Australian Business Register could not be reached or answered unexpectedly. Try again shortly.';
-export const ABN_NOT_FOUND_MESSAGE = 'ABN not found.';
+const ABN_NOT_FOUND_MESSAGE = 'ABN not found.';
 
 /** The ABN Lookup URL for one ABN. The base is ABN_LOOKUP_URL, e.g. https://abr.business.gov.au. */
 export function abnDetailsUrl(baseUrl: string, guid: string, abn: string): string {

@@ -149,7 +149,7 @@ export const ApprovalRef = builder.prismaObject('Approval', {
   }),
 });
 
-export const LabelledOptionRef = builder.objectRef<LabelledOption>('LabelledOption').implement({
+const LabelledOptionRef = builder.objectRef<LabelledOption>('LabelledOption').implement({
   description: 'A value an approval or a deal may use, with the label a picker shows',
   fields: (t) => ({
     value: t.exposeString('value', { description: 'What requests and approvals send (e.g. "E", "low_doc")' }),

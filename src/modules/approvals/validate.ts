@@ -46,17 +46,17 @@ export interface ApprovalInput {
 /** Most approvals one REST list answer carries; `X-Total-Count` says how many matched (docs/approvals.md). */
 export const MAX_REST_APPROVALS = 1000;
 /** Longest name, in characters (after trimming). */
-export const MAX_NAME_LENGTH = 200;
+const MAX_NAME_LENGTH = 200;
 /** Most assets one approval lists (a category covers everything beneath it, so a real list is short). */
-export const MAX_APPROVAL_ASSETS = 500;
+const MAX_APPROVAL_ASSETS = 500;
 /** Most rate brackets one approval links. */
 export const MAX_APPROVAL_RATE_BRACKETS = 500;
 /** Most items a list may carry before duplicates are dropped (transaction types, industries). */
-export const MAX_LIST_ITEMS = 100;
+const MAX_LIST_ITEMS = 100;
 /** Largest dollar amount the columns hold (numeric(14, 2)). */
-export const MAX_AMOUNT = 999_999_999_999.99;
+const MAX_AMOUNT = 999_999_999_999.99;
 /** |priority| at most this: ordering only, so anything beyond is a mistake. */
-export const MAX_PRIORITY = 1_000_000;
+const MAX_PRIORITY = 1_000_000;
 
 type IntField = Exclude<
   {

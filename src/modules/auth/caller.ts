@@ -9,7 +9,7 @@ import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '
 import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
 import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken } from './tokens.ts';
 
-export interface CallerOrganisation {
+interface CallerOrganisation {
   id: number;
   name: string;
   type: OrganisationType;
@@ -140,7 +140,7 @@ function toCaller(row: CallerRow & Partial<ApiTokenCallerRow>, via: Caller['via'
  * A user id as we sign it: the canonical decimal of a positive int4 ("42"), nothing else. Number() would also read
  * "1e20", "01", "1.0" or " 42", and a value beyond int4 fails in PostgreSQL as a 500 instead of a 401.
  */
-export function userIdOf(sub: unknown): number | null {
+function userIdOf(sub: unknown): number | null {
   if (typeof sub !== 'string' || !/^[1-9][0-9]{0,9}$/.test(sub)) return null;
   const id = Number(sub);
   return id <= 2_147_483_647 ? id : null;

@@ -2,7 +2,7 @@
  * Permission codenames, granted through groups (spec: UserGroup.permissions). docs/catalogue-format.md lists them.
  * Organisation admins hold every permission of their own organisation, except the operator's (below).
  */
-export const PERMISSIONS = {
+const PERMISSIONS = {
   /** Edit the asset tree (PATCH /assets/{id}); an operator permission (below). */
   change_equipment: 'Edit assets and categories',
   /** Read rate-card version history and diffs. */

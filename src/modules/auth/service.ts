@@ -37,7 +37,7 @@ export interface TokenPair {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-export const isEmail = (value: unknown): value is string =>
+const isEmail = (value: unknown): value is string =>
   typeof value === 'string' && value.length <= 254 && EMAIL.test(value);
 
 function refreshExpiry(deps: AuthDeps, now: Date, signedInAt: Date): Date {

@@ -38,7 +38,7 @@ function accountKey(normalisedEmail: string): string {
  * One key per client: IPv4 (also IPv4-mapped IPv6) as is; IPv6 by its /64, which one subscriber usually holds
  * whole, so rotating through it buys nothing. Anything else (no trusted address) is hashed.
  */
-export function addressKey(address: string | null | undefined): string | null {
+function addressKey(address: string | null | undefined): string | null {
   if (!address) return null;
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
   if (mapped) return `address:${mapped[1]}`;

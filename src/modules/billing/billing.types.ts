@@ -71,7 +71,7 @@ const SURFACE_NAMES: Record<Surface, string> = {
   matrix_calculator: 'the Matrix Calculator',
 };
 
-export const SurfacesRef = builder.objectRef<SurfaceStates>('Surfaces').implement({
+const SurfacesRef = builder.objectRef<SurfaceStates>('Surfaces').implement({
   description: 'Each surface is available, or says why not',
   fields: (t) =>
     Object.fromEntries(

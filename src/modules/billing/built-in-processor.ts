@@ -22,9 +22,9 @@ import {
 import { PLAN_TERMS } from './plans.ts';
 
 /** How long a built-in checkout URL stays usable. */
-export const BUILTIN_CHECKOUT_TTL_MS = 24 * 3600 * 1000;
+const BUILTIN_CHECKOUT_TTL_MS = 24 * 3600 * 1000;
 /** Open checkout sessions kept per organisation; creating one more drops the oldest. */
-export const BUILTIN_OPEN_SESSIONS_PER_ORGANISATION = 10;
+const BUILTIN_OPEN_SESSIONS_PER_ORGANISATION = 10;
 /** A built-in subscription renews monthly. */
 const PERIOD_DAYS = 30;
 

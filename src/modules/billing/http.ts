@@ -20,7 +20,7 @@ import { applyProcessorEvent, completeBuiltinCheckout } from './service.ts';
 const BUILTIN_SESSION_ID = /^bcs_[A-Za-z0-9_-]{24}$/;
 
 /** The spec's Subscription fields, in its order. */
-export function subscriptionBody(s: Subscription) {
+function subscriptionBody(s: Subscription) {
   return {
     plan: s.plan,
     plan_name: s.plan_name,

@@ -20,7 +20,7 @@ import {
   type ProcessorSubscriptionState,
 } from './payment-processor.ts';
 
-export const PROCESSOR_UNREACHABLE_MESSAGE = 'The payment processor could not be reached. Try again shortly.';
+const PROCESSOR_UNREACHABLE_MESSAGE = 'The payment processor could not be reached. Try again shortly.';
 
 /** Webhook signatures older, or further in the future, than this are refused (Stripe's default tolerance). */
 const SIGNATURE_TOLERANCE_SECONDS = 300;

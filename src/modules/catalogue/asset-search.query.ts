@@ -9,7 +9,7 @@ import {
   type AssetSearchResult,
 } from './asset-search.ts';
 
-export const AssetSearchResultRef = builder.objectRef<AssetSearchResult>('AssetSearchResult').implement({
+const AssetSearchResultRef = builder.objectRef<AssetSearchResult>('AssetSearchResult').implement({
   description: 'A leaf of the asset tree (an actual asset, never a category) found by assetSearch',
   fields: (t) => ({
     id: t.exposeInt('id', { description: 'The id the calculator and Matrix take as asset_value' }),

@@ -23,7 +23,7 @@ export const ASSET_SEARCH_DEFAULT_LIMIT = 20;
 export const ASSET_SEARCH_MAX_LIMIT = 50;
 export const ASSET_SEARCH_MAX_QUERY_LENGTH = 100;
 /** Between the names of a path in `label`. */
-export const LABEL_SEPARATOR = ' › ';
+const LABEL_SEPARATOR = ' › ';
 
 export interface AssetSearchResult {
   id: number;
@@ -59,7 +59,7 @@ const indexes = new WeakMap<readonly AssetNode[], AssetSearchIndex>();
 const lower = (s: string): string => s.toLowerCase().replace(/\s+/g, ' ').trim();
 
 /** An alias field is a comma-separated list; blanks are dropped. */
-export function splitAliases(alias: string | null): string[] {
+function splitAliases(alias: string | null): string[] {
   if (!alias) return [];
   return alias
     .split(',')
@@ -139,7 +139,7 @@ function buildIndex(assets: readonly AssetNode[]): AssetSearchIndex {
 }
 
 /** Tokens of a query: lower-cased, split on whitespace and commas. */
-export function tokenize(q: string): string[] {
+function tokenize(q: string): string[] {
   return q
     .toLowerCase()
     .split(/[\s,]+/)

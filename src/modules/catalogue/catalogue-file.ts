@@ -55,7 +55,7 @@ export const CATALOGUE_KEYS = [
 export type CatalogueKey = (typeof CATALOGUE_KEYS)[number];
 
 /** Plan override keys an organisation may carry beside `plan` (stored together as `plan_overrides`). */
-export const PLAN_OVERRIDE_KEYS = [
+const PLAN_OVERRIDE_KEYS = [
   'limit',
   'calculator_allowance',
   'matrix_allowance',
@@ -67,7 +67,7 @@ export const PLAN_OVERRIDE_KEYS = [
 export { ANZSIC_DIVISIONS, type AnzsicDivision } from '../../lib/vocabulary.ts';
 
 /** Money on approvals: a JSON number or a plain decimal string ("15000", "10.5"). */
-export type Money = number | string;
+type Money = number | string;
 
 export interface CatalogueOrganisation {
   id: number;
@@ -82,11 +82,11 @@ export interface CatalogueOrganisation {
   saved_scenario_limit?: number;
   entitlements?: Entitlement[];
 }
-export interface CatalogueGroup {
+interface CatalogueGroup {
   name: string;
   permissions?: PermissionCodename[];
 }
-export interface CatalogueUser {
+interface CatalogueUser {
   id: number;
   email: string;
   password: string;

@@ -68,7 +68,7 @@ export interface Product {
  * What a product says where nothing was said: each tri-state flag `both`, compounding `m` (monthly). Stored and
  * answered so, never null; the engines read a null in an in-memory record the same way.
  */
-export const PRODUCT_UNSTATED = {
+const PRODUCT_UNSTATED = {
   doc_fee_financed: 'both',
   private_sale: 'both',
   sale_hire_back: 'both',

@@ -87,7 +87,7 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
 }
 
 /** The tables as read (rows as JSON values), before the records and indexes are built. */
-export interface CatalogueTables {
+interface CatalogueTables {
   organisations: { id: number; name: string; type: Organisation['type'] }[];
   assets: AssetNode[];
   products: Row[];
@@ -99,7 +99,7 @@ export interface CatalogueTables {
 }
 
 /** The snapshot of catalogue version `version`: records and every engine index, built once. */
-export function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot {
+function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot {
   const { organisations, assets, products, brackets, relations, approvals, links } = tables;
   const bracketIdsByApproval = new Map<number, number[]>();
   for (const [approvalId, rateBracketId] of links) {

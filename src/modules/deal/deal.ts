@@ -159,7 +159,7 @@ export function normaliseDeal(request: DealRequest, now: Date): Deal {
  * Asset age in months from a build year: (calendar year now - year_model) * 12, floored at 0; null when no year.
  * Uses the Australia/Sydney calendar year (falls back to UTC if the runtime has no time-zone data).
  */
-export function assetAgeFromYearModel(yearModel: number | null, now: Date): number | null {
+function assetAgeFromYearModel(yearModel: number | null, now: Date): number | null {
   if (yearModel === null) return null;
   const year = sydneyYear(now);
   if (!Number.isFinite(year)) return null;

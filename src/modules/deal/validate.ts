@@ -28,7 +28,7 @@ const MAX_PREFERRED_FINANCIERS = 200;
  * term bound would otherwise price any term, and every priced row offers an amortisation schedule with one row
  * per instalment (daily over 2^31 months is about 6.5e10 rows): unbounded work and memory from one request.
  */
-export const MAX_CALCULATOR_TERM_MONTHS = 600;
+const MAX_CALCULATOR_TERM_MONTHS = 600;
 
 export function dealRequestErrors(request: DealRequest, surface: DealSurface): FieldError[] {
   const errors: FieldError[] = [];

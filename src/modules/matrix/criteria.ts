@@ -15,7 +15,7 @@ import { evaluatePrepared, prepareDeal } from './criteria.rules.ts';
 
 export { type AssetAncestry, buildAssetAncestry } from './asset-ancestry.ts';
 export { buildCriteriaTable, type CriteriaTable } from './criteria.fast.ts';
-export { depositRequired, MISSING_FIELD_NAMES, type MissingField, MONEY_TOLERANCE } from './criteria.rules.ts';
+export { depositRequired, MISSING_FIELD_NAMES, MONEY_TOLERANCE } from './criteria.rules.ts';
 export { type UnmetCriterion, unmetCriteria } from './criteria.unmet.ts';
 
 /** Evaluates one approval against one deal: the outcome, or null when a supplied answer violates a criterion (dropped). */
@@ -99,7 +99,7 @@ export function compareNumbers(a: number, b: number): number {
 }
 
 /** Within a financier: least-onerous doc level, then higher `priority` (the headline row), then approval name, then id. */
-export function compareWithinFinancier(a: ApprovalOutcome, b: ApprovalOutcome): number {
+function compareWithinFinancier(a: ApprovalOutcome, b: ApprovalOutcome): number {
   return (
     docLevelRank(a.approval.doc_level) - docLevelRank(b.approval.doc_level) ||
     compareNumbers(b.approval.priority, a.approval.priority) ||

@@ -8,7 +8,6 @@ export {
   compareJoinedRows,
   FREE_TIER_VISIBLE_ROWS,
   type JoinedRow,
-  type MatrixCalculatorJoin,
   maskedRows,
   type PaywallOptions,
 } from './join.rules.ts';

@@ -97,7 +97,7 @@ function approvalOutcomeFields(t: ObjectFieldBuilder<MatrixApprovalOutcome>) {
   };
 }
 
-export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('MatrixApprovalResult').implement({
+const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('MatrixApprovalResult').implement({
   description: 'One approval not ruled out; approvals the deal violates are omitted',
   fields: (t) => ({
     ...approvalOutcomeFields(t),
@@ -108,7 +108,7 @@ export const MatrixApprovalResultRef = builder.objectRef<MatrixApprovalResult>('
   }),
 });
 
-export const MatrixFinancierGroupRef = builder.objectRef<MatrixFinancierGroup>('MatrixFinancierGroup').implement({
+const MatrixFinancierGroupRef = builder.objectRef<MatrixFinancierGroup>('MatrixFinancierGroup').implement({
   description: "One financier's approvals that the deal is not ruled out of",
   fields: (t) => ({
     organisation_id: t.exposeInt('organisation_id', { description: "The financier's organisation id" }),
@@ -135,7 +135,7 @@ export const MatrixResultRef = builder.objectRef<MatrixResult>('MatrixResult').i
   }),
 });
 
-export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('MatrixCalculatorRow').implement({
+const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('MatrixCalculatorRow').implement({
   description:
     'A financier that can both price and approve the deal, with the cheapest bracket the approval accepts. Masked rows have their figures null',
   fields: (t) => ({
@@ -161,7 +161,7 @@ export const MatrixCalculatorRowRef = builder.objectRef<MatrixCalculatorRow>('Ma
   }),
 });
 
-export const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardItem').implement({
+const PricedCardItemRef = builder.objectRef<PricedCardItem>('PricedCardItem').implement({
   description: 'A priced rate card of a degraded run, unjoined',
   fields: (t) => ({
     ...rateCardIdentityFields(t),

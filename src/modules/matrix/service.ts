@@ -76,7 +76,7 @@ function attempt<T>(half: DegradedHalf, run: () => T): T | null {
 }
 
 /** The cheapest row a Matrix Calculator run showed (masked rows excluded), as a summary names it. */
-export type ShownRow = CheapestRow & { e_min: string | null };
+type ShownRow = CheapestRow & { e_min: string | null };
 
 /**
  * A run as system work (re-pricing a saved scenario as its owner, docs/scenarios.md): the same checks, engines and

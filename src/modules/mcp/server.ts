@@ -24,7 +24,7 @@ import { type CompiledTool, compileTools, runTool } from './tools/run.ts';
 export const MCP_PATH = '/mcp';
 
 export const MCP_SERVER_NAME = 'asset-finance-service';
-export const MCP_SERVER_VERSION = '1.0.0';
+const MCP_SERVER_VERSION = '1.0.0';
 
 export const NOT_AN_ASSISTANT_TOKEN =
   'Only AI-assistant API tokens (origin mcp) are accepted here; sessions and other API tokens are not.';
@@ -105,7 +105,7 @@ export const MAX_TOOL_CALLS_PER_REQUEST = 1;
  * validates them against the tool's schema): the longest real call, a deal with its preferred financiers, is a few
  * hundred. Validation reports every wrong item, so an unbounded list would cost time and an answer in proportion.
  */
-export const MAX_TOOL_INPUT_ELEMENTS = 1_000;
+const MAX_TOOL_INPUT_ELEMENTS = 1_000;
 
 function serverFor(schema: GraphQLSchema, compiled: CompiledTool[], ctx: Context, called: Set<string>): McpServer {
   const server = new sdk.McpServer(

@@ -18,7 +18,7 @@ export interface McpDeps {
 /** The longest `client_name` kept (code points); a longer `clientInfo.name` is cut, never refused. */
 export const CLIENT_NAME_MAX_LENGTH = 100;
 /** What a connection is called when its assistant never said (a tool call before any handshake) or said nothing usable. */
-export const UNNAMED_CLIENT = 'unknown';
+const UNNAMED_CLIENT = 'unknown';
 
 /**
  * `clientInfo.name` as we store and show it: control characters (C0, C1, DEL), unpaired surrogates (PostgreSQL cannot

@@ -3,24 +3,22 @@
  * transaction of the change that caused the event, so the notification exists exactly when the change does.
  * Delivery (devices, preferences, quiet hours, transports) drains the queue later and never fails the change.
  */
-export { queueNotification, type NotificationEvent } from './queue.ts';
+export { queueNotification } from './queue.ts';
 /** Delivery, for the process that runs it (src/app.ts, src/main.ts) and for tests that drive it. */
 export {
   createDeliveryWorker,
   deliverPending,
-  type DeliveryDeps,
   type DeliverySummary,
   type DeliveryWorker,
 } from './delivery.ts';
 export { transportsFromConfig } from './transports/from-config.ts';
-export {
-  recordingTransport,
-  type Transport,
-  type Transports,
-  type PushMessage,
-  type PushTarget,
+export type {
+  Transport,
+  Transports,
+  PushMessage,
+  PushTarget,
 } from './transports/transport.ts';
 export { webPushTransport } from './transports/web-push.ts';
 export { apnsTransport } from './transports/apns.ts';
 export { fcmTransport } from './transports/fcm.ts';
-export { checkWebPushEndpoint, isPublicAddress, publicAddressLookup } from './transports/web-push-endpoint.ts';
+export { isPublicAddress, publicAddressLookup } from './transports/web-push-endpoint.ts';

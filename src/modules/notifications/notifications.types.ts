@@ -11,7 +11,7 @@ import type { NotificationPreferences, RegisteredDevice } from './service.ts';
 
 export { DevicePlatformEnum };
 
-export const NotificationCategoryDescriptionRef = builder
+const NotificationCategoryDescriptionRef = builder
   .objectRef<NotificationCategoryDescription>('NotificationCategoryDescription')
   .implement({
     description: 'A notification category as a settings page shows it',

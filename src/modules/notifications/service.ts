@@ -192,10 +192,10 @@ export async function updatePreferences(
 // Devices
 
 /** Registrations kept per user; registering one more drops the least recently refreshed (each push fans out to all). */
-export const MAX_DEVICES_PER_USER = 20;
+const MAX_DEVICES_PER_USER = 20;
 
 /** Longest push token accepted (a Web Push endpoint URL is the longest kind, a few hundred characters). */
-export const MAX_DEVICE_TOKEN_LENGTH = 2048;
+const MAX_DEVICE_TOKEN_LENGTH = 2048;
 /** Printable ASCII only: every provider's tokens are; it also keeps the unique index's entries small. */
 const PRINTABLE_ASCII = /^[\x20-\x7e]+$/;
 const APNS_TOKEN = /^[0-9A-Fa-f]{64,200}$/;

@@ -9,7 +9,7 @@
  */
 
 /** Longest zone name accepted; the longest IANA name is 32 characters (America/Argentina/ComodRivadavia). */
-export const MAX_TIME_ZONE_LENGTH = 64;
+const MAX_TIME_ZONE_LENGTH = 64;
 
 /** IANA names: ASCII letters, digits, `_`, `-`, `+` and `/` (Etc/GMT+5), starting with a letter. */
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+\-/]*$/;

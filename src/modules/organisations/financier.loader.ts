@@ -6,7 +6,7 @@
 import type { Context } from '../../graphql/context.ts';
 import { FinancierProfileRef, type FinancierProfile } from './organisation.types.ts';
 
-export function loadFinancierProfiles(ids: readonly number[], ctx: Context): Promise<FinancierProfile[]> {
+function loadFinancierProfiles(ids: readonly number[], ctx: Context): Promise<FinancierProfile[]> {
   return ctx.prisma.organisation.findMany({ where: { id: { in: [...ids] } }, select: { id: true, name: true } });
 }
 

@@ -12,7 +12,7 @@ import type { CalculatorResult } from './service.ts';
 import type { RecalculateResult } from './recalculate.ts';
 import type { PricedBracket } from '../catalogue/model.ts';
 
-export const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({
+const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({
   description: 'One instalment; the last absorbs rounding so the balance ends exactly at the balloon',
   fields: (t) => ({
     index: t.exposeInt('index', { description: 'Instalment number, from 1' }),
@@ -27,7 +27,7 @@ export const AmortisationRowRef = builder.objectRef<AmortisationRow>('Amortisati
 });
 
 /** The schedule at the bracket's priced rate (min or max end of its band): instalments offset+1 .. offset+first. */
-export function scheduleOf(priced: PricedBracket, band: RateBand, offset = 0, first = Infinity): AmortisationRow[] {
+function scheduleOf(priced: PricedBracket, band: RateBand, offset = 0, first = Infinity): AmortisationRow[] {
   const j = (band === 'min' ? priced.rate_min : priced.rate_max) / 100;
   const i = ratePerInstalment(j, priced.compounding_per_year, priced.instalments_per_year);
   return amortisationSchedule(
@@ -55,7 +55,7 @@ export function rateCardIdentityFields(t: ObjectFieldBuilder<RateCardIdentity>) 
   };
 }
 
-export const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
+const CalculatorRowRef = builder.objectRef<CalculatorRow>('CalculatorRow').implement({
   description:
     'One rate bracket priced for the deal. Rates (percent, 4 decimal places) and repayments (dollars, to the cent) are decimal strings: parse before comparing',
   fields: (t) => ({

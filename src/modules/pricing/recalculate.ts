@@ -45,7 +45,7 @@ export interface RecalculateResult {
   e_max: number;
 }
 
-export type RecalculateFailureReason =
+type RecalculateFailureReason =
   | 'invalid_rate' // base_min/base_max not finite, or j/c <= -1
   | 'invalid_compounding' // c not a positive finite number
   | 'invalid_instalments' // n not a positive finite number
@@ -114,13 +114,13 @@ export function recalculate(input: RecalculateInput, index?: PricingIndex | null
 }
 
 /** Largest annual rate, percent, a recalculation accepts: far above any card, far below where the solver gives up. */
-export const MAX_ANNUAL_RATE = 1000;
+const MAX_ANNUAL_RATE = 1000;
 /** Compounding periods per year: yearly (1) up to daily (365). */
-export const MAX_COMPOUNDING_PER_YEAR = 365;
+const MAX_COMPOUNDING_PER_YEAR = 365;
 /** Instalments: at least one (fractional counts are accepted, as Excel accepts them), at most 100 years of daily. */
-export const MAX_INSTALMENTS = 36_500;
+const MAX_INSTALMENTS = 36_500;
 /** Largest amount (pv, balloon, cost, deposit): a trillion dollars, far above any asset and far below overflow. */
-export const MAX_AMOUNT = 1e12;
+const MAX_AMOUNT = 1e12;
 
 /**
  * The caller's mistakes in a recalculation body, each naming its field (the API answers 400). A body that passes

@@ -12,7 +12,7 @@ import { productAsStored, type AssetRateBracketRelation, type Product, type Rate
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** Rates that move by more than this many percentage points are warned about, unless the caller says otherwise. */
-export const DEFAULT_RATE_MOVE_THRESHOLD = 1;
+const DEFAULT_RATE_MOVE_THRESHOLD = 1;
 
 /** Shadowed brackets are looked for in products of at most this many brackets (the check is quadratic). */
 export const SHADOW_CHECK_LIMIT = 200;
@@ -31,7 +31,7 @@ export interface Comparison {
   subtrees: Record<string, unknown>;
 }
 
-export interface PartCounts {
+interface PartCounts {
   added: number;
   changed: number;
   removed: number;

@@ -5,13 +5,10 @@
  */
 export type { AssetMappingCard, RateCard } from './card.ts';
 export { RateCardVersionConflictError } from './errors.ts';
-export { readAssetMappings, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
+export { readAssetMappings, readRateCard, replaceRateCard } from './store.ts';
 export {
   BASELINE_REASON,
   RATE_CARD_VERSION_RETENTION,
-  type RateCardChange,
-  type RateCardChangeOutcome,
-  type RateCardVersionRecord,
   cardVersionOf,
   changeRateCard,
   rateCardWriterOf,

@@ -184,7 +184,7 @@ export const RateBracketRef = builder.prismaObject('RateBracket', {
   }),
 });
 
-export const AssistantConnectionRef = builder
+const AssistantConnectionRef = builder
   .objectRef<{ id: number; client_name: string }>('RateCardVersionAssistant')
   .implement({
     description: 'The AI-assistant connection that made a change',

@@ -20,7 +20,6 @@ import { lockRateBracketsForDelete, readRateCard, replaceAssetMappings, replaceR
 import {
   type RateCardChangeOutcome,
   type RateCardVersionRecord,
-  cardVersionOf,
   changeRateCard,
   rateCardOrganisationOf,
   rateCardWriterOf,
@@ -93,12 +92,6 @@ export async function readableCardOrganisation(
     if (organisation?.type !== 'f') throw new NotFoundError(say('not_found_organisation', clientOf(ctx)));
   }
   return id;
-}
-
-export async function rateCardOf(ctx: Ctx, caller: Caller, organisationId?: number | null) {
-  const id = await readableCardOrganisation(ctx, caller, organisationId);
-  const [card, version] = await Promise.all([readRateCard(ctx.prisma, id), cardVersionOf(ctx.prisma, id)]);
-  return { organisation_id: id, version, ...card };
 }
 
 /** Version history is the caller's own organisation's, with view_rate_card_version; another organisation's is NotFound. */

@@ -8,7 +8,7 @@ import { productAsStored, type AssetRateBracketRelation, type Product, type Rate
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** The product columns a card holds (the spec's fields without the timestamps), in the spec's order. */
-export const PRODUCT_FIELDS = [
+const PRODUCT_FIELDS = [
   'id',
   'product_name',
   'organisation_id',
@@ -39,7 +39,7 @@ export const PRODUCT_FIELDS = [
   'home_owner',
 ] as const satisfies readonly (keyof Product)[];
 
-export const RATE_BRACKET_FIELDS = [
+const RATE_BRACKET_FIELDS = [
   'id',
   'name',
   'organisation_id',
@@ -109,7 +109,7 @@ async function sequencePast(db: Db, table: 'products' | 'rate_brackets' | 'asset
 }
 
 /** Rate brackets per bulk statement: on PGlite a statement runs on the event loop, so each stays short. */
-export const BRACKETS_PER_STATEMENT = 500;
+const BRACKETS_PER_STATEMENT = 500;
 
 /** The rate_brackets columns a card writes, with their SQL types (jsonb_to_recordset reads the rows by them). */
 const BRACKET_COLUMNS = RATE_BRACKET_FIELDS.map((f) => {

@@ -8,9 +8,9 @@ import { FieldErrors } from '../../lib/errors.ts';
 import type { CardType, CompoundingFrequency, TriState } from '../../lib/vocabulary.ts';
 
 /** Longest product, bracket or version-label name accepted (a name is shown on every result row). */
-export const MAX_NAME_LENGTH = 200;
+const MAX_NAME_LENGTH = 200;
 /** Largest dollar amount a card field may hold: far beyond any asset-finance deal, far below float trouble. */
-export const MAX_MONEY = 1_000_000_000_000;
+const MAX_MONEY = 1_000_000_000_000;
 
 type Nullable<T> = T | null | undefined;
 
@@ -58,7 +58,7 @@ export interface RateBracketFields {
   max_lvr?: Nullable<number>;
 }
 
-export const PRODUCT_INTEGER_FIELDS = [
+const PRODUCT_INTEGER_FIELDS = [
   'min_range',
   'max_range',
   'min_abn_age',
@@ -72,7 +72,7 @@ export const PRODUCT_INTEGER_FIELDS = [
   'min_credit_score',
   'max_credit_score',
 ] as const;
-export const PRODUCT_MONEY_FIELDS = [
+const PRODUCT_MONEY_FIELDS = [
   'min_amount',
   'max_amount',
   'monthly_fee',
@@ -81,7 +81,7 @@ export const PRODUCT_MONEY_FIELDS = [
   'max_origination_fee_limit',
 ] as const;
 /** Percentages: brokerage_cap is a share of the amount (0 to 100); the loading a rate points figure (0 to 100). */
-export const PRODUCT_PERCENT_FIELDS = ['brokerage_cap', 'brokerage_loading_treatment'] as const;
+const PRODUCT_PERCENT_FIELDS = ['brokerage_cap', 'brokerage_loading_treatment'] as const;
 const PRODUCT_PAIRS = [
   ['min_range', 'max_range'],
   ['min_amount', 'max_amount'],

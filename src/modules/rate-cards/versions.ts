@@ -28,7 +28,7 @@ export const RATE_CARD_VERSION_RETENTION = 50;
 export const BASELINE_REASON = 'Starting point (before the first recorded change)';
 
 /** The parts each series' snapshot holds. */
-export const SERIES_PARTS: Record<VersionResource, string[]> = {
+const SERIES_PARTS: Record<VersionResource, string[]> = {
   rate_card: ['products', 'rate_brackets'],
   asset_mapping: ['asset_rate_brackets'],
 };
@@ -66,7 +66,7 @@ export function rateCardWriterOf(caller: Caller, client: ClientKind): number {
   return organisationId;
 }
 
-export function originOf(caller: Caller): ChangeOrigin {
+function originOf(caller: Caller): ChangeOrigin {
   if (caller.via === 'session') return 'app';
   return caller.origin === 'mcp' ? 'assistant' : 'api_token';
 }
@@ -91,11 +91,7 @@ export async function cardVersionOf(db: Db, organisationId: number): Promise<num
   return row?.version ?? 0;
 }
 
-export function snapshotOf(
-  db: Db,
-  organisationId: number,
-  resource: VersionResource,
-): Promise<RateCard | AssetMappingCard> {
+function snapshotOf(db: Db, organisationId: number, resource: VersionResource): Promise<RateCard | AssetMappingCard> {
   return resource === 'rate_card' ? readRateCard(db, organisationId) : readAssetMappings(db, organisationId);
 }
 
@@ -193,7 +189,7 @@ export async function changeRateCard<T>(
 }
 
 /** Keeps the newest RATE_CARD_VERSION_RETENTION unpinned restore points of a series; pinned ones are never pruned. */
-export async function pruneVersions(tx: Db, organisationId: number, resource: VersionResource): Promise<number> {
+async function pruneVersions(tx: Db, organisationId: number, resource: VersionResource): Promise<number> {
   return tx.$executeRawUnsafe(
     `DELETE FROM rate_card_versions
       WHERE organisation_id = $1 AND resource = $2::"VersionResource" AND NOT pinned

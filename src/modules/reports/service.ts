@@ -20,13 +20,13 @@ import { ReportingUnavailableError } from './errors.ts';
 import { groupHash, isComplete, SUBJECT_FIELDS, subjectOf, type SubjectInput } from './subject.ts';
 
 /** Longest comment accepted (characters, after trimming). */
-export const COMMENT_MAX_LENGTH = 2000;
+const COMMENT_MAX_LENGTH = 2000;
 /** Reports one user may file per rolling 24 hours (each notifies the financier's staff). */
-export const REPORTS_PER_DAY = 50;
+const REPORTS_PER_DAY = 50;
 const DAY_MS = 86_400_000;
 
 /** Who, at the financier, answers a kind of report (besides its administrators). */
-export const PERMISSION_FOR_KIND: Record<IssueReportKind, PermissionCodename> = {
+const PERMISSION_FOR_KIND: Record<IssueReportKind, PermissionCodename> = {
   approval: 'change_approval',
   pricing: 'change_rate_card',
 };
@@ -165,7 +165,7 @@ export async function fileIssueReport(
 }
 
 /** The kinds of report this financier user answers: all for admins, else those of the permissions they hold. */
-export function answerableKinds(caller: Caller): IssueReportKind[] {
+function answerableKinds(caller: Caller): IssueReportKind[] {
   if (caller.organisation?.type !== 'f') return [];
   return (Object.keys(PERMISSION_FOR_KIND) as IssueReportKind[]).filter((k) =>
     hasPermission(caller, PERMISSION_FOR_KIND[k]),

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import type { IssueReportKind } from '../../lib/vocabulary.ts';
 
 /** Approval criteria a broker can call wrong or stale (the Approval resource's fields). */
-export const APPROVAL_SUBJECT_FIELDS = [
+const APPROVAL_SUBJECT_FIELDS = [
   'name',
   'doc_level',
   'min_deposit_percentage',
@@ -43,7 +43,7 @@ export const APPROVAL_SUBJECT_FIELDS = [
 ] as const;
 
 /** Rate and repayment figures a result row shows, and the card terms behind them. */
-export const PRICING_SUBJECT_FIELDS = [
+const PRICING_SUBJECT_FIELDS = [
   'base_min',
   'base_max',
   'rate_min',

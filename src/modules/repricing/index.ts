@@ -5,8 +5,5 @@
 export {
   createRepricingWorker,
   repricePending,
-  REPRICED_TOOLS,
-  type RepricingDeps,
-  type RepricingSummary,
   type RepricingWorker,
 } from './worker.ts';

@@ -19,7 +19,7 @@ export interface RepricingNotice {
 const cents = (money: string): number => Math.round(Number(money) * 100);
 
 /** Signed dollars: "+3.00", "-12.40", "0.00". */
-export function signedMoney(deltaCents: number): string {
+function signedMoney(deltaCents: number): string {
   const text = (Math.abs(deltaCents) / 100).toFixed(2);
   return deltaCents > 0 ? `+${text}` : deltaCents < 0 ? `-${text}` : text;
 }

@@ -27,7 +27,7 @@ import { affectedScenarios, changeScope, type Candidate } from './affected.ts';
 import { noticeText, repricingOutcome } from './outcome.ts';
 
 /** The tools whose saved scenarios are re-priced: those that price (an Approval Matrix run shows no figure). */
-export const REPRICED_TOOLS = ['calculator', 'matrix_calculator'] as const;
+const REPRICED_TOOLS = ['calculator', 'matrix_calculator'] as const;
 
 export interface RepricingDeps extends AppDeps {
   /** Scenarios re-priced per transaction. */

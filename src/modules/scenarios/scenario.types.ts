@@ -32,7 +32,7 @@ const CheapestResultRef = builder
     }),
   });
 
-export const ScenarioSummaryRef = builder.objectRef<ScenarioSummary>('ScenarioSummary').implement({
+const ScenarioSummaryRef = builder.objectRef<ScenarioSummary>('ScenarioSummary').implement({
   description: 'Written when the run is recorded and never recomputed; null on scenarios recorded before summaries',
   fields: (t) => ({
     asset: t.field({ type: NamedRef, description: 'The asset priced', resolve: (s) => s.asset }),

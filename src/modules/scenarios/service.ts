@@ -19,7 +19,7 @@ import { SCENARIO_TOOLS } from '../../lib/vocabulary.ts';
 import { RECENT_SCENARIO_LIMIT } from './record-run.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';
 /** Longest scenario name accepted (longer answers a ValidationError naming `name`). */
-export const SCENARIO_NAME_MAX_LENGTH = 200;
+const SCENARIO_NAME_MAX_LENGTH = 200;
 
 /**
  * The most scenarios `scenarios` lists, newest first: every tool's recents and saved ones at the largest plan's

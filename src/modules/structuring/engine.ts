@@ -93,7 +93,7 @@ export interface StructuringCatalogue {
   bracketsById: ReadonlyMap<number, RateBracket>;
 }
 
-export interface Change {
+interface Change {
   lever: Lever;
   from: number;
   to: number;
@@ -112,7 +112,7 @@ export interface Suggestion {
   deal: Deal;
 }
 
-export interface ApprovalStructuring {
+interface ApprovalStructuring {
   approval: Approval;
   status: StructuringStatus;
   blockers: Blocker[];
@@ -132,7 +132,7 @@ export interface Structuring {
 /** Month-valued minimums met by waiting: each month adds one. */
 const MONTH_AGES: Record<string, true> = { min_abn_age: true, min_gst_age: true, min_file_age: true };
 
-export function criterionBlocker(u: UnmetCriterion): Blocker {
+function criterionBlocker(u: UnmetCriterion): Blocker {
   const base = {
     criterion: u.criterion,
     field: u.field,
@@ -154,7 +154,7 @@ export function criterionBlocker(u: UnmetCriterion): Blocker {
 }
 
 /** Why none of the approval's linked brackets prices the deal: one blocker per bracket, its first unmet bound. */
-export function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
+function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
   const blockers: Blocker[] = [];
   const term = deal.term ?? 0;
   const lever = (criterion: string, field: string, l: Lever, value: number, required: number): Blocker => ({
@@ -507,7 +507,7 @@ function suggestionOf(a: Approval, c: Candidate, input: StructuringInput): Sugge
 }
 
 /** Waiting times worth trying: what the criteria need, and what each linked product's ABN or GST minimum adds. */
-export function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
+function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
   const out = new Set<number>([needed]);
   const advanced = advancedDeal(deal, needed);
   for (const id of a.rate_bracket_ids) {
@@ -642,8 +642,8 @@ export interface GivenBounds {
 }
 
 /** Default term range, months, widened to include the deal's own term. */
-export const DEFAULT_MIN_TERM = 12;
-export const DEFAULT_MAX_TERM = 84;
+const DEFAULT_MIN_TERM = 12;
+const DEFAULT_MAX_TERM = 84;
 
 /**
  * Defaults: deposit between 0 and max(the deal's deposit, 50% of the GST-inclusive cost); terms 12..84 months; the

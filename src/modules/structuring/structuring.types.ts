@@ -10,7 +10,7 @@ import type {
   WhatWouldItTakeResult,
 } from './service.ts';
 
-export const StructuringLeverEnum = builder.enumType('StructuringLever', {
+const StructuringLeverEnum = builder.enumType('StructuringLever', {
   description: 'A structuring lever the broker controls',
   values: described(LEVERS, {
     deposit: 'the deposit, in dollars',
@@ -19,7 +19,7 @@ export const StructuringLeverEnum = builder.enumType('StructuringLever', {
   }),
 });
 
-export const BlockerKindEnum = builder.enumType('BlockerKind', {
+const BlockerKindEnum = builder.enumType('BlockerKind', {
   description: 'What kind of change could meet a blocking criterion',
   values: described(BLOCKER_KINDS, {
     lever: 'a structuring lever (deposit, term, balloon)',
@@ -28,7 +28,7 @@ export const BlockerKindEnum = builder.enumType('BlockerKind', {
   }),
 });
 
-export const StructuringStatusEnum = builder.enumType('StructuringStatus', {
+const StructuringStatusEnum = builder.enumType('StructuringStatus', {
   description: 'Why the deal does not get the approval today',
   values: described(STRUCTURING_STATUSES, {
     ruled_out: 'an answer fails a criterion',
@@ -45,7 +45,7 @@ export const StructuringRankByEnum = builder.enumType('StructuringRankBy', {
   }),
 });
 
-export const NoSuggestionReasonEnum = builder.enumType('NoSuggestionReason', {
+const NoSuggestionReasonEnum = builder.enumType('NoSuggestionReason', {
   description: 'Why an approval has no suggestion',
   values: described(NO_SUGGESTION_REASONS, {
     fact: 'a fact blocks it; no structuring changes a fact',
@@ -100,33 +100,31 @@ const StructuringChangeRef = builder.objectRef<StructuringChangeResult>('Structu
   }),
 });
 
-export const StructuringSuggestionRef = builder
-  .objectRef<StructuringSuggestionResult>('StructuringSuggestion')
-  .implement({
-    description: 'A change that makes the approval confirmed, priced by the same financier',
-    fields: (t) => ({
-      approval_id: t.exposeInt('approval_id', { description: 'The approval it makes confirmed' }),
-      organisation_id: t.exposeInt('organisation_id', { description: 'Its financier' }),
-      changes: t.field({ type: [StructuringChangeRef], description: 'Levers changed', resolve: (s) => s.changes }),
-      wait_months: t.exposeInt('wait_months', { description: 'Months to wait first (0 when none)' }),
-      deposit: t.exposeFloat('deposit', { description: 'The changed deal’s deposit, dollars' }),
-      term: t.exposeInt('term', { description: 'The changed deal’s term, months' }),
-      balloon: t.exposeFloat('balloon', { description: 'The changed deal’s balloon, dollars' }),
-      rate_bracket_id: t.exposeInt('rate_bracket_id', { description: 'The cheapest linked bracket (Rule 13)' }),
-      rate_min: t.exposeString('rate_min', {
-        nullable: true,
-        description: 'Priced nominal rate, percent; null masked',
-      }),
-      e_min: t.exposeString('e_min', { nullable: true, description: 'Effective annual rate, percent; null masked' }),
-      repayment_min: t.exposeString('repayment_min', {
-        nullable: true,
-        description: 'Each instalment, dollars; null masked',
-      }),
-      repayment_frequency: t.exposeString('repayment_frequency', { description: 'How often it is paid' }),
-      masked: t.exposeBoolean('masked', { description: 'Free tier: figures beyond the cheapest three are hidden' }),
-      sentence: t.exposeString('sentence', { description: 'The change in a sentence (client wording)' }),
+const StructuringSuggestionRef = builder.objectRef<StructuringSuggestionResult>('StructuringSuggestion').implement({
+  description: 'A change that makes the approval confirmed, priced by the same financier',
+  fields: (t) => ({
+    approval_id: t.exposeInt('approval_id', { description: 'The approval it makes confirmed' }),
+    organisation_id: t.exposeInt('organisation_id', { description: 'Its financier' }),
+    changes: t.field({ type: [StructuringChangeRef], description: 'Levers changed', resolve: (s) => s.changes }),
+    wait_months: t.exposeInt('wait_months', { description: 'Months to wait first (0 when none)' }),
+    deposit: t.exposeFloat('deposit', { description: 'The changed deal’s deposit, dollars' }),
+    term: t.exposeInt('term', { description: 'The changed deal’s term, months' }),
+    balloon: t.exposeFloat('balloon', { description: 'The changed deal’s balloon, dollars' }),
+    rate_bracket_id: t.exposeInt('rate_bracket_id', { description: 'The cheapest linked bracket (Rule 13)' }),
+    rate_min: t.exposeString('rate_min', {
+      nullable: true,
+      description: 'Priced nominal rate, percent; null masked',
     }),
-  });
+    e_min: t.exposeString('e_min', { nullable: true, description: 'Effective annual rate, percent; null masked' }),
+    repayment_min: t.exposeString('repayment_min', {
+      nullable: true,
+      description: 'Each instalment, dollars; null masked',
+    }),
+    repayment_frequency: t.exposeString('repayment_frequency', { description: 'How often it is paid' }),
+    masked: t.exposeBoolean('masked', { description: 'Free tier: figures beyond the cheapest three are hidden' }),
+    sentence: t.exposeString('sentence', { description: 'The change in a sentence (client wording)' }),
+  }),
+});
 
 const ApprovalStructuringRef = builder.objectRef<ApprovalStructuringResult>('ApprovalStructuring').implement({
   description: 'An approval the deal does not get today: its blockers and the smallest change that gets it',

@@ -1,2 +1,2 @@
 /** The users module's public entry for other modules. */
-export { accountRecipients, queueAccountEvent } from './team.notify.ts';
+export { queueAccountEvent } from './team.notify.ts';

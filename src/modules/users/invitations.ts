@@ -24,17 +24,17 @@ import { seatsOf } from './service.ts';
 import { queueAccountEvent } from './team.notify.ts';
 
 /** An invitation can be accepted for this long after it is made. */
-export const INVITATION_TTL_DAYS = 14;
+const INVITATION_TTL_DAYS = 14;
 /** The secret's prefix: a token is recognisable in a support ticket or a secret scanner. */
-export const INVITATION_TOKEN_PREFIX = 'inv_';
+const INVITATION_TOKEN_PREFIX = 'inv_';
 /** Longest name accepted (the same bound as PUT /users/{id}). */
 const NAME_MAX = 150;
 /** Groups one invitation may name. */
 /** Groups one user belongs to at most: an invitation names at most this many, and so does the catalogue file. */
 export const USER_GROUPS_MAX = 20;
 /** Password policy (docs/team.md): bcrypt reads at most 72 bytes, so a longer password would be silently cut. */
-export const PASSWORD_MIN_LENGTH = 10;
-export const PASSWORD_MAX_BYTES = 72;
+const PASSWORD_MIN_LENGTH = 10;
+const PASSWORD_MAX_BYTES = 72;
 
 type TeamCtx = Pick<ServiceContext, 'prisma' | 'client' | 'clock'>;
 

@@ -7,7 +7,7 @@ import type { Db } from '../../lib/db.ts';
 import { queueNotification } from '../notifications/index.ts';
 
 /** The organisation's active administrators, plus `userId` (the user concerned) when given. */
-export async function accountRecipients(
+async function accountRecipients(
   db: Db,
   organisationId: number | null,
   userId: number | null = null,

@@ -3,7 +3,7 @@ import { ErrorInterface } from '../../graphql/errors.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
 import { USER_GROUPS_MAX } from './invitations.ts';
 
-export const PermissionRef = builder.prismaObject('Permission', {
+builder.prismaObject('Permission', {
   description: 'Something a group lets its members do',
   fields: (t) => ({
     id: t.exposeInt('id', { description: "The permission's id" }),
@@ -14,7 +14,7 @@ export const PermissionRef = builder.prismaObject('Permission', {
   }),
 });
 
-export const UserGroupRef = builder.prismaObject('Group', {
+builder.prismaObject('Group', {
   name: 'UserGroup',
   description: 'A group of users; members hold its permissions (administrators hold all)',
   fields: (t) => ({

@@ -7,7 +7,7 @@ import { defineTool, plain } from './define-tool.ts';
  * The deal fields a surface requires, read from the deal module's own rules: those an empty deal is refused for. So a
  * tool's schema requires exactly what its endpoint refuses a deal without, and the two cannot drift.
  */
-export function requiredDealFields(surface: DealSurface): string[] {
+function requiredDealFields(surface: DealSurface): string[] {
   try {
     validatedDeal({} as DealRequest, surface, new Date(0));
   } catch (error) {

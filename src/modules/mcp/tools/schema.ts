@@ -57,7 +57,7 @@ function scalarSchema(name: string, params: Params): z.ZodType {
  * The zod schema of a GraphQL input type; nullable types are optional and accept null, as GraphQL does, unless
  * `required` (the tool requires what GraphQL leaves nullable): then, like a non-null type, it must be given.
  */
-export function zodOf(type: GraphQLInputType, depth = 0, required = false): z.ZodType {
+function zodOf(type: GraphQLInputType, depth = 0, required = false): z.ZodType {
   if (isNonNullType(type) || required) return requiredZodOf(type, depth);
   return schemaOf(type, depth, undefined).nullish();
 }

@@ -13,7 +13,7 @@ import { changeRateCard, rateCardWriterOf, readRateCard, replaceRateCard } from 
 import { importedRateCard, matchImported, newRecordCounts, readRateCardFile } from './preview.ts';
 import { approvalLinksOf } from '../approval-links.ts';
 
-export const IMPORT_REASON = 'Imported from file';
+const IMPORT_REASON = 'Imported from file';
 
 export interface RateCardImportResult extends Comparison {
   /** The restore point recorded for the import. */

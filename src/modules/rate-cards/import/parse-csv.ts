@@ -12,12 +12,10 @@ import { IMPORT_LIMITS, type Problems } from './problems.ts';
 
 /** Product fields a bracket also has take a `product_` prefix as columns; every other column is the field's name. */
 const SHARED_WITH_BRACKETS = new Set(CARD_RECORD_FIELDS.rate_brackets);
-export const PRODUCT_COLUMNS: ReadonlyMap<string, string> = new Map(
+const PRODUCT_COLUMNS: ReadonlyMap<string, string> = new Map(
   CARD_RECORD_FIELDS.products.map((f) => [SHARED_WITH_BRACKETS.has(f) ? `product_${f}` : f, f]),
 );
-export const BRACKET_COLUMNS: ReadonlyMap<string, string> = new Map(
-  CARD_RECORD_FIELDS.rate_brackets.map((f) => [f, f]),
-);
+const BRACKET_COLUMNS: ReadonlyMap<string, string> = new Map(CARD_RECORD_FIELDS.rate_brackets.map((f) => [f, f]));
 const ALL_COLUMNS = [...PRODUCT_COLUMNS.keys(), ...BRACKET_COLUMNS.keys()];
 const REQUIRED_COLUMNS = ['product_name', 'name', 'base_min', 'base_max'];
 

@@ -19,7 +19,7 @@ export const IMPORT_LIMITS = {
   maxProblems: 100,
 } as const;
 
-export const REFUSED = 'The file was refused; nothing was written.';
+const REFUSED = 'The file was refused; nothing was written.';
 
 export class Problems {
   private readonly byLocation = new Map<string, string[]>();

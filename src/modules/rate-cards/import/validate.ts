@@ -8,8 +8,8 @@ import { CARD_RECORD_FIELDS, cardRecordProblems } from '../../catalogue/catalogu
 import type { FileBracket, FileProduct, ParsedFile } from './file.ts';
 import { IMPORT_LIMITS, type Problems, unstorable } from './problems.ts';
 
-export type ImportedProduct = Omit<Product, 'id' | 'organisation_id'>;
-export type ImportedBracket = Omit<RateBracket, 'id' | 'organisation_id' | 'product_id'>;
+type ImportedProduct = Omit<Product, 'id' | 'organisation_id'>;
+type ImportedBracket = Omit<RateBracket, 'id' | 'organisation_id' | 'product_id'>;
 
 /** A valid file's card, without ids: brackets name their product by its position in `products`. */
 export interface ImportedCard {
