@@ -15,15 +15,7 @@ import { logger } from '../lib/logger.ts';
 import { isJsonBody, jsonBody } from '../http/body-limit.ts';
 import { retryableReply } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
-import {
-  coerceVariables,
-  compileRoute,
-  fieldErrorBody,
-  refusedEarly,
-  run,
-  sharedReply,
-  type CompiledRoute,
-} from './bridge.ts';
+import { coerceVariables, compileRoute, fieldErrorBody, refusedEarly, run, sharedReply } from './bridge.ts';
 import { routes } from './routes/index.ts';
 
 /**
