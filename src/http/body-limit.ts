@@ -1,103 +1,52 @@
 /**
- * One request-body limit for both surfaces (MAX_BODY_BYTES, config.maxBodyBytes), and one reader (`bodyReader`). REST
- * and MCP parse JSON with it (src/rest/router.ts, src/modules/mcp/server.ts); /graphql reads its body here, with the
- * same limit, before Yoga sees it, so an oversized body is refused from its Content-Length (or, chunked, as soon as it
- * passes the limit) with 413 and is never buffered whole. Compressed bodies are measured inflated.
+ * One request-body limit for both surfaces (MAX_BODY_BYTES, config.maxBodyBytes), read by body-parser (express.json,
+ * express.raw). REST reads JSON with `jsonBody` as a step of each route, after the route's credentials and scopes are
+ * judged (src/rest/router.ts); MCP with `bodyReader` (src/modules/mcp/server.ts); /graphql reads its body here as
+ * bytes, with the same limit, before Yoga sees it, so an oversized body is refused from its Content-Length (or,
+ * chunked, as soon as it passes the limit) with 413 and is never buffered whole. Compressed bodies are measured
+ * inflated.
+ *
+ * One addition to body-parser: a client gone before its body is read (while its credentials were judged) is the
+ * `request.aborted` error. body-parser treats a request already finished as one without a body and passes it on
+ * unread, so a write would run on an empty reading of a body its client never finished sending.
  */
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 
 const TOO_LARGE_MESSAGE = 'Request body is too large.';
 
 /** `application/json`, with no parameter or only a UTF-8 charset: what every JSON client sends. */
 const PLAIN_JSON = /^application\/json\s*(?:;\s*charset\s*=\s*"?utf-8"?\s*)?$/i;
-const BOM = 0xfeff;
 
-/** True when the body is JSON by its media type (`application/json`, any parameters), as body-parser judges it. */
+/**
+ * True when the body is JSON by its media type (`application/json`, any parameters): the one judgement of what is
+ * read as JSON, for the 415 and for body-parser (its `type`). The common header is judged without parsing it.
+ */
 export function isJsonBody(req: Request): boolean {
   return PLAIN_JSON.test(req.headers['content-type'] ?? '') || Boolean(req.is('application/json'));
 }
 
-/** What body-parser attaches to the errors the routers' error handlers read (`type`, `status`). */
-function bodyError(type: string, status: number, message: string, cause?: unknown): Error {
-  return Object.assign(new Error(message, { cause }), { type, status, statusCode: status, expose: true });
+/** The error body-parser gives a body its client stopped sending (`type`, `status` as the error handlers read them). */
+const aborted = () =>
+  Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400, statusCode: 400, expose: true });
+
+/** body-parser's reader, refusing a request whose client is already gone (see above). */
+function unlessGone(parser: RequestHandler): RequestHandler {
+  return (req, res, next) => (req.destroyed ? next(aborted()) : parser(req, res, next));
 }
 
-/** The error body-parser gives a body its client stopped sending. */
-const aborted = () => bodyError('request.aborted', 400, 'request aborted');
+/** Reads a JSON body under the limit into `req.body` (any JSON value; an empty body is {}); errors go to `next`. */
+export function jsonBody(limitBytes: number): RequestHandler {
+  return unlessGone(express.json({ limit: limitBytes, type: (req) => isJsonBody(req as Request), strict: false }));
+}
 
-/**
- * Reads a request body under the limit into `req.body`: parsed JSON (`json`) or the bytes (`bytes`). The common
- * request, a Content-Length within the limit and no content encoding (and, for JSON, `application/json` in UTF-8), is
- * read straight off the socket: body-parser's general pipeline (media-type and charset negotiation, a decoder, the
- * finish listeners) cost about 0.09 ms of a small REST request's 1.4 ms of CPU (docs/performance.md). Every other
- * request goes through body-parser itself, so chunked and compressed bodies, other charsets and the 413 for a
- * declared length over the limit are answered exactly as before. Errors carry body-parser's `type` and `status`.
- */
+/** `jsonBody`, or the bytes of any body, as a promise (for a handler that reads the body part way through). */
 export function bodyReader(limitBytes: number, kind: 'json' | 'bytes'): (req: Request, res: Response) => Promise<void> {
-  const general =
-    kind === 'json'
-      ? express.json({ limit: limitBytes, strict: false })
-      : express.raw({ type: () => true, limit: limitBytes });
-  const viaBodyParser = (req: Request, res: Response) =>
+  const read =
+    kind === 'json' ? jsonBody(limitBytes) : unlessGone(express.raw({ type: () => true, limit: limitBytes }));
+  return (req, res) =>
     new Promise<void>((resolve, reject) => {
-      general(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
+      read(req, res, (err?: unknown) => (err ? reject(err) : resolve()));
     });
-  return (req, res) => {
-    const { headers } = req;
-    const declared = headers['content-length'];
-    const plain =
-      declared !== undefined &&
-      headers['transfer-encoding'] === undefined &&
-      (headers['content-encoding'] === undefined || headers['content-encoding'].toLowerCase() === 'identity') &&
-      /^\d{1,15}$/.test(declared) &&
-      Number(declared) <= limitBytes &&
-      (kind === 'bytes' || PLAIN_JSON.test(headers['content-type'] ?? ''));
-    if (!plain) return viaBodyParser(req, res);
-    // A client gone while the credentials were judged: its stream will say nothing more.
-    if (req.destroyed) return Promise.reject(aborted());
-    return new Promise<void>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let done = false;
-      const finish = (error?: Error) => {
-        if (done) return;
-        done = true;
-        req.removeListener('data', onData);
-        req.removeListener('end', onEnd);
-        req.removeListener('error', onAbort);
-        req.removeListener('close', onAbort);
-        if (error) reject(error);
-        else resolve();
-      };
-      const onData = (chunk: Buffer) => chunks.push(chunk);
-      const onEnd = () => {
-        const bytes = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        (req as { _body?: boolean })._body = true;
-        if (kind === 'bytes') {
-          req.body = bytes;
-          return finish();
-        }
-        // As body-parser reads JSON: UTF-8 (a leading byte-order mark dropped), an empty body as {}, any JSON value.
-        let text = bytes.toString('utf8');
-        if (text.charCodeAt(0) === BOM) text = text.slice(1);
-        if (text.length === 0) {
-          req.body = {};
-          return finish();
-        }
-        try {
-          req.body = JSON.parse(text);
-          finish();
-        } catch (error) {
-          finish(bodyError('entity.parse.failed', 400, (error as Error).message, error));
-        }
-      };
-      // A stream error, or the connection closed before the end: the client is gone either way.
-      const onAbort = () => finish(aborted());
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onAbort);
-      req.on('close', onAbort);
-    });
-  };
 }
 
 /** Reads a /graphql body as bytes (Yoga parses it); 413 and 400 as GraphQL-shaped JSON. */

@@ -1,8 +1,8 @@
 /**
- * The body reader (src/http/body-limit.ts `bodyReader`) reads the common request (a Content-Length within the limit,
- * no content encoding, plain JSON in UTF-8) itself and hands everything else to body-parser. Whatever a client sends,
- * the two readings must agree: the same `req.body`, or the same error `type` and `status`. Each body is sent twice over
- * real HTTP to a server using the reader: once with a Content-Length (read directly) and once chunked (body-parser).
+ * The body reader (src/http/body-limit.ts `bodyReader`) is body-parser's (express.json, express.raw) plus one rule: a
+ * client gone before its body is read settles the read with `request.aborted`. How a body is framed does not change
+ * its reading: each body is sent twice over real HTTP to a server using the reader, once with a Content-Length and once
+ * chunked, and the two must agree: the same `req.body`, or the same error `type` and `status`.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -37,7 +37,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-/** Posts `bytes` with a Content-Length, or chunked (no length: the reader hands it to body-parser). */
+/** Posts `bytes` with a Content-Length, or chunked (no length). */
 function post(
   path: string,
   bytes: Buffer,
@@ -71,7 +71,7 @@ async function bothReadings(path: string, bytes: Buffer, headers: Record<string,
 
 const JSON_HEADERS = { 'content-type': 'application/json' };
 
-describe('plain JSON read directly equals body-parser reading it', () => {
+describe('a body sent with a Content-Length reads as the same body chunked', () => {
   const corpus: [string, Buffer][] = [
     ['an object', Buffer.from('{"cost": 55000, "term": 60, "name": "Ute"}')],
     ['an empty body is {}', Buffer.alloc(0)],
@@ -114,7 +114,7 @@ describe('plain JSON read directly equals body-parser reading it', () => {
   });
 });
 
-describe('the media types read directly are the ones body-parser reads as UTF-8 JSON', () => {
+describe('each media type reads alike whatever the framing (JSON in UTF-8 only)', () => {
   const types = [
     'application/json',
     'Application/JSON',

@@ -1,6 +1,6 @@
 /**
- * How a request finds its REST route (src/rest/router.ts): the rules an Express router applied, kept now that the
- * table is looked up by method and first path segment.
+ * How a request finds its REST route (src/rest/router.ts): Express's router, one route per table entry in table order,
+ * and what the service adds around it (the JSON 404, a broken escape answered after credentials).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

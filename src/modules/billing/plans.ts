@@ -5,7 +5,7 @@
 import type { PlanName } from '../../lib/vocabulary.ts';
 
 export const ENTITLEMENTS = ['matrix.enabled', 'consumer.enabled', 'reports.enabled'] as const;
-export type Entitlement = (typeof ENTITLEMENTS)[number];
+type Entitlement = (typeof ENTITLEMENTS)[number];
 
 export interface PlanTerms {
   plan_name: string;

@@ -4,12 +4,13 @@
  * `parseCatalogueFile(json, existing?)` checks a parsed JSON value and answers either the normalised catalogue or the
  * FIRST bad field, as a path such as `approvals[3].doc_level` or `approvals[3].rate_bracket_ids[1]`. "First" is file
  * order: top-level keys in CATALOGUE_KEYS order, items in list order, and within an item its unknown keys first, then
- * the fields in the order of that resource's table below. Each field check covers type, enum, range, uniqueness and
- * references together, so a dangling reference is reported where it sits, not in a second pass.
+ * the fields in the order of that resource's schema below. The rules are zod schemas; zod reports every problem and
+ * the first in file order is answered, so a dangling reference is reported where it sits, not in a second pass.
  *
  * References resolve against the file plus `existing` (what the database already holds). Without `existing` a file
  * must be self-contained; the loader passes what it reads inside its transaction (empty after --reset).
  */
+import { z } from 'zod';
 import {
   ASSET_STATES,
   CARD_TYPES,
@@ -21,24 +22,10 @@ import {
   TRANSACTION_TYPES,
   TRI_STATES,
   ANZSIC_DIVISION_CODES,
-  type AnzsicDivision,
-  type AssetState,
-  type CardType,
-  type CompoundingFrequency,
-  type DocLevel,
-  type OrganisationType,
-  type PlanName,
-  type SubscriptionStatus,
-  type TransactionType,
-  type TriState,
 } from '../../lib/vocabulary.ts';
-import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../billing/plans.ts';
-import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissions.ts';
+import { ENTITLEMENTS, PLAN_TERMS } from '../billing/plans.ts';
+import { PERMISSION_CODENAMES } from '../auth/permissions.ts';
 import { USER_GROUPS_MAX } from '../users/invitations.ts';
-
-// ---------------------------------------------------------------------------------------------
-// The file's shape
-// ---------------------------------------------------------------------------------------------
 
 /** Top-level keys, in the order they are validated and loaded (each may only refer to keys before it, and assets to assets). */
 export const CATALOGUE_KEYS = [
@@ -65,159 +52,6 @@ const PLAN_OVERRIDE_KEYS = [
 
 /** ANZSIC 2006 divisions (approval `industries`): the vocabulary's list, re-exported for the file format's users. */
 export { ANZSIC_DIVISIONS, type AnzsicDivision } from '../../lib/vocabulary.ts';
-
-/** Money on approvals: a JSON number or a plain decimal string ("15000", "10.5"). */
-type Money = number | string;
-
-export interface CatalogueOrganisation {
-  id: number;
-  name: string;
-  type: OrganisationType;
-  abn?: string | null;
-  is_bid_broker?: boolean;
-  plan?: PlanName;
-  limit?: number | null;
-  calculator_allowance?: number | null;
-  matrix_allowance?: number | null;
-  saved_scenario_limit?: number;
-  entitlements?: Entitlement[];
-}
-interface CatalogueGroup {
-  name: string;
-  permissions?: PermissionCodename[];
-}
-interface CatalogueUser {
-  id: number;
-  email: string;
-  password: string;
-  first_name?: string;
-  last_name?: string;
-  organisation_id?: number | null;
-  is_admin?: boolean;
-  is_active?: boolean;
-  is_email_verified?: boolean;
-  groups?: string[];
-}
-export interface CatalogueSubscription {
-  organisation_id: number;
-  plan: PlanName;
-  plan_name?: string;
-  status: SubscriptionStatus;
-  seats?: number;
-  trial_end?: string | null;
-  current_period_end?: string | null;
-  cancel_at_period_end?: boolean;
-  card_brand?: string | null;
-  card_last4?: string | null;
-  processor_id?: string | null;
-}
-export interface CatalogueAsset {
-  id: number;
-  name: string;
-  alias?: string | null;
-  parent_id?: number | null;
-  is_asset?: boolean;
-  is_deleted?: boolean;
-}
-type N = number | null;
-export interface CatalogueProduct {
-  id: number;
-  product_name: string;
-  organisation_id?: N;
-  min_range?: N;
-  max_range?: N;
-  min_amount?: N;
-  max_amount?: N;
-  min_abn_age?: N;
-  max_abn_age?: N;
-  min_asset_age?: N;
-  max_asset_age?: N;
-  min_gst_age?: N;
-  max_gst_age?: N;
-  min_asset_age_plus_term?: N;
-  max_asset_age_plus_term?: N;
-  min_credit_score?: N;
-  max_credit_score?: N;
-  monthly_fee?: N;
-  documentation_fee?: N;
-  brokerage_cap?: N;
-  maximum_brokerage_limit?: N;
-  compounding_frequency?: CompoundingFrequency | null;
-  brokerage_loading_treatment?: N;
-  max_origination_fee_limit?: N;
-  doc_fee_financed?: TriState | null;
-  private_sale?: TriState | null;
-  sale_hire_back?: TriState | null;
-  home_owner?: TriState | null;
-}
-export interface CatalogueRateBracket {
-  id: number;
-  name: string;
-  organisation_id: number;
-  product_id: number;
-  type?: CardType;
-  min_term?: N;
-  max_term?: N;
-  min_amount?: N;
-  max_amount?: N;
-  min_asset_age?: N;
-  max_asset_age?: N;
-  base_min: number;
-  base_max: number;
-  max_lvr?: N;
-}
-export interface CatalogueAssetRateBracket {
-  id: number;
-  asset_id: number;
-  organisation_id: number;
-  product_id: number;
-  rate_bracket_id?: N;
-}
-export interface CatalogueApproval {
-  id: number;
-  name: string;
-  doc_level: DocLevel;
-  organisation_id: number;
-  priority?: number;
-  min_deposit_percentage?: Money | null;
-  min_deposit_amount?: Money | null;
-  min_term?: N;
-  max_term?: N;
-  min_abn_age?: N;
-  max_abn_age?: N;
-  min_gst_age?: N;
-  max_gst_age?: N;
-  min_asset_age?: N;
-  max_asset_age?: N;
-  min_asset_cost?: Money | null;
-  max_asset_cost?: Money | null;
-  min_borrower_age?: N;
-  max_borrower_age?: N;
-  min_file_age?: N;
-  max_file_age?: N;
-  min_credit_score?: N;
-  max_credit_score?: N;
-  home_owner?: boolean | null;
-  private_sale?: boolean | null;
-  sale_hire_back?: boolean | null;
-  asset_state?: AssetState | null;
-  transaction_types?: TransactionType[];
-  industries?: AnzsicDivision[];
-  asset_ids?: number[];
-  rate_bracket_ids?: number[];
-}
-
-export interface CatalogueFile {
-  organisations: CatalogueOrganisation[];
-  groups: CatalogueGroup[];
-  users: CatalogueUser[];
-  subscriptions: CatalogueSubscription[];
-  assets: CatalogueAsset[];
-  products: CatalogueProduct[];
-  rate_brackets: CatalogueRateBracket[];
-  asset_rate_brackets: CatalogueAssetRateBracket[];
-  approvals: CatalogueApproval[];
-}
 
 /** What the database already holds, for references and collisions when loading without --reset. */
 export interface ExistingCatalogue {
@@ -262,179 +96,66 @@ export class CatalogueFileError extends Error {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Checks: each returns null (good), a message, or a message for a sub-path (a list element)
+// Field rules: zod schemas whose messages are the file format's (docs/catalogue-format.md)
 // ---------------------------------------------------------------------------------------------
-
-type Item = Record<string, unknown>;
-type Problem = null | string | { sub: string; message: string };
-interface At {
-  item: Item;
-  ctx: Ctx;
-  path: string;
-}
-type Check = (value: unknown, at: At) => Problem;
-interface Field {
-  check: Check;
-  required?: true;
-}
-type Table = Record<string, Field>;
 
 const INT_MAX = 2_147_483_647;
-const isObject = (v: unknown): v is Item => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const list = (values: readonly string[]) => values.join(', ');
+/** Object-level checks run whatever the fields' own outcome: the first problem is chosen by file order afterwards. */
+const ALWAYS = { when: () => true };
 
-const int =
-  (min = 0): Check =>
-  (v) =>
-    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= INT_MAX ? null : `must be an integer >= ${min}`;
-const num =
-  (min = 0, max = Infinity): Check =>
-  (v) =>
-    typeof v === 'number' && Number.isFinite(v) && v >= min && v <= max
-      ? null
-      : max === Infinity
-        ? `must be a number >= ${min}`
-        : `must be a number from ${min} to ${max}`;
-const anyNumber: Check = (v) => (typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number');
-const bool: Check = (v) => (typeof v === 'boolean' ? null : 'must be true or false');
-const text =
-  (opts: { empty?: boolean; pattern?: RegExp; hint?: string } = {}): Check =>
-  (v) => {
-    if (typeof v !== 'string') return 'must be a string';
-    if (!opts.empty && v.trim() === '') return 'must not be empty';
-    if (v.includes('\u0000')) return 'must not contain NUL characters';
-    if (opts.pattern && !opts.pattern.test(v)) return `must be ${opts.hint}`;
-    return null;
-  };
-const oneOf = (values: readonly string[] | Record<string, string>): Check => {
-  const allowed = Array.isArray(values) ? values : Object.values(values);
-  return (v) => (typeof v === 'string' && allowed.includes(v) ? null : `must be one of ${list(allowed)}`);
+const int = (min = 0) => {
+  const error = `must be an integer >= ${min}`;
+  return z.int({ error }).min(min, { error }).max(INT_MAX, { error });
 };
-const nullable =
-  (check: Check): Check =>
-  (v, at) =>
-    v === null ? null : check(v, at);
-const listOf =
-  (each: Check, max = Infinity): Check =>
-  (v, at) => {
-    if (!Array.isArray(v)) return 'must be a list';
-    if (v.length > max) return `must hold at most ${max} items`;
-    const seen = new Set<unknown>();
-    for (let i = 0; i < v.length; i++) {
-      const p = each(v[i], at);
-      if (p !== null) return { sub: `[${i}]`, message: typeof p === 'string' ? p : p.message };
-      if (seen.has(v[i])) return { sub: `[${i}]`, message: `${JSON.stringify(v[i])} is listed twice` };
-      seen.add(v[i]);
-    }
-    return null;
-  };
+const num = (min = 0, max = Infinity) => {
+  const error = max === Infinity ? `must be a number >= ${min}` : `must be a number from ${min} to ${max}`;
+  return z.number({ error }).min(min, { error }).max(max, { error });
+};
+const bool = z.boolean({ error: 'must be true or false' });
+const text = (opts: { empty?: boolean; pattern?: RegExp; hint?: string } = {}) =>
+  z
+    .string({ error: 'must be a string' })
+    .refine((v) => opts.empty || v.trim() !== '', { error: 'must not be empty', abort: true })
+    .refine((v) => !v.includes('\u0000'), { error: 'must not contain NUL characters', abort: true })
+    .refine((v) => !opts.pattern || opts.pattern.test(v), { error: `must be ${opts.hint}` });
+const oneOf = <T extends string>(values: readonly T[]) =>
+  z.enum(values as [T, ...T[]], { error: `must be one of ${list(values)}` });
+/** A list whose members each pass `each` and appear once. */
+const listOf = <T extends z.ZodType>(each: T, max = Number.MAX_SAFE_INTEGER) =>
+  z
+    .array(z.unknown(), { error: 'must be a list' })
+    .max(max, { error: `must hold at most ${max} items` })
+    .pipe(
+      z.array(each).superRefine((values, ctx) => {
+        const seen = new Set<unknown>();
+        values.forEach((v, i) => {
+          if (seen.has(v)) ctx.addIssue({ code: 'custom', path: [i], message: `${JSON.stringify(v)} is listed twice` });
+          seen.add(v);
+        });
+      }, ALWAYS),
+    );
 /** Number or numeric string, at most `max` (Decimal columns: 14,2 for dollars, 12,4 for percentages). */
-const money =
-  (max: number): Check =>
-  (v) => {
-    const ok =
-      (typeof v === 'number' && Number.isFinite(v) && v >= 0) || (typeof v === 'string' && /^\d+(\.\d+)?$/.test(v));
-    if (!ok) return 'must be a number >= 0 or a decimal string such as "15000.00"';
-    return Number(v) <= max ? null : `must be at most ${max}`;
-  };
+const money = (max: number) => {
+  const error = 'must be a number >= 0 or a decimal string such as "15000.00"';
+  const decimal = z.string({ error }).regex(/^\d+(\.\d+)?$/, { error });
+  return z
+    .union([z.number({ error }).min(0, { error }), decimal], { error })
+    .refine((v) => Number(v) <= max, { error: `must be at most ${max}` });
+};
 const DATETIME = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}:\d{2}))?$/;
-const datetime: Check = (v) =>
-  typeof v === 'string' && DATETIME.test(v) && !Number.isNaN(Date.parse(v))
-    ? null
-    : 'must be an ISO 8601 date or timestamp with a zone, e.g. "2027-03-01T00:00:00Z"';
-const all =
-  (...checks: Check[]): Check =>
-  (v, at) => {
-    for (const c of checks) {
-      const p = c(v, at);
-      if (p !== null) return p;
-    }
-    return null;
-  };
-
-// ---------------------------------------------------------------------------------------------
-// Context: ids known from the file (collected before checking) and the database, and what was already seen
-// ---------------------------------------------------------------------------------------------
-
-interface Ctx {
-  known: ExistingCatalogue; // file + database
-  existing: ExistingCatalogue; // database only
-  firstAt: Map<string, string>; // "<collection>:<key>" -> path of its first occurrence in the file
-}
-
-/** Unique within the file and absent from the database. Strings compare trimmed and case-insensitively. */
-const unique =
-  (collection: string, inDatabase: (v: unknown, e: ExistingCatalogue) => boolean, what: string): Check =>
-  (v, at) => {
-    const k = `${collection}:${typeof v === 'string' ? v.trim().toLowerCase() : String(v)}`;
-    const first = at.ctx.firstAt.get(k);
-    if (first !== undefined) return `duplicate ${what} ${JSON.stringify(v)} (first at ${first})`;
-    if (inDatabase(v, at.ctx.existing))
-      return `${what} ${JSON.stringify(v)} already exists in the database (load with --reset to replace the catalogue)`;
-    at.ctx.firstAt.set(k, at.path);
-    return null;
-  };
-const uniqueId = (
-  key: 'organisations' | 'users' | 'assets' | 'products' | 'rate_brackets' | 'asset_rate_brackets' | 'approvals',
-) =>
-  all(
-    int(1),
-    unique(key, (v, e) => e[key].has(v as number), 'id'),
-  );
-
-const organisation = (financier: boolean): Check =>
-  all(int(1), (v, at) => {
-    const type = at.ctx.known.organisations.get(v as number);
-    if (type === undefined) return `organisation ${v} does not exist`;
-    if (financier && type !== 'f') return `organisation ${v} is not a financier (type "f")`;
-    return null;
-  });
-const product: Check = all(int(1), (v, at) => {
-  if (!at.ctx.known.products.has(v as number)) return `product ${v} does not exist`;
-  const owner = at.ctx.known.products.get(v as number);
-  if (owner === at.item.organisation_id) return null;
-  return owner === null
-    ? `product ${v} has no organisation`
-    : `product ${v} belongs to organisation ${owner}, not ${at.item.organisation_id}`;
-});
-const assetRef: Check = all(int(1), (v, at) =>
-  at.ctx.known.assets.has(v as number) ? null : `asset ${v} does not exist`,
-);
-/** A bracket of the item's product (mappings) or of the item's organisation (approvals). */
-const bracket = (of: 'product_id' | 'organisation_id'): Check =>
-  all(int(1), (v, at) => {
-    const b = at.ctx.known.rate_brackets.get(v as number);
-    if (b === undefined) return `rate bracket ${v} does not exist`;
-    return b[of] === at.item[of]
-      ? null
-      : `rate bracket ${v} belongs to ${of === 'product_id' ? 'product' : 'organisation'} ${b[of]}, not ${at.item[of]}`;
-  });
-const parent: Check = all(assetRef, (v, at) => {
-  const self = at.item.id;
-  const line = [self, v];
-  for (let p: unknown = v; p !== null && p !== undefined; ) {
-    if (p === self) return `asset tree cycle: ${line.join(' -> ')}`;
-    p = at.ctx.known.assets.get(p as number);
-    if (line.length > at.ctx.known.assets.size + 1) break; // a cycle above this asset: reported at its own members
-    if (p !== null && p !== undefined) line.push(p);
-  }
-  return null;
-});
-const groupName: Check = all(text(), (v, at) =>
-  at.ctx.known.groups.has(v as string) ? null : `group ${JSON.stringify(v)} does not exist`,
-);
-
-// ---------------------------------------------------------------------------------------------
-// One table per resource: field -> check, in validation order
-// ---------------------------------------------------------------------------------------------
-
-const req = (check: Check): Field => ({ check, required: true });
-const opt = (check: Check): Field => ({ check });
-const optInt = opt(nullable(int()));
-const optNum = opt(nullable(num()));
-const optTri = opt(nullable(oneOf(TRI_STATES)));
-const optBool = opt(nullable(bool));
+const datetimeError = 'must be an ISO 8601 date or timestamp with a zone, e.g. "2027-03-01T00:00:00Z"';
+const datetime = z
+  .string({ error: datetimeError })
+  .regex(DATETIME, { error: datetimeError })
+  .refine((v) => !Number.isNaN(Date.parse(v)), { error: datetimeError });
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const optInt = int().nullable().optional();
+const optNum = num().nullable().optional();
+const optTri = oneOf(TRI_STATES).nullable().optional();
+const optBool = bool.nullable().optional();
 
 /**
  * The fields of a product and of a rate bracket that are the record's own (no id, owner or product reference), in
@@ -442,7 +163,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
  * records with these, so the two formats cannot disagree on what a good product or bracket is.
  */
 const PRODUCT_FIELDS = {
-  product_name: req(text()),
+  product_name: text(),
   min_range: optInt,
   max_range: optInt,
   min_amount: optNum,
@@ -459,38 +180,400 @@ const PRODUCT_FIELDS = {
   max_credit_score: optInt,
   monthly_fee: optNum,
   documentation_fee: optNum,
-  brokerage_cap: opt(nullable(num(0, 100))),
+  brokerage_cap: num(0, 100).nullable().optional(),
   maximum_brokerage_limit: optNum,
-  compounding_frequency: opt(nullable(oneOf(COMPOUNDING_FREQUENCIES))),
+  compounding_frequency: oneOf(COMPOUNDING_FREQUENCIES).nullable().optional(),
   brokerage_loading_treatment: optNum,
   max_origination_fee_limit: optNum,
   doc_fee_financed: optTri,
   private_sale: optTri,
   sale_hire_back: optTri,
   home_owner: optTri,
-} satisfies Table;
+};
 const RATE_BRACKET_FIELDS = {
-  name: req(text()),
-  type: opt(oneOf(CARD_TYPES)),
+  name: text(),
+  type: oneOf(CARD_TYPES).optional(),
   min_term: optInt,
   max_term: optInt,
   min_amount: optNum,
   max_amount: optNum,
   min_asset_age: optInt,
   max_asset_age: optInt,
-  base_min: req(num(0, 100)),
-  base_max: req(num(0, 100)),
+  base_min: num(0, 100),
+  base_max: num(0, 100),
   max_lvr: optNum,
-} satisfies Table;
+};
 
-const RECORD_ONLY_CTX: Ctx = { known: emptyExisting(), existing: emptyExisting(), firstAt: new Map() };
+type Shape = Record<string, z.ZodType>;
+/** A shape without one field (placed earlier by hand, so the catalogue's field order stays as documented). */
+const except = <S extends Shape, K extends keyof S>(shape: S, field: K): Omit<S, K> => {
+  const { [field]: _, ...rest } = shape;
+  return rest;
+};
+
+/** The lower bound paired with an upper-bound field (`max_term` -> `min_term`, `base_max` -> `base_min`). */
+function lowerBoundOf(field: string): string | null {
+  if (field.startsWith('max_')) return `min_${field.slice(4)}`;
+  if (field.endsWith('_max')) return `${field.slice(0, -4)}_min`;
+  return null;
+}
+
+/** `min_x <= max_x` for every such pair of the shape, reported on the upper bound. */
+function rangeProblems(shape: Shape, item: Record<string, unknown>): { field: string; message: string }[] {
+  return Object.keys(shape).flatMap((field) => {
+    const lower = lowerBoundOf(field);
+    const [value, low] = [item[field], lower === null ? null : item[lower]];
+    return lower !== null && value != null && low != null && Number(low) > Number(value)
+      ? [{ field, message: `must be at least ${lower} (${low})` }]
+      : [];
+  });
+}
+const ranges = (shape: Shape) => (item: Record<string, unknown>, c: z.RefinementCtx) => {
+  for (const { field, message } of rangeProblems(shape, item)) c.addIssue({ code: 'custom', path: [field], message });
+};
+
+// ---------------------------------------------------------------------------------------------
+// The file: one schema per resource, fields in validation order, bound to what is known (the file and the database)
+// ---------------------------------------------------------------------------------------------
+
+const issue = (c: z.RefinementCtx, path: PropertyKey[], message: string) =>
+  c.addIssue({ code: 'custom', path, message });
+/** An id (integer >= 1) that `problem` judges against what is known. */
+const reference = (problem: (v: number) => string | null) =>
+  int(1).superRefine((v, c) => {
+    const p = problem(v);
+    if (p) issue(c, [], p);
+  });
+/** Checks of one item against its other fields (ownership, the asset tree), whatever its fields' own outcome. */
+const strictItem = <S extends Shape>(
+  shape: S,
+  ...checks: ((item: Record<string, unknown>, c: z.RefinementCtx) => void)[]
+) =>
+  z.strictObject(shape).superRefine((item, c) => {
+    if (isObject(item)) for (const check of checks) check(item, c);
+  }, ALWAYS);
+
+/** A field each item holds once in the file and not already in the database (text trimmed, case-insensitive). */
+interface UniqueField {
+  field: string;
+  what: string;
+  inDatabase: (v: unknown, existing: ExistingCatalogue) => boolean;
+}
+const byId = (key: Exclude<CatalogueKey, 'groups' | 'subscriptions' | 'users'> | 'users'): UniqueField => ({
+  field: 'id',
+  what: 'id',
+  inDatabase: (v, e) => e[key].has(v as number),
+});
+
+function fileSchema(known: ExistingCatalogue, existing: ExistingCatalogue) {
+  const organisation = (financier: boolean) =>
+    reference((v) => {
+      const type = known.organisations.get(v);
+      if (type === undefined) return `organisation ${v} does not exist`;
+      return financier && type !== 'f' ? `organisation ${v} is not a financier (type "f")` : null;
+    });
+  const product = reference((v) => (known.products.has(v) ? null : `product ${v} does not exist`));
+  const asset = reference((v) => (known.assets.has(v) ? null : `asset ${v} does not exist`));
+  const bracket = reference((v) => (known.rate_brackets.has(v) ? null : `rate bracket ${v} does not exist`));
+  const groupName = text().superRefine((v, c) => {
+    if (!known.groups.has(v)) issue(c, [], `group ${JSON.stringify(v)} does not exist`);
+  });
+  /** The product is the item's organisation's. */
+  const productOwned = (item: Record<string, unknown>, c: z.RefinementCtx) => {
+    const v = item.product_id as number;
+    const owner = known.products.get(v);
+    if (owner === undefined || owner === item.organisation_id) return;
+    const message =
+      owner === null
+        ? `product ${v} has no organisation`
+        : `product ${v} belongs to organisation ${owner}, not ${item.organisation_id}`;
+    issue(c, ['product_id'], message);
+  };
+  /** A bracket of the item's product (mappings) or of the item's organisation (approvals). */
+  const bracketOwned = (v: unknown, item: Record<string, unknown>, of: 'product_id' | 'organisation_id') => {
+    const b = known.rate_brackets.get(v as number);
+    if (b === undefined || b[of] === item[of]) return null;
+    return `rate bracket ${v} belongs to ${of === 'product_id' ? 'product' : 'organisation'} ${b[of]}, not ${item[of]}`;
+  };
+  /** The asset's ancestors do not lead back to it (a cycle above it is reported at its own members). */
+  const noCycle = (item: Record<string, unknown>, c: z.RefinementCtx) => {
+    const self = item.id;
+    const line = [self, item.parent_id];
+    for (let p: unknown = item.parent_id; p !== null && p !== undefined; ) {
+      if (p === self) return issue(c, ['parent_id'], `asset tree cycle: ${line.join(' -> ')}`);
+      p = known.assets.get(p as number);
+      if (line.length > known.assets.size + 1) break;
+      if (p !== null && p !== undefined) line.push(p);
+    }
+  };
+
+  const shapes = {
+    organisations: {
+      id: int(1),
+      name: text(),
+      type: oneOf(ORGANISATION_TYPES),
+      abn: text({ pattern: /^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, hint: 'an 11-digit ABN such as "51 824 753 556"' })
+        .nullable()
+        .optional(),
+      is_bid_broker: bool.optional(),
+      plan: oneOf(PLANS).optional(),
+      limit: optInt,
+      calculator_allowance: optInt,
+      matrix_allowance: optInt,
+      saved_scenario_limit: int().optional(),
+      entitlements: listOf(oneOf(ENTITLEMENTS)).optional(),
+    },
+    groups: { name: text(), permissions: listOf(oneOf(PERMISSION_CODENAMES)).optional() },
+    users: {
+      id: int(1),
+      email: text({ pattern: EMAIL, hint: 'an email address' }),
+      password: text().refine((v) => v.length >= 8, { error: 'must be at least 8 characters' }),
+      first_name: text({ empty: true }).optional(),
+      last_name: text({ empty: true }).optional(),
+      organisation_id: organisation(false).nullable().optional(),
+      is_admin: bool.optional(),
+      is_active: bool.optional(),
+      is_email_verified: bool.optional(),
+      groups: listOf(groupName, USER_GROUPS_MAX).optional(),
+    },
+    subscriptions: {
+      organisation_id: organisation(false),
+      plan: oneOf(PLANS),
+      plan_name: text().optional(),
+      status: oneOf(SUBSCRIPTION_STATUSES),
+      seats: int(1).optional(),
+      trial_end: datetime.nullable().optional(),
+      current_period_end: datetime.nullable().optional(),
+      cancel_at_period_end: bool.optional(),
+      card_brand: text().nullable().optional(),
+      card_last4: text({ pattern: /^\d{4}$/, hint: 'four digits' })
+        .nullable()
+        .optional(),
+      processor_id: text().nullable().optional(),
+    },
+    assets: {
+      id: int(1),
+      name: text(),
+      alias: text({ empty: true }).nullable().optional(),
+      parent_id: asset.nullable().optional(),
+      is_asset: bool.optional(),
+      is_deleted: bool.optional(),
+    },
+    products: {
+      id: int(1),
+      product_name: PRODUCT_FIELDS.product_name,
+      organisation_id: organisation(true).nullable().optional(),
+      ...except(PRODUCT_FIELDS, 'product_name'),
+    },
+    rate_brackets: {
+      id: int(1),
+      name: RATE_BRACKET_FIELDS.name,
+      organisation_id: organisation(true),
+      product_id: product,
+      ...except(RATE_BRACKET_FIELDS, 'name'),
+    },
+    asset_rate_brackets: {
+      id: int(1),
+      asset_id: asset,
+      organisation_id: organisation(true),
+      product_id: product,
+      rate_bracket_id: bracket.nullable().optional(),
+    },
+    approvals: {
+      id: int(1),
+      name: text(),
+      doc_level: oneOf(DOC_LEVELS),
+      organisation_id: organisation(true),
+      priority: z.number({ error: 'must be a number' }).optional(),
+      min_deposit_percentage: money(100).nullable().optional(),
+      min_deposit_amount: money(999_999_999_999.99).nullable().optional(),
+      min_term: optInt,
+      max_term: optInt,
+      min_abn_age: optInt,
+      max_abn_age: optInt,
+      min_gst_age: optInt,
+      max_gst_age: optInt,
+      min_asset_age: optInt,
+      max_asset_age: optInt,
+      min_asset_cost: money(999_999_999_999.99).nullable().optional(),
+      max_asset_cost: money(999_999_999_999.99).nullable().optional(),
+      min_borrower_age: optInt,
+      max_borrower_age: optInt,
+      min_file_age: optInt,
+      max_file_age: optInt,
+      min_credit_score: optInt,
+      max_credit_score: optInt,
+      home_owner: optBool,
+      private_sale: optBool,
+      sale_hire_back: optBool,
+      asset_state: oneOf(ASSET_STATES).nullable().optional(),
+      transaction_types: listOf(oneOf(TRANSACTION_TYPES)).optional(),
+      industries: listOf(oneOf(ANZSIC_DIVISION_CODES)).optional(),
+      asset_ids: listOf(asset).optional(),
+      rate_bracket_ids: listOf(bracket).optional(),
+    },
+  };
+  const unique: Record<CatalogueKey, UniqueField[]> = {
+    organisations: [byId('organisations')],
+    groups: [{ field: 'name', what: 'group name', inDatabase: (v, e) => e.groups.has(v as string) }],
+    users: [
+      byId('users'),
+      { field: 'email', what: 'email', inDatabase: (v, e) => e.emails.has(String(v).trim().toLowerCase()) },
+    ],
+    subscriptions: [
+      {
+        field: 'organisation_id',
+        what: 'subscription for organisation',
+        inDatabase: (v, e) => e.subscriptions.has(v as number),
+      },
+    ],
+    assets: [byId('assets')],
+    products: [byId('products')],
+    rate_brackets: [byId('rate_brackets')],
+    asset_rate_brackets: [byId('asset_rate_brackets')],
+    approvals: [byId('approvals')],
+  };
+  const items = {
+    organisations: strictItem(shapes.organisations),
+    groups: strictItem(shapes.groups),
+    users: strictItem(shapes.users),
+    subscriptions: strictItem(shapes.subscriptions),
+    assets: strictItem(shapes.assets, noCycle),
+    products: strictItem(shapes.products, ranges(PRODUCT_FIELDS)),
+    rate_brackets: strictItem(shapes.rate_brackets, productOwned, ranges(RATE_BRACKET_FIELDS)),
+    asset_rate_brackets: strictItem(shapes.asset_rate_brackets, productOwned, (item, c) => {
+      const p = bracketOwned(item.rate_bracket_id, item, 'product_id');
+      if (p) issue(c, ['rate_bracket_id'], p);
+    }),
+    approvals: strictItem(shapes.approvals, ranges(shapes.approvals), (item, c) => {
+      if (!Array.isArray(item.rate_bracket_ids)) return;
+      item.rate_bracket_ids.forEach((v, i) => {
+        const p = bracketOwned(v, item, 'organisation_id');
+        if (p) issue(c, ['rate_bracket_ids', i], p);
+      });
+    }),
+  };
+  /** A list of one resource: its items, then what each must hold once. */
+  const listOfItems = <K extends CatalogueKey>(key: K) =>
+    z
+      .array(items[key], { error: 'must be a list' })
+      .superRefine((values, c) => {
+        const firstAt = new Map<string, string>();
+        if (!Array.isArray(values)) return;
+        values.forEach((item: unknown, i) => {
+          if (!isObject(item)) return;
+          for (const { field, what, inDatabase } of unique[key]) {
+            const v = item[field];
+            if (v === undefined || v === null) continue;
+            const k = `${field}:${typeof v === 'string' ? v.trim().toLowerCase() : String(v)}`;
+            const first = firstAt.get(k);
+            if (first !== undefined) issue(c, [i, field], `duplicate ${what} ${JSON.stringify(v)} (first at ${first})`);
+            else if (inDatabase(v, existing))
+              issue(
+                c,
+                [i, field],
+                `${what} ${JSON.stringify(v)} already exists in the database (load with --reset to replace the catalogue)`,
+              );
+            else firstAt.set(k, `${key}[${i}].${field}`);
+          }
+        });
+      }, ALWAYS)
+      .optional();
+  const schema = z.strictObject({
+    organisations: listOfItems('organisations'),
+    groups: listOfItems('groups'),
+    users: listOfItems('users'),
+    subscriptions: listOfItems('subscriptions'),
+    assets: listOfItems('assets'),
+    products: listOfItems('products'),
+    rate_brackets: listOfItems('rate_brackets'),
+    asset_rate_brackets: listOfItems('asset_rate_brackets'),
+    approvals: listOfItems('approvals'),
+  });
+  return { schema, shapes: shapes as Record<CatalogueKey, Shape> };
+}
+
+type Lists = z.output<ReturnType<typeof fileSchema>['schema']>;
+export type CatalogueFile = { [K in CatalogueKey]-?: NonNullable<Lists[K]> };
+export type CatalogueOrganisation = CatalogueFile['organisations'][number];
+export type CatalogueSubscription = CatalogueFile['subscriptions'][number];
+export type CatalogueAsset = CatalogueFile['assets'][number];
+export type CatalogueProduct = CatalogueFile['products'][number];
+export type CatalogueRateBracket = CatalogueFile['rate_brackets'][number];
+export type CatalogueAssetRateBracket = CatalogueFile['asset_rate_brackets'][number];
+export type CatalogueApproval = CatalogueFile['approvals'][number];
+
+/** Fields that must be present and not null. */
+const requiredFields = new WeakMap<Shape, Set<string>>();
+function isRequired(shape: Shape, field: string): boolean {
+  let set = requiredFields.get(shape);
+  if (!set) {
+    set = new Set(Object.keys(shape).filter((f) => !shape[f].safeParse(undefined).success));
+    requiredFields.set(shape, set);
+  }
+  return set.has(field);
+}
+
+/** An issue's message as the file format words it (`item` holds the issue's field). */
+function messageOf(issue: z.core.$ZodIssue, shape: Shape, item: Record<string, unknown>, field: string): string {
+  return item[field] == null && isRequired(shape, field) ? 'is required' : issue.message;
+}
+
+/** Where an issue sits in file order: top-level key, item, field, list member (-1: the level itself). */
+function rankOf(path: PropertyKey[], shapes: Record<CatalogueKey, Shape>): number[] {
+  if (path.length === 0) return [-1];
+  const key = path[0] as CatalogueKey;
+  const fields = Object.keys(shapes[key]);
+  const at = (n: number) => (path.length > n ? (path[n] as number) : -1);
+  return [CATALOGUE_KEYS.indexOf(key), at(1), path.length > 2 ? fields.indexOf(path[2] as string) : -1, at(3)];
+}
+const before = (a: number[], b: number[]) => {
+  for (let i = 0; i < Math.max(a.length, b.length); i++)
+    if ((a[i] ?? -1) !== (b[i] ?? -1)) return (a[i] ?? -1) < (b[i] ?? -1);
+  return false;
+};
+
+/** The first problem in file order among every issue zod found, with its path and the file format's message. */
+function firstProblem(
+  issues: readonly z.core.$ZodIssue[],
+  json: unknown,
+  shapes: Record<CatalogueKey, Shape>,
+): { path: string; message: string } {
+  let first = issues[0];
+  let firstRank = rankOf(first.path, shapes);
+  for (const candidate of issues.slice(1)) {
+    const rank = rankOf(candidate.path, shapes);
+    if (before(rank, firstRank)) [first, firstRank] = [candidate, rank];
+  }
+  const path = first.path as (string | number)[];
+  if (path.length === 0) {
+    if (first.code !== 'unrecognized_keys')
+      return { path: '$', message: `the file must be a JSON object with the keys ${list(CATALOGUE_KEYS)}` };
+    const key = first.keys[0];
+    return {
+      path: key,
+      message: `unknown top-level key${suggest(key, CATALOGUE_KEYS)}; expected ${list(CATALOGUE_KEYS)}`,
+    };
+  }
+  const [key, index, field] = path as [CatalogueKey, number | undefined, string | undefined];
+  const where = path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+  if (index === undefined) return { path: where, message: first.message };
+  const item = (json as Record<string, unknown[]>)[key][index];
+  if (field === undefined) {
+    if (first.code !== 'unrecognized_keys') return { path: where, message: 'must be an object' };
+    const unknownKey = first.keys[0];
+    return { path: `${where}.${unknownKey}`, message: `unknown field${suggest(unknownKey, Object.keys(shapes[key]))}` };
+  }
+  return { path: where, message: messageOf(first, shapes[key], item as Record<string, unknown>, field) };
+}
 
 /** A rate-card record kind whose own fields are shared (see PRODUCT_FIELDS). */
 export type CardRecordKind = 'products' | 'rate_brackets';
-const CARD_RECORD_TABLES: Record<CardRecordKind, Table> = {
+const CARD_RECORD_SHAPES: Record<CardRecordKind, Shape> = {
   products: PRODUCT_FIELDS,
   rate_brackets: RATE_BRACKET_FIELDS,
 };
+const CARD_RECORD_SCHEMAS = { products: z.object(PRODUCT_FIELDS), rate_brackets: z.object(RATE_BRACKET_FIELDS) };
 
 /** The own fields of a product or a rate bracket, in validation order. */
 export const CARD_RECORD_FIELDS: Record<CardRecordKind, readonly string[]> = {
@@ -513,148 +596,15 @@ export function cardRecordProblems(
   kind: CardRecordKind,
   item: Record<string, unknown>,
 ): { field: string; message: string }[] {
-  const table = CARD_RECORD_TABLES[kind];
-  const ctx = RECORD_ONLY_CTX; // these fields never read the context (no ids, no references)
-  const problems: { field: string; message: string }[] = [];
-  for (const field of Object.keys(table)) {
-    const p = fieldProblem(item, field, table[field], { item, ctx, path: field });
-    if (p) problems.push({ field, message: p.message });
-  }
-  return problems;
-}
-
-/** A table without one field (placed earlier by hand, so the catalogue's field order stays as documented). */
-const except = (table: Table, field: string): Table =>
-  Object.fromEntries(Object.entries(table).filter(([k]) => k !== field));
-
-const TABLES: Record<CatalogueKey, Table> = {
-  organisations: {
-    id: req(uniqueId('organisations')),
-    name: req(text()),
-    type: req(oneOf(ORGANISATION_TYPES)),
-    abn: opt(
-      nullable(text({ pattern: /^\d{2} ?\d{3} ?\d{3} ?\d{3}$/, hint: 'an 11-digit ABN such as "51 824 753 556"' })),
-    ),
-    is_bid_broker: opt(bool),
-    plan: opt(oneOf(PLANS)),
-    limit: optInt,
-    calculator_allowance: optInt,
-    matrix_allowance: optInt,
-    saved_scenario_limit: opt(int()),
-    entitlements: opt(listOf(oneOf(ENTITLEMENTS))),
-  },
-  groups: {
-    name: req(
-      all(
-        text(),
-        unique('groups', (v, e) => e.groups.has(v as string), 'group name'),
-      ),
-    ),
-    permissions: opt(listOf(oneOf(PERMISSION_CODENAMES))),
-  },
-  users: {
-    id: req(uniqueId('users')),
-    email: req(
-      all(
-        text({ pattern: EMAIL, hint: 'an email address' }),
-        unique('emails', (v, e) => e.emails.has((v as string).trim().toLowerCase()), 'email'),
-      ),
-    ),
-    password: req(all(text(), (v) => ((v as string).length >= 8 ? null : 'must be at least 8 characters'))),
-    first_name: opt(text({ empty: true })),
-    last_name: opt(text({ empty: true })),
-    organisation_id: opt(nullable(organisation(false))),
-    is_admin: opt(bool),
-    is_active: opt(bool),
-    is_email_verified: opt(bool),
-    groups: opt(listOf(groupName, USER_GROUPS_MAX)),
-  },
-  subscriptions: {
-    organisation_id: req(
-      all(
-        organisation(false),
-        unique('subscriptions', (v, e) => e.subscriptions.has(v as number), 'subscription for organisation'),
-      ),
-    ),
-    plan: req(oneOf(PLANS)),
-    plan_name: opt(text()),
-    status: req(oneOf(SUBSCRIPTION_STATUSES)),
-    seats: opt(int(1)),
-    trial_end: opt(nullable(datetime)),
-    current_period_end: opt(nullable(datetime)),
-    cancel_at_period_end: opt(bool),
-    card_brand: opt(nullable(text())),
-    card_last4: opt(nullable(text({ pattern: /^\d{4}$/, hint: 'four digits' }))),
-    processor_id: opt(nullable(text())),
-  },
-  assets: {
-    id: req(uniqueId('assets')),
-    name: req(text()),
-    alias: opt(nullable(text({ empty: true }))),
-    parent_id: opt(nullable(parent)),
-    is_asset: opt(bool),
-    is_deleted: opt(bool),
-  },
-  products: {
-    id: req(uniqueId('products')),
-    product_name: PRODUCT_FIELDS.product_name,
-    organisation_id: opt(nullable(organisation(true))),
-    ...except(PRODUCT_FIELDS, 'product_name'),
-  },
-  rate_brackets: {
-    id: req(uniqueId('rate_brackets')),
-    name: RATE_BRACKET_FIELDS.name,
-    organisation_id: req(organisation(true)),
-    product_id: req(product),
-    ...except(RATE_BRACKET_FIELDS, 'name'),
-  },
-  asset_rate_brackets: {
-    id: req(uniqueId('asset_rate_brackets')),
-    asset_id: req(assetRef),
-    organisation_id: req(organisation(true)),
-    product_id: req(product),
-    rate_bracket_id: opt(nullable(bracket('product_id'))),
-  },
-  approvals: {
-    id: req(uniqueId('approvals')),
-    name: req(text()),
-    doc_level: req(oneOf(DOC_LEVELS)),
-    organisation_id: req(organisation(true)),
-    priority: opt(anyNumber),
-    min_deposit_percentage: opt(nullable(money(100))),
-    min_deposit_amount: opt(nullable(money(999_999_999_999.99))),
-    min_term: optInt,
-    max_term: optInt,
-    min_abn_age: optInt,
-    max_abn_age: optInt,
-    min_gst_age: optInt,
-    max_gst_age: optInt,
-    min_asset_age: optInt,
-    max_asset_age: optInt,
-    min_asset_cost: opt(nullable(money(999_999_999_999.99))),
-    max_asset_cost: opt(nullable(money(999_999_999_999.99))),
-    min_borrower_age: optInt,
-    max_borrower_age: optInt,
-    min_file_age: optInt,
-    max_file_age: optInt,
-    min_credit_score: optInt,
-    max_credit_score: optInt,
-    home_owner: optBool,
-    private_sale: optBool,
-    sale_hire_back: optBool,
-    asset_state: opt(nullable(oneOf(ASSET_STATES))),
-    transaction_types: opt(listOf(oneOf(TRANSACTION_TYPES))),
-    industries: opt(listOf(oneOf(ANZSIC_DIVISION_CODES))),
-    asset_ids: opt(listOf(assetRef)),
-    rate_bracket_ids: opt(listOf(bracket('organisation_id'))),
-  },
-};
-
-/** The lower bound paired with an upper-bound field (`max_term` -> `min_term`, `base_max` -> `base_min`). */
-function lowerBoundOf(field: string): string | null {
-  if (field.startsWith('max_')) return `min_${field.slice(4)}`;
-  if (field.endsWith('_max')) return `${field.slice(0, -4)}_min`;
-  return null;
+  const result = CARD_RECORD_SCHEMAS[kind].safeParse(item);
+  const shape = CARD_RECORD_SHAPES[kind];
+  // Ranges read the record as given: zod's output leaves out a field that failed, and a bound is compared even then.
+  const ranged = rangeProblems(shape, item);
+  return CARD_RECORD_FIELDS[kind].flatMap((field) => {
+    const own = result.error?.issues.find((i) => i.path[0] === field);
+    if (own) return [{ field, message: messageOf(own, shape, item, field) }];
+    return ranged.filter((p) => p.field === field);
+  });
 }
 
 /** Closest known field name, for "unknown field" messages. */
@@ -673,40 +623,7 @@ export function suggest(key: string, fields: readonly string[]): string {
   return best && best[1] <= Math.max(2, Math.floor(key.length / 3)) ? ` (did you mean "${best[0]}"?)` : '';
 }
 
-/** The problem with one field of `item` (sub-path relative to the field), or null. */
-function fieldProblem(item: Item, field: string, spec: Field, at: At): { sub: string; message: string } | null {
-  const value = item[field];
-  if (value === undefined || (value === null && spec.required)) {
-    return spec.required ? { sub: '', message: 'is required' } : null;
-  }
-  const p = spec.check(value, at);
-  if (p !== null) return typeof p === 'string' ? { sub: '', message: p } : p;
-  const lower = lowerBoundOf(field);
-  if (
-    lower !== null &&
-    value !== null &&
-    item[lower] !== undefined &&
-    item[lower] !== null &&
-    Number(item[lower]) > Number(value)
-  ) {
-    return { sub: '', message: `must be at least ${lower} (${item[lower]})` };
-  }
-  return null;
-}
-
-function checkItem(item: Item, table: Table, ctx: Ctx, path: string): { path: string; message: string } | null {
-  const fields = Object.keys(table);
-  for (const key of Object.keys(item)) {
-    if (!(key in table)) return { path: `${path}.${key}`, message: `unknown field${suggest(key, fields)}` };
-  }
-  const at: At = { item, ctx, path: '' };
-  for (const field of fields) {
-    at.path = `${path}.${field}`;
-    const p = fieldProblem(item, field, table[field], at);
-    if (p) return { path: at.path + p.sub, message: p.message };
-  }
-  return null;
-}
+type Item = Record<string, unknown>;
 
 /** Ids and owners the file declares, gathered leniently before checking so later items can be referred to. */
 function gatherKnown(input: Item, existing: ExistingCatalogue): ExistingCatalogue {
@@ -744,31 +661,12 @@ function gatherKnown(input: Item, existing: ExistingCatalogue): ExistingCatalogu
  * file with emails trimmed and lower-cased and ABNs without spaces; everything else is as given.
  */
 export function parseCatalogueFile(json: unknown, existing: ExistingCatalogue = emptyExisting()): ParseResult {
-  if (!isObject(json))
-    return { ok: false, path: '$', message: 'the file must be a JSON object with the keys ' + list(CATALOGUE_KEYS) };
-  for (const key of Object.keys(json)) {
-    if (!(CATALOGUE_KEYS as readonly string[]).includes(key)) {
-      return {
-        ok: false,
-        path: key,
-        message: `unknown top-level key${suggest(key, [...CATALOGUE_KEYS])}; expected ${list(CATALOGUE_KEYS)}`,
-      };
-    }
-  }
-  const ctx: Ctx = { known: gatherKnown(json, existing), existing, firstAt: new Map() };
-  for (const key of CATALOGUE_KEYS) {
-    const items = json[key];
-    if (items === undefined) continue;
-    if (!Array.isArray(items)) return { ok: false, path: key, message: 'must be a list' };
-    for (let i = 0; i < items.length; i++) {
-      const path = `${key}[${i}]`;
-      if (!isObject(items[i])) return { ok: false, path, message: 'must be an object' };
-      const problem = checkItem(items[i] as Item, TABLES[key], ctx, path);
-      if (problem) return { ok: false, ...problem };
-    }
-  }
+  const { schema, shapes } = fileSchema(gatherKnown(isObject(json) ? json : {}, existing), existing);
+  const checked = schema.safeParse(json);
+  if (!checked.success) return { ok: false, ...firstProblem(checked.error.issues, json, shapes) };
+  const file = json as Record<string, Record<string, unknown>[] | undefined>;
   const value = Object.fromEntries(
-    CATALOGUE_KEYS.map((k) => [k, ((json[k] as Item[] | undefined) ?? []).map((item) => ({ ...item }))]),
+    CATALOGUE_KEYS.map((k) => [k, (file[k] ?? []).map((item) => ({ ...item }))]),
   ) as unknown as CatalogueFile;
   for (const u of value.users) u.email = u.email.trim().toLowerCase();
   for (const o of value.organisations) if (typeof o.abn === 'string') o.abn = o.abn.replace(/ /g, '');

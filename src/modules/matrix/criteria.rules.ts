@@ -47,7 +47,6 @@ export const MISSING_FIELD_NAMES = [
   'term',
   'transaction_type',
 ] as const;
-type MissingField = (typeof MISSING_FIELD_NAMES)[number];
 
 export const ABN_AGE = 1 << 0;
 export const ASSET_AGE = 1 << 1;
