@@ -31,7 +31,7 @@ import { calendarDay } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { pgTimeouts } from '../src/lib/db.ts';
 import type { PlanName } from '../src/lib/vocabulary.ts';
-import { effectiveTerms, type PlanOverrides } from '../src/modules/billing/plans.ts';
+import { effectiveTerms, type PlanOverrides } from '../src/lib/plans.ts';
 import type { Deal } from '../src/modules/catalogue/model.ts';
 import type { CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
 import { validatedDeal, type DealRequest } from '../src/modules/deal/index.ts';

@@ -9,7 +9,7 @@ import {
   planOverridesOf,
   type CatalogueFile,
 } from '../../src/modules/catalogue/catalogue-file.ts';
-import { PERMISSION_CODENAMES } from '../../src/modules/auth/permissions.ts';
+import { PERMISSION_CODENAMES } from '../../src/lib/permissions.ts';
 import { USER_GROUPS_MAX } from '../../src/modules/users/invitations.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');

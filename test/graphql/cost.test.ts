@@ -14,10 +14,16 @@ import {
   parse,
   type OperationDefinitionNode,
 } from 'graphql';
-import { MAX_ALIASES, MAX_COST } from '../../src/graphql/limits.ts';
-import { DECLARED_SIZES, analyseOperation, isSizedList, sizesOf, type CatalogueSizes } from '../../src/graphql/cost.ts';
+import { MAX_ALIASES, MAX_COST } from '../../src/graphql-server/limits.ts';
+import {
+  DECLARED_SIZES,
+  analyseOperation,
+  isSizedList,
+  sizesOf,
+  type CatalogueSizes,
+} from '../../src/graphql-server/cost.ts';
 import { DEFAULT_PAGE_SIZE } from '../../src/graphql/builder.ts';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { loadSnapshot } from '../../src/modules/catalogue/snapshot.ts';
 import { DEAL, messages, post, type GraphQLReply } from './http.ts';
 

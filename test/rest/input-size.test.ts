@@ -15,7 +15,7 @@ import type { RouteDefinition } from '../../src/rest/define-route.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { tools } from '../../src/modules/mcp/tools/index.ts';
 import { compileTools } from '../../src/modules/mcp/tools/run.ts';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
 import { restTargets } from '../fuzz/targets.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

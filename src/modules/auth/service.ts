@@ -10,7 +10,7 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
-import type { Caller } from './caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { queueAccountEvent } from '../users/index.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import { beginSignIn, signInSucceeded } from './sign-in-throttle.ts';

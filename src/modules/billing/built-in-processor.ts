@@ -19,7 +19,7 @@ import {
   type ProcessorSubscriptionRef,
   type ProcessorSubscriptionState,
 } from './payment-processor.ts';
-import { PLAN_TERMS } from './plans.ts';
+import { PLAN_TERMS } from '../../lib/plans.ts';
 
 /** How long a built-in checkout URL stays usable. */
 export const BUILTIN_CHECKOUT_TTL_MS = 24 * 3600 * 1000;

@@ -6,12 +6,12 @@
  */
 import type { Metric, ScenarioTool, Surface, SurfaceState } from '../../lib/vocabulary.ts';
 import { calendarDay } from '../../lib/clock.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { allowanceRefusals } from '../../lib/metrics.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
-import { PLAN_TERMS, type PlanTerms } from './plans.ts';
+import { PLAN_TERMS, type PlanTerms } from '../../lib/plans.ts';
 import { recordRun } from '../scenarios/record-run.ts';
 
 export function termsOf(caller: Caller): PlanTerms {

@@ -12,7 +12,7 @@ import type { Subscription } from '../../generated/prisma/client.ts';
 import { DomainError } from '../../lib/errors.ts';
 import { retryableReply } from '../../lib/database-errors.ts';
 import { logger } from '../../lib/logger.ts';
-import type { AppDeps } from '../service-context.ts';
+import type { AppDeps } from '../../lib/service-context.ts';
 import { builtinCheckoutPath } from './built-in-processor.ts';
 import { InvalidWebhookError, type ProcessorEvent } from './payment-processor.ts';
 import { applyProcessorEvent, completeBuiltinCheckout } from './service.ts';

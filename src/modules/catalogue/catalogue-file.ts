@@ -32,8 +32,8 @@ import {
   type TransactionType,
   type TriState,
 } from '../../lib/vocabulary.ts';
-import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../billing/plans.ts';
-import { PERMISSION_CODENAMES, type PermissionCodename } from '../auth/permissions.ts';
+import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../../lib/plans.ts';
+import { PERMISSION_CODENAMES, type PermissionCodename } from '../../lib/permissions.ts';
 import { USER_GROUPS_MAX } from '../users/invitations.ts';
 
 // ---------------------------------------------------------------------------------------------

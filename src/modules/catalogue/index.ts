@@ -4,3 +4,10 @@
  */
 export { requireKnownAsset, snapshotFor } from './service.ts';
 export type { CatalogueSnapshot } from './snapshot.ts';
+
+declare module '../../lib/service-context.ts' {
+  interface Services {
+    /** The process's catalogue snapshot, reused while the catalogue version holds. */
+    catalogue: Pick<import('./snapshot.ts').CatalogueCache, 'get'>;
+  }
+}

@@ -15,7 +15,7 @@ import { bodyReader } from '../../http/body-limit.ts';
 import { retryableReply } from '../../lib/database-errors.ts';
 import { UnauthenticatedError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { cleanClientName, recordConnection } from './service.ts';
 import { tools } from './tools/index.ts';
 import { type CompiledTool, compileTools, runTool } from './tools/run.ts';
