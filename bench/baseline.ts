@@ -26,7 +26,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { concat } from '../src/lib/pglite-prepared.ts';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/lib/config.ts';
 import { calendarDay } from '../src/lib/clock.ts';
 import { DomainError } from '../src/lib/errors.ts';
 import { pgTimeouts } from '../src/lib/db.ts';

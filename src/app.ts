@@ -3,7 +3,7 @@
  * createApp() takes its database and clock from the caller, so tests run the real app on their own database.
  */
 import express, { type Request, type Response } from 'express';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 import type { Database } from './lib/db.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { WriteSlots } from './lib/write-slots.ts';

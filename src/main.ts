@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './lib/config.ts';
 import { openDatabase, type Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';

@@ -3,7 +3,7 @@
  * modules and the surfaces. The auth module resolves it from the bearer token (modules/auth/caller.ts).
  */
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from './vocabulary.ts';
-import type { PlanTerms } from './plans.ts';
+import { PLAN_TERMS, type PlanTerms } from './plans.ts';
 
 export interface CallerOrganisation {
   id: number;
@@ -39,3 +39,8 @@ export type Authentication =
   | { kind: 'anonymous' }
   | { kind: 'caller'; caller: Caller; catalogueVersion: bigint }
   | { kind: 'invalid' };
+
+/** The plan terms the caller's organisation works under; a caller without one has the free plan's. */
+export function termsOf(caller: Caller): PlanTerms {
+  return caller.organisation?.terms ?? PLAN_TERMS.free;
+}

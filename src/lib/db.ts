@@ -9,7 +9,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
-import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './config.ts';
 import { acquireDataDirLock, restrictToOwner } from './data-dir-lock.ts';
 import { preparedPglite } from './pglite-prepared.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';

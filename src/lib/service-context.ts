@@ -3,7 +3,7 @@
  * extends this, and every surface builds it with the same buildContext(), so a service sees the same caller and the
  * same rules whichever surface the request came through.
  */
-import type { Config } from '../config.ts';
+import type { Config } from './config.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import type { Clock } from './clock.ts';
 import type { WriteSlots } from './write-slots.ts';

@@ -25,6 +25,7 @@ import {
 import { DEFAULT_PAGE_SIZE } from '../../src/graphql/builder.ts';
 import { schema } from '../../src/graphql-server/schema.ts';
 import { loadSnapshot } from '../../src/modules/catalogue/snapshot.ts';
+import { catalogueIndexBuilders } from '../../src/app-services.ts';
 import { DEAL, messages, post, type GraphQLReply } from './http.ts';
 
 let t: TestApp;
@@ -350,7 +351,7 @@ describe('List sizes: every list is priced by the most items it can really hold'
         base_max: 6,
       })),
     });
-    const sizes = sizesOf(await loadSnapshot(prisma));
+    const sizes = sizesOf(await loadSnapshot(prisma, catalogueIndexBuilders));
     const most = (rows: { _count: { _all: number } }[]) => Math.max(...rows.map((r) => r._count._all));
     const [productsPerCard, bracketsPerCard, bracketsPerProduct, mappingsPerAsset] = await Promise.all([
       prisma.product.groupBy({ by: ['organisation_id'], _count: { _all: true } }).then(most),

@@ -3,7 +3,7 @@
  * Both surfaces build their context through this, so every rule below applies to GraphQL and REST alike.
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import { rawQuery } from '../../lib/db.ts';
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
 import type { Authentication, Caller } from '../../lib/caller.ts';

@@ -6,7 +6,7 @@
  * config.ts refuses it in prod.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { PLANS, isOneOf } from '../../lib/vocabulary.ts';

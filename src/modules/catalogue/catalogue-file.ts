@@ -34,7 +34,7 @@ import {
 } from '../../lib/vocabulary.ts';
 import { ENTITLEMENTS, PLAN_TERMS, type Entitlement } from '../../lib/plans.ts';
 import { PERMISSION_CODENAMES, type PermissionCodename } from '../../lib/permissions.ts';
-import { USER_GROUPS_MAX } from '../users/invitations.ts';
+import { USER_GROUPS_MAX } from '../../lib/permissions.ts';
 
 // ---------------------------------------------------------------------------------------------
 // The file's shape

@@ -6,9 +6,9 @@ import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/model.ts
 import { whileDatabaseWorks } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
 import type { DegradedHalf } from '../../lib/vocabulary.ts';
-import type { Caller } from '../../lib/caller.ts';
 import { financiersInScope } from '../../lib/policy.ts';
-import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
+import { meterRun, requireSurface } from '../billing/entitlements.ts';
+import { termsOf, type Caller } from '../../lib/caller.ts';
 import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
 import { scenarioSummary, type CheapestRow } from '../scenarios/summary.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';

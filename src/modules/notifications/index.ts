@@ -4,6 +4,7 @@
  * Delivery (devices, preferences, quiet hours, transports) drains the queue later and never fails the change.
  */
 export { queueNotification, type NotificationEvent } from './queue.ts';
+export { accountRecipients, queueAccountEvent } from './account-events.ts';
 /** Delivery, for the process that runs it (src/app.ts, src/main.ts) and for tests that drive it. */
 export {
   createDeliveryWorker,

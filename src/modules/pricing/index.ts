@@ -2,12 +2,18 @@
  * The pricing module's public entry: the rate engine other modules run (through the request's services) and the
  * priced records they read.
  */
-import type { priceDeal, priceMarket } from './engine.ts';
+import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
 declare module '../../lib/service-context.ts' {
   interface Engines {
     /** The rate engine; `priceMarket` is the Matrix Calculator's join (the same brackets, no rows). */
     priceDeal: typeof priceDeal;
     priceMarket: typeof priceMarket;
+  }
+}
+
+declare module '../catalogue/snapshot.ts' {
+  interface CatalogueIndexes {
+    pricingIndex: PricingIndex;
   }
 }

@@ -12,7 +12,7 @@ import { say, type ClientKind } from '../../lib/wording.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { hasPermission } from '../../lib/policy.ts';
 import type { PermissionCodename } from '../../lib/permissions.ts';
-import { termsOf } from '../billing/entitlements.ts';
+import { termsOf } from '../../lib/caller.ts';
 import { snapshotFor } from '../catalogue/index.ts';
 import { queueNotification } from '../notifications/index.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';

@@ -13,7 +13,7 @@ import type { ServiceContext } from '../../lib/service-context.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { termsOf } from '../billing/entitlements.ts';
+import { termsOf } from '../../lib/caller.ts';
 import { PLAN_TERMS } from '../../lib/plans.ts';
 import { SCENARIO_TOOLS } from '../../lib/vocabulary.ts';
 import { RECENT_SCENARIO_LIMIT } from './record-run.ts';
