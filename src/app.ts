@@ -20,8 +20,8 @@ import { metricsHandler } from './http/metrics.ts';
 import { apiReference } from './http/api-reference.ts';
 import { graphiqlExplorer, type GraphiQLExplorer } from './http/graphiql.ts';
 import { requestObservability } from './http/request-log.ts';
-import { createMcpHandlers, MCP_PATH } from './modules/mcp/server.ts';
-import { billingHttp } from './modules/billing/http.ts';
+import { createMcpHandlers, MCP_PATH } from './mcp/server.ts';
+import { billingHttp } from './webhooks/billing.ts';
 import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 
 export interface App {

@@ -10,7 +10,7 @@ import '../modules/matrix/graphql.ts';
 import '../modules/structuring/graphql.ts';
 import '../modules/catalogue/graphql.ts';
 import '../modules/abn/graphql.ts';
-import '../modules/mcp/graphql.ts';
+import '../modules/mcp-connections/graphql.ts';
 import '../modules/rate-cards/graphql.ts';
 import '../modules/rate-cards/import/graphql.ts';
 import '../modules/reports/graphql.ts';

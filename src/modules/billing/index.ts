@@ -1,5 +1,12 @@
-/** The billing module's public entry: entitlements and allowances other modules check, and its payment processor. */
+/**
+ * The billing module's public entry: entitlements and allowances other modules check, its payment processor, and
+ * what the processor's webhook (src/webhooks/billing.ts) applies.
+ */
 import type { PaymentProcessor } from './payment-processor.ts';
+
+export { builtinCheckoutPath } from './built-in-processor.ts';
+export { InvalidWebhookError, type ProcessorEvent } from './payment-processor.ts';
+export { applyProcessorEvent, completeBuiltinCheckout } from './service.ts';
 
 declare module '../../lib/service-context.ts' {
   interface Services {
