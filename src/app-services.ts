@@ -3,11 +3,11 @@ import type { PrismaClient } from './generated/prisma/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { timedEngine } from './lib/metrics.ts';
 import type { Services } from './lib/service-context.ts';
-import { authenticate } from './modules/auth/caller.ts';
-import { createPaymentProcessor } from './modules/billing/processors.ts';
-import { CatalogueCache, type CatalogueIndexBuilders } from './modules/catalogue/snapshot.ts';
-import { buildAssetAncestry, buildCriteriaTable, evaluateApprovals } from './modules/matrix/criteria.ts';
-import { buildPricingIndex, priceDeal, priceMarket } from './modules/pricing/engine.ts';
+import { authenticate } from './modules/auth/index.ts';
+import { createPaymentProcessor } from './modules/billing/index.ts';
+import { CatalogueCache, type CatalogueIndexBuilders } from './modules/catalogue/index.ts';
+import { buildAssetAncestry, buildCriteriaTable, evaluateApprovals } from './modules/matrix/index.ts';
+import { buildPricingIndex, priceDeal, priceMarket } from './modules/pricing/index.ts';
 
 /** The engines' indexes each catalogue snapshot carries, built by their engines' modules. */
 export const catalogueIndexBuilders: CatalogueIndexBuilders = {

@@ -22,8 +22,8 @@ import {
 import { createApp } from './app.ts';
 import { holdIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrorsInJson } from './http/client-errors.ts';
-import { parseCatalogueFile } from './modules/catalogue/catalogue-file.ts';
-import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalogue.ts';
+import { parseCatalogueFile } from './modules/catalogue/index.ts';
+import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/index.ts';
 
 /** A start refused for a reason the operator can act on: printed as its message alone. */
 class StartError extends Error {}

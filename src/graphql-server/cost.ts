@@ -29,11 +29,11 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
+import { MISSING_FIELD_NAMES } from '../modules/matrix/index.ts';
 import { PERMISSION_CODENAMES } from '../lib/permissions.ts';
-import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
-import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
-import { MAX_REST_APPROVALS } from '../modules/approvals/validate.ts';
+import type { CatalogueSnapshot } from '../modules/catalogue/index.ts';
+import { MAX_ASSET_DEPTH } from '../modules/catalogue/index.ts';
+import { MAX_REST_APPROVALS } from '../modules/approvals/index.ts';
 import { ANZSIC_DIVISION_CODES, DOC_LEVELS, NOTIFICATION_CATEGORIES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/builder.ts';
 import { SCHEDULE_PAGE_MAX, schedulePage } from '../graphql/schedule-page.ts';

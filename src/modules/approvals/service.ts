@@ -12,7 +12,7 @@ import { say } from '../../lib/wording.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { hasPermission } from '../../lib/policy.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';
-import { ASSET_STATE_UNCHECKED } from '../catalogue/model.ts';
+import { ASSET_STATE_UNCHECKED } from '../catalogue/index.ts';
 import {
   type ApprovalInput,
   MAX_APPROVAL_RATE_BRACKETS,

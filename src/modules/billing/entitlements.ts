@@ -11,7 +11,7 @@ import { say } from '../../lib/wording.ts';
 import { termsOf, type Caller } from '../../lib/caller.ts';
 import { allowanceRefusals } from '../../lib/metrics.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
-import { recordRun } from '../scenarios/record-run.ts';
+import { recordRun } from '../scenarios/index.ts';
 
 /** The state of each surface for this caller (GET /feature-flags). */
 export function surfaceState(ctx: Pick<ServiceContext, 'config'>, caller: Caller, surface: Surface): SurfaceState {

@@ -25,7 +25,7 @@ import type {
   DocLevel,
   EvaluationStatus,
   TransactionType,
-} from '../catalogue/model.ts';
+} from '../catalogue/index.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Asset tree

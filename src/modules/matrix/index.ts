@@ -1,6 +1,23 @@
 /** The matrix module's public entry: the approvals engine other modules run (through the request's services). */
 import type { AssetAncestry, CriteriaTable, evaluateApprovals } from './criteria.ts';
 
+export {
+  buildAssetAncestry,
+  buildCriteriaTable,
+  evaluateApprovals,
+  MISSING_FIELD_NAMES,
+  type AssetAncestry,
+  type CriteriaTable,
+  compareNames,
+  depositRequired,
+  docLevelRank,
+  evaluateApproval,
+  MONEY_TOLERANCE,
+  unmetCriteria,
+  type UnmetCriterion,
+} from './criteria.ts';
+export { FREE_TIER_VISIBLE_ROWS } from './join.ts';
+
 declare module '../../lib/service-context.ts' {
   interface Engines {
     evaluateApprovals: typeof evaluateApprovals;

@@ -7,9 +7,9 @@
  * scanned per approval.
  */
 import { nextGeneration } from '../../lib/generations.ts';
-import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
-import { compareCheapest, type PricedMarket } from '../pricing/engine.ts';
-import { roundMoney, roundRate } from '../pricing/finance.ts';
+import type { ApprovalOutcome, PricedBracket } from '../catalogue/index.ts';
+import { compareCheapest, type PricedMarket } from '../pricing/index.ts';
+import { roundMoney, roundRate } from '../pricing/index.ts';
 import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
 
 /** One MatrixCalculatorRow before formatting. */

@@ -4,6 +4,19 @@
  */
 import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
+export {
+  amountFinancedCents,
+  buildPricingIndex,
+  compareCheapest,
+  priceDeal,
+  priceMarket,
+  productOfBracket,
+  type PricedMarket,
+  type PricingIndex,
+} from './engine.ts';
+export { roundMoney, roundRate, formatMoney, formatRate } from './finance.ts';
+export { calculatorRow, type CalculatorRow, type RateCardIdentity } from './rows.ts';
+
 declare module '../../lib/service-context.ts' {
   interface Engines {
     /** The rate engine; `priceMarket` is the Matrix Calculator's join (the same brackets, no rows). */

@@ -14,7 +14,7 @@ import { bookOf, hasPermission } from '../../lib/policy.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 import { approvalLinksOf } from './approval-links.ts';
-import { productAsStored } from '../catalogue/model.ts';
+import { productAsStored } from '../catalogue/index.ts';
 import { compareRateCards, type CardComparison } from './compare.ts';
 import { lockRateBracketsForDelete, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 import {

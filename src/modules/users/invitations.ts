@@ -14,9 +14,9 @@ import { FieldErrors, ForbiddenError, NotFoundError } from '../../lib/errors.ts'
 import { say } from '../../lib/wording.ts';
 import type { Db } from '../../lib/db.ts';
 import type { Caller } from '../../lib/caller.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../auth/index.ts';
 import { OPERATOR_PERMISSIONS, isOperatorPermission } from '../../lib/permissions.ts';
-import { sha256 } from '../auth/tokens.ts';
+import { sha256 } from '../auth/index.ts';
 import { USER_GROUPS_MAX } from '../../lib/permissions.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError, SeatLimitReachedError } from './errors.ts';
