@@ -26,7 +26,7 @@ export interface AuthScopes {
   session: boolean;
   /** An administrator of the caller's organisation. */
   admin: boolean;
-  /** A permission codename, held through a group (admins hold all but the operator's: auth/permissions.ts). */
+  /** A permission codename, held through a group (admins hold all but the operator's: lib/permissions.ts). */
   permission: PermissionCodename;
   /** The caller's organisation is of this type. */
   organisationType: OrganisationType;

@@ -97,7 +97,7 @@ export interface DatabaseOptions {
   /** Folder for PGlite's files; ':memory:' keeps everything in memory (tests). */
   dataDir: string;
   migrate?: boolean;
-  /** Defaults: DEFAULT_DATABASE_TIMEOUTS (src/config.ts). A whole Config fits here. */
+  /** Defaults: DEFAULT_DATABASE_TIMEOUTS (src/lib/config.ts). A whole Config fits here. */
   timeouts?: Partial<DatabaseTimeouts>;
   /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
   lockOwner?: string;
