@@ -13,7 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 import express, { type Request, type Response } from 'express';
 import pg from 'pg';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/lib/config.ts';
 import type { Database } from '../src/lib/db.ts';
 import type { App } from '../src/app.ts';
 import { startTestApp } from '../testkit/app.ts';

@@ -33,6 +33,7 @@ import { runInNewContext } from 'node:vm';
 import os from 'node:os';
 import path from 'node:path';
 import { loadSnapshot, type CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
+import { catalogueIndexBuilders } from '../src/app-services.ts';
 import type { Deal } from '../src/modules/catalogue/model.ts';
 import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
 import { joinMatrixCalculator } from '../src/modules/matrix/join.ts';
@@ -333,7 +334,7 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
   // A second, private copy of the snapshot: its load time and statements, and (held across a GC) its heap size.
   const q0 = large.database.queryCount();
   const t0 = performance.now();
-  let copy: CatalogueSnapshot | null = await loadSnapshot(large.app.deps.prisma);
+  let copy: CatalogueSnapshot | null = await loadSnapshot(large.app.deps.prisma, catalogueIndexBuilders);
   const coldLoadMs = performance.now() - t0;
   const coldLoadQueries = large.database.queryCount() - q0;
   gc();

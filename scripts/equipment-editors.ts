@@ -5,7 +5,7 @@
  * database (DATABASE_URL, or embedded PGlite in DATA_DIR; the PGlite data directory's lock applies, as for the seed).
  * Exit codes: 0 done, 1 refused or failed, 2 usage.
  */
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/lib/config.ts';
 import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import {

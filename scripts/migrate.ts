@@ -1,5 +1,5 @@
 /** `npm run db:migrate`: applies prisma/migrations to the configured database (the app also does this at start). */
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/lib/config.ts';
 import { openDatabase } from '../src/lib/db.ts';
 import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
-import { ConfigError, loadConfig, type Config } from '../src/config.ts';
+import { ConfigError, loadConfig, type Config } from '../src/lib/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DataDirLockedError } from '../src/lib/data-dir-lock.ts';
 import {

@@ -3,16 +3,16 @@
  * createApp() takes its database and clock from the caller, so tests run the real app on their own database.
  */
 import express, { type Request, type Response } from 'express';
-import type { Config } from './config.ts';
+import type { Config } from './lib/config.ts';
 import type { Database } from './lib/db.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { WriteSlots } from './lib/write-slots.ts';
 import type { AppDeps } from './graphql/context.ts';
-import { createServices } from './modules/services.ts';
+import { createServices } from './app-services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { openApiDocument } from './rest/openapi/document.ts';
-import { schema } from './schema.ts';
-import { createGraphQLServer, GRAPHIQL_PAGE } from './graphql/server.ts';
+import { schema } from './graphql-server/schema.ts';
+import { createGraphQLServer, GRAPHIQL_PAGE } from './graphql-server/server.ts';
 import { readinessHandler } from './lib/readiness.ts';
 import { cors } from './http/cors.ts';
 import { graphqlBody } from './http/body-limit.ts';
@@ -20,8 +20,8 @@ import { metricsHandler } from './http/metrics.ts';
 import { apiReference } from './http/api-reference.ts';
 import { graphiqlExplorer, type GraphiQLExplorer } from './http/graphiql.ts';
 import { requestObservability } from './http/request-log.ts';
-import { createMcpHandlers, MCP_PATH } from './modules/mcp/server.ts';
-import { billingHttp } from './modules/billing/http.ts';
+import { createMcpHandlers, MCP_PATH } from './mcp/server.ts';
+import { billingHttp } from './webhooks/billing.ts';
 import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 import { createRepricingWorker, type RepricingWorker } from './modules/repricing/index.ts';
 

@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from './lib/config.ts';
 import { openDatabase, type Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
@@ -22,8 +22,8 @@ import {
 import { createApp } from './app.ts';
 import { holdIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrorsInJson } from './http/client-errors.ts';
-import { parseCatalogueFile } from './modules/catalogue/catalogue-file.ts';
-import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/load-catalogue.ts';
+import { parseCatalogueFile } from './modules/catalogue/index.ts';
+import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/index.ts';
 
 /** A start refused for a reason the operator can act on: printed as its message alone. */
 class StartError extends Error {}

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { GraphQLClient } from 'graphql-request';
-import { loadConfig, type Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/lib/config.ts';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { createApp, type App } from '../src/app.ts';
 import { answerClientErrorsInJson } from '../src/http/client-errors.ts';

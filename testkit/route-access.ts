@@ -6,7 +6,7 @@
 import { buildContext } from '../src/graphql/context.ts';
 import { compileRoute } from '../src/rest/bridge.ts';
 import type { RouteDefinition } from '../src/rest/define-route.ts';
-import { schema } from '../src/schema.ts';
+import { schema } from '../src/graphql-server/schema.ts';
 import type { TestApp } from './app.ts';
 
 export async function scopeRefusal(t: TestApp, route: RouteDefinition, token: string): Promise<string | null> {

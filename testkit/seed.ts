@@ -29,7 +29,7 @@ import type {
   User,
 } from '../src/generated/prisma/client.ts';
 import { hashPassword } from '../src/modules/auth/passwords.ts';
-import type { PlanOverrides } from '../src/modules/billing/plans.ts';
+import type { PlanOverrides } from '../src/lib/plans.ts';
 import { DEMO_PASSWORD } from './demo.ts';
 
 /** A row, or its id. */

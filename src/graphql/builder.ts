@@ -13,8 +13,8 @@ import { getDatamodel } from '../generated/pothos-types.ts';
 import type { Context } from './context.ts';
 import { ForbiddenError, UnauthenticatedError } from '../lib/errors.ts';
 import { say } from '../lib/wording.ts';
-import { accessFailure, hasPermission, type Access } from '../modules/auth/policy.ts';
-import type { PermissionCodename } from '../modules/auth/permissions.ts';
+import { accessFailure, hasPermission, type Access } from '../lib/policy.ts';
+import type { PermissionCodename } from '../lib/permissions.ts';
 import type { OrganisationType } from '../lib/vocabulary.ts';
 
 export interface AuthScopes {
@@ -26,7 +26,7 @@ export interface AuthScopes {
   session: boolean;
   /** An administrator of the caller's organisation. */
   admin: boolean;
-  /** A permission codename, held through a group (admins hold all but the operator's: auth/permissions.ts). */
+  /** A permission codename, held through a group (admins hold all but the operator's: lib/permissions.ts). */
   permission: PermissionCodename;
   /** The caller's organisation is of this type. */
   organisationType: OrganisationType;

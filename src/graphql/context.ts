@@ -3,8 +3,8 @@
  * services, with the same caller and the same rules, whichever surface it came through.
  */
 import { clientKind } from '../lib/wording.ts';
-import { authenticate, type Caller } from '../modules/auth/caller.ts';
-import type { AppDeps, ServiceContext } from '../modules/service-context.ts';
+import type { Caller } from '../lib/caller.ts';
+import type { AppDeps, ServiceContext } from '../lib/service-context.ts';
 
 export type { AppDeps };
 
@@ -24,7 +24,7 @@ export interface RequestLike {
 }
 
 export async function buildContext(deps: AppDeps, request: RequestLike): Promise<Context> {
-  const auth = await authenticate(deps.prisma, deps.config, deps.clock.now(), request.authorization);
+  const auth = await deps.services.authenticate(deps.prisma, deps.config, deps.clock.now(), request.authorization);
   return {
     ...deps,
     auth,

@@ -1,4 +1,4 @@
-/** Custom scalars. Registered on the shared builder when imported (src/schema.ts imports every registration). */
+/** Custom scalars. Registered on the shared builder when imported (src/graphql-server/schema.ts imports every registration). */
 import { GraphQLError, Kind } from 'graphql';
 import { builder } from './builder.ts';
 

@@ -36,22 +36,3 @@ export function cors(allowedOrigins: readonly string[]) {
     next();
   };
 }
-
-/** CORS_ALLOWED_ORIGINS: comma-separated origins, each scheme://host[:port] exactly as browsers send it. */
-export function parseAllowedOrigins(raw: string | undefined): string[] {
-  const origins = (raw ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  for (const origin of origins) {
-    let parsed: URL;
-    try {
-      parsed = new URL(origin);
-    } catch {
-      throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" is not an origin`);
-    }
-    if (parsed.origin !== origin)
-      throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" must be written as its origin, "${parsed.origin}"`);
-  }
-  return origins;
-}

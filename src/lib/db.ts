@@ -9,7 +9,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
 import { PrismaClient, type Prisma } from '../generated/prisma/client.ts';
-import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../config.ts';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './config.ts';
 import { acquireDataDirLock, restrictToOwner } from './data-dir-lock.ts';
 import { preparedPglite } from './pglite-prepared.ts';
 import { applyMigrations, type SqlRunner } from './migrations.ts';
@@ -97,7 +97,7 @@ export interface DatabaseOptions {
   /** Folder for PGlite's files; ':memory:' keeps everything in memory (tests). */
   dataDir: string;
   migrate?: boolean;
-  /** Defaults: DEFAULT_DATABASE_TIMEOUTS (src/config.ts). A whole Config fits here. */
+  /** Defaults: DEFAULT_DATABASE_TIMEOUTS (src/lib/config.ts). A whole Config fits here. */
   timeouts?: Partial<DatabaseTimeouts>;
   /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
   lockOwner?: string;

@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Kind, parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { schema } from '../../src/schema.ts';
-import { DECLARED_SIZES, analyseOperation, type CatalogueSizes } from '../../src/graphql/cost.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
+import { DECLARED_SIZES, analyseOperation, type CatalogueSizes } from '../../src/graphql-server/cost.ts';
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../../src/graphql/builder.ts';
 import { MAX_REST_APPROVALS } from '../../src/modules/approvals/validate.ts';
 

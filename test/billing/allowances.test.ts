@@ -3,7 +3,8 @@
  * atomically in the database (reliability Q1: allowance L, 3L concurrent runs over two processes, exactly L succeed).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authenticate, type Caller } from '../../src/modules/auth/caller.ts';
+import { authenticate } from '../../src/modules/auth/caller.ts';
+import type { Caller } from '../../src/lib/caller.ts';
 import { meterRun } from '../../src/modules/billing/entitlements.ts';
 import type { Metric } from '../../src/lib/vocabulary.ts';
 import { CapHitError } from '../../src/modules/billing/errors.ts';

@@ -3,7 +3,7 @@
  * prod never loads a test key nor the built-in processor.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.ts';
+import { ConfigError, loadConfig } from '../../src/lib/config.ts';
 
 const load = (env: Record<string, string>) =>
   loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env } as NodeJS.ProcessEnv, { dataDir: ':memory:' });

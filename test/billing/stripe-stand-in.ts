@@ -5,7 +5,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Config } from '../../src/config.ts';
+import type { Config } from '../../src/lib/config.ts';
 
 type StandInMode = 'ok' | 'hang' | 'error_500';
 

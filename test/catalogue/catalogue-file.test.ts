@@ -9,8 +9,8 @@ import {
   planOverridesOf,
   type CatalogueFile,
 } from '../../src/modules/catalogue/catalogue-file.ts';
-import { PERMISSION_CODENAMES } from '../../src/modules/auth/permissions.ts';
-import { USER_GROUPS_MAX } from '../../src/modules/users/invitations.ts';
+import { PERMISSION_CODENAMES } from '../../src/lib/permissions.ts';
+import { USER_GROUPS_MAX } from '../../src/lib/permissions.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const readJson = (p: string) => JSON.parse(readFileSync(path.join(root, p), 'utf8'));

@@ -1,6 +1,7 @@
 /** The catalogue snapshot is keyed by the version the database owns: never older than the version a request read. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CatalogueCache } from '../../src/modules/catalogue/snapshot.ts';
+import { catalogueIndexBuilders } from '../../src/app-services.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -15,7 +16,7 @@ const versionNow = async () => (await t.database.prisma.catalogueState.findUniqu
 
 describe('Catalogue snapshot keyed by catalogue_state.version', () => {
   it('a catalogue write bumps the version, and the next read reloads', async () => {
-    const cache = new CatalogueCache(t.database.prisma);
+    const cache = new CatalogueCache(t.database.prisma, catalogueIndexBuilders);
     const first = await cache.get();
     expect(await cache.get()).toBe(first);
     await t.database.prisma.approval.update({ where: { id: 1 }, data: { name: 'Renamed approval' } });
@@ -25,7 +26,7 @@ describe('Catalogue snapshot keyed by catalogue_state.version', () => {
   });
 
   it('a request that read a newer version never gets a load that started before it', async () => {
-    const cache = new CatalogueCache(t.database.prisma);
+    const cache = new CatalogueCache(t.database.prisma, catalogueIndexBuilders);
     const older = cache.get(await versionNow());
     await t.database.prisma.approval.update({ where: { id: 1 }, data: { name: 'Renamed again' } });
     const wanted = await versionNow();
@@ -36,7 +37,7 @@ describe('Catalogue snapshot keyed by catalogue_state.version', () => {
   });
 
   it('an unchanged catalogue costs no load at all: the version alone is read', async () => {
-    const cache = new CatalogueCache(t.database.prisma);
+    const cache = new CatalogueCache(t.database.prisma, catalogueIndexBuilders);
     const version = await versionNow();
     await cache.get(version);
     const before = t.database.queryCount();

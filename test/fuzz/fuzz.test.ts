@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { checkAudit, hugeListRequests, nestedCardRequests, pushTwoParserRequests } from './audit-cases.ts';
 import { graphqlGetArb, graphqlPostArb } from './graphql-requests.ts';

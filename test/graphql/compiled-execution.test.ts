@@ -17,7 +17,7 @@ import {
 } from 'graphql';
 import { compileRoute } from '../../src/rest/bridge.ts';
 import { routes } from '../../src/rest/routes/index.ts';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { CompileAllowance, graphqlExecutions, plainLeavesOnly } from '../../src/graphql/compiled-execution.ts';
 import { post } from './http.ts';

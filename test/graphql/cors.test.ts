@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/lib/config.ts';
 
 const ALLOWED = 'https://dashboard.example.com.au';
 let listed: TestApp;

@@ -14,11 +14,18 @@ import {
   parse,
   type OperationDefinitionNode,
 } from 'graphql';
-import { MAX_ALIASES, MAX_COST } from '../../src/graphql/limits.ts';
-import { DECLARED_SIZES, analyseOperation, isSizedList, sizesOf, type CatalogueSizes } from '../../src/graphql/cost.ts';
+import { MAX_ALIASES, MAX_COST } from '../../src/graphql-server/limits.ts';
+import {
+  DECLARED_SIZES,
+  analyseOperation,
+  isSizedList,
+  sizesOf,
+  type CatalogueSizes,
+} from '../../src/graphql-server/cost.ts';
 import { DEFAULT_PAGE_SIZE } from '../../src/graphql/builder.ts';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { loadSnapshot } from '../../src/modules/catalogue/snapshot.ts';
+import { catalogueIndexBuilders } from '../../src/app-services.ts';
 import { DEAL, messages, post, type GraphQLReply } from './http.ts';
 
 let t: TestApp;
@@ -344,7 +351,7 @@ describe('List sizes: every list is priced by the most items it can really hold'
         base_max: 6,
       })),
     });
-    const sizes = sizesOf(await loadSnapshot(prisma));
+    const sizes = sizesOf(await loadSnapshot(prisma, catalogueIndexBuilders));
     const most = (rows: { _count: { _all: number } }[]) => Math.max(...rows.map((r) => r._count._all));
     const [productsPerCard, bracketsPerCard, bracketsPerProduct, mappingsPerAsset] = await Promise.all([
       prisma.product.groupBy({ by: ['organisation_id'], _count: { _all: true } }).then(most),

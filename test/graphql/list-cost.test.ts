@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { MAX_COST } from '../../src/graphql/limits.ts';
+import { MAX_COST } from '../../src/graphql-server/limits.ts';
 import { messages, post, type GraphQLReply } from './http.ts';
 
 /** Brackets on the one large product: the import's limit for one file. */

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { MAX_DEPTH, MAX_NESTING, MAX_TOKENS } from '../../src/graphql/limits.ts';
+import { MAX_DEPTH, MAX_NESTING, MAX_TOKENS } from '../../src/graphql-server/limits.ts';
 import { DEAL, messages, post } from './http.ts';
 
 let t: TestApp;

@@ -6,8 +6,8 @@
  */
 import { parse, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DECLARED_SIZES, analyseOperation, operationShape } from '../../src/graphql/cost.ts';
-import { schema } from '../../src/schema.ts';
+import { DECLARED_SIZES, analyseOperation, operationShape } from '../../src/graphql-server/cost.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEAL, messages, post } from './http.ts';
 

@@ -17,7 +17,7 @@ import {
   type GraphQLField,
   type GraphQLInputType,
 } from 'graphql';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { post } from './http.ts';
 

@@ -1,7 +1,7 @@
 /** Authentication 11: client wording. Mobile variants state a fact only: no plan, no price, no link. */
 import { describe, expect, it } from 'vitest';
 import { WORDING, clientKind, say, type WordingKey } from '../../src/lib/wording.ts';
-import { PLAN_TERMS } from '../../src/modules/billing/plans.ts';
+import { PLAN_TERMS } from '../../src/lib/plans.ts';
 import { PLANS } from '../../src/lib/vocabulary.ts';
 
 const params = { limit: 20, used: 20, metric: 'matrix' };

@@ -11,9 +11,9 @@ import type { GraphQLInputObjectType } from 'graphql';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { say } from '../../src/lib/wording.ts';
-import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp/service.ts';
-import { schema } from '../../src/schema.ts';
-import { MAX_TOOL_CALLS_PER_REQUEST, MCP_SERVER_NAME, NOT_AN_ASSISTANT_TOKEN } from '../../src/modules/mcp/server.ts';
+import { CLIENT_NAME_MAX_LENGTH } from '../../src/modules/mcp-connections/service.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
+import { MAX_TOOL_CALLS_PER_REQUEST, MCP_SERVER_NAME, NOT_AN_ASSISTANT_TOKEN } from '../../src/mcp/server.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
 

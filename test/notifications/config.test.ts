@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import webpush from 'web-push';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_WEB_PUSH_ENDPOINT_HOSTS, loadConfig } from '../../src/config.ts';
+import { ConfigError, DEFAULT_WEB_PUSH_ENDPOINT_HOSTS, loadConfig } from '../../src/lib/config.ts';
 
 const load = (env: Record<string, string>) =>
   loadConfig({ JWT_SECRET: 'x'.repeat(32), ...env }, { dataDir: ':memory:' });

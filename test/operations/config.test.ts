@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, DEFAULT_DATABASE_TIMEOUTS, loadConfig } from '../../src/config.ts';
+import { ConfigError, DEFAULT_DATABASE_TIMEOUTS, loadConfig } from '../../src/lib/config.ts';
 import { openDatabase, pgTimeouts } from '../../src/lib/db.ts';
 
 const base = { DATA_DIR: ':memory:' } as NodeJS.ProcessEnv;

@@ -4,7 +4,7 @@
  */
 import { isListType, isNonNullType, isObjectType, isUnionType, type GraphQLOutputType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 /** The object types a field can return: through lists, non-null and result unions (`… | NotFoundError`). */

@@ -4,7 +4,7 @@
  * `rate_card` notification, and how a version records where a change came from.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/modules/auth/caller.ts';
+import type { Caller } from '../../src/lib/caller.ts';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { RATE_CARD_VERSION_RETENTION, changeRateCard } from '../../src/modules/rate-cards/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

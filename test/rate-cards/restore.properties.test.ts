@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/modules/auth/caller.ts';
+import type { Caller } from '../../src/lib/caller.ts';
 import type { VersionResource } from '../../src/lib/vocabulary.ts';
 import { NO_CHANGES, compareAssetMappings } from '../../src/modules/rate-cards/compare.ts';
 import {

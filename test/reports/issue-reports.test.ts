@@ -8,8 +8,8 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit, type SeedKit } from '../../testkit/seed.ts';
 import { groupHash, subjectOf } from '../../src/modules/reports/subject.ts';
 import { reportingAvailable } from '../../src/modules/reports/service.ts';
-import { PLAN_TERMS } from '../../src/modules/billing/plans.ts';
-import type { Caller } from '../../src/modules/auth/caller.ts';
+import { PLAN_TERMS } from '../../src/lib/plans.ts';
+import type { Caller } from '../../src/lib/caller.ts';
 
 let t: TestApp;
 let kit: SeedKit;

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isObjectType } from 'graphql';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 import { newApiTokenSecret, sha256 } from '../../src/modules/auth/tokens.ts';
 import { WORDING, say, type WordingKey } from '../../src/lib/wording.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';

@@ -8,7 +8,7 @@ import { parse } from 'yaml';
 import type { RouteDefinition } from '../../src/rest/define-route.ts';
 import { loadOpenApiDocument } from '../../src/rest/openapi/document.ts';
 import { routes } from '../../src/rest/routes/index.ts';
-import { MCP_PATH } from '../../src/modules/mcp/server.ts';
+import { MCP_PATH } from '../../src/mcp/server.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;

@@ -14,7 +14,7 @@ import {
   isSpecifiedScalarType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { printedSchema } from '../../src/schema.ts';
+import { printedSchema } from '../../src/graphql-server/schema.ts';
 
 type Kind = 'type' | 'field' | 'argument' | 'input field' | 'enum value';
 

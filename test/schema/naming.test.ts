@@ -13,7 +13,7 @@ import {
   isObjectType,
 } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { schema } from '../../src/schema.ts';
+import { schema } from '../../src/graphql-server/schema.ts';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(_[a-z0-9]+)*$/;
 const CAMEL_CASE = /^[a-z][a-zA-Z0-9]*$/;

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { printedSchema, schema } from '../../src/schema.ts';
+import { printedSchema, schema } from '../../src/graphql-server/schema.ts';
 
 describe('schema.graphql', () => {
   it('matches the schema the code builds (run `npm run schema:print` after changing the schema)', () => {

@@ -7,7 +7,7 @@
  * cannot be parsed or does not validate, an error of its own) becomes UpstreamUnavailableError (502), never a 500.
  * The GUID is a credential: it is never logged and never leaves in an error.
  */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import { calendarDay, type Clock } from '../../lib/clock.ts';
 import {
   DomainError,

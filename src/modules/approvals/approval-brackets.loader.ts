@@ -5,7 +5,7 @@
 import DataLoader from 'dataloader';
 import type { RateBracket } from '../../generated/prisma/client.ts';
 import type { Context } from '../../graphql/context.ts';
-import { bookOf } from '../auth/policy.ts';
+import { bookOf } from '../../lib/policy.ts';
 import { rateBracketsOf } from './service.ts';
 
 const KEY = 'approvals:rate_brackets';

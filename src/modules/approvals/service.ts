@@ -9,10 +9,10 @@ import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import { hasPermission } from '../auth/policy.ts';
-import type { ServiceContext } from '../service-context.ts';
-import { ASSET_STATE_UNCHECKED } from '../catalogue/model.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { hasPermission } from '../../lib/policy.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
+import { ASSET_STATE_UNCHECKED } from '../catalogue/index.ts';
 import {
   type ApprovalInput,
   MAX_APPROVAL_RATE_BRACKETS,

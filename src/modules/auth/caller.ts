@@ -3,46 +3,12 @@
  * Both surfaces build their context through this, so every rule below applies to GraphQL and REST alike.
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import { rawQuery, type Db } from '../../lib/db.ts';
 import type { ApiTokenOrigin, ApiTokenScope, OrganisationType, PlanName } from '../../lib/vocabulary.ts';
-import { effectiveTerms, type PlanOverrides, type PlanTerms } from '../billing/plans.ts';
+import type { Authentication, Caller } from '../../lib/caller.ts';
+import { effectiveTerms, type PlanOverrides } from '../../lib/plans.ts';
 import { API_TOKEN_PREFIX, parseApiToken, sameDigest, sha256, verifyAccessToken } from './tokens.ts';
-
-interface CallerOrganisation {
-  id: number;
-  name: string;
-  type: OrganisationType;
-  plan: PlanName;
-  is_bid_broker: boolean;
-  terms: PlanTerms;
-}
-
-export interface Caller {
-  userId: number;
-  email: string;
-  isAdmin: boolean;
-  organisation: CallerOrganisation | null;
-  permissions: ReadonlySet<string>;
-  via: 'session' | 'api_token';
-  /** API tokens only: `read` allows reads and the five computation endpoints; `read_write` also mutations. */
-  scope: ApiTokenScope | null;
-  origin: ApiTokenOrigin | null;
-  sessionId: string | null;
-  apiTokenId: number | null;
-  /**
-   * Set only by the AI-assistant endpoint (POST /mcp) for an `mcp` token: the connection the call came through.
-   * Policy accepts an `mcp` token only when this is set; a change may record it (version origin and connection).
-   * Optional so callers built by hand (tests) need not name it.
-   */
-  assistant?: { connectionId: number; clientName: string } | null;
-}
-
-/** Outcome of reading the Authorization header: no header, a usable caller, or credentials that do not work. */
-export type Authentication =
-  | { kind: 'anonymous' }
-  | { kind: 'caller'; caller: Caller; catalogueVersion: bigint }
-  | { kind: 'invalid' };
 
 interface CallerRow {
   id: number;

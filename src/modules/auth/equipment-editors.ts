@@ -5,7 +5,7 @@
  * membership in the same transaction. docs/asset-tree.md, "Who may edit the tree".
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import type { PermissionCodename } from './permissions.ts';
+import type { PermissionCodename } from '../../lib/permissions.ts';
 
 /** The group the command line puts users in; created (granting change_equipment) on the first grant. */
 export const EQUIPMENT_EDITORS_GROUP = 'Equipment editors';

@@ -4,14 +4,14 @@
  * `UPDATE ... WHERE spent_at IS NULL`, the rate limit an upsert; nothing is decided on a value read earlier.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { ApiTokenOrigin, ApiTokenScope } from '../../lib/vocabulary.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { RateLimitedError, UnauthenticatedError, ValidationError, NotFoundError } from '../../lib/errors.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
-import type { Caller } from './caller.ts';
-import { queueAccountEvent } from '../users/index.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { queueAccountEvent } from '../notifications/index.ts';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from './passwords.ts';
 import { beginSignIn, signInSucceeded } from './sign-in-throttle.ts';
 import {

@@ -9,7 +9,7 @@ import {
 } from './errors.ts';
 import { SURFACES, type PlanName, type Surface, type SurfaceState } from '../../lib/vocabulary.ts';
 import { MetricEnum, PlanEnum, SubscriptionStatusEnum, SurfaceStateEnum } from '../../graphql/enums.ts';
-import { ENTITLEMENTS } from './plans.ts';
+import { ENTITLEMENTS } from '../../lib/plans.ts';
 
 // Named BillingSubscription: a type called `Subscription` is GraphQL's subscription root by convention, and
 // clients and code generators read it as one (`subscription { plan }` would be a subscription operation).

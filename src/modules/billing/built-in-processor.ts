@@ -6,7 +6,7 @@
  * config.ts refuses it in prod.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { PLANS, isOneOf } from '../../lib/vocabulary.ts';
@@ -19,7 +19,7 @@ import {
   type ProcessorSubscriptionRef,
   type ProcessorSubscriptionState,
 } from './payment-processor.ts';
-import { PLAN_TERMS } from './plans.ts';
+import { PLAN_TERMS } from '../../lib/plans.ts';
 
 /** How long a built-in checkout URL stays usable. */
 const BUILTIN_CHECKOUT_TTL_MS = 24 * 3600 * 1000;

@@ -6,17 +6,12 @@
  */
 import type { Metric, ScenarioTool, Surface, SurfaceState } from '../../lib/vocabulary.ts';
 import { calendarDay } from '../../lib/clock.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
+import { termsOf, type Caller } from '../../lib/caller.ts';
 import { allowanceRefusals } from '../../lib/metrics.ts';
 import { CapHitError, EntitlementRequiredError, FeatureDisabledError } from './errors.ts';
-import { PLAN_TERMS, type PlanTerms } from './plans.ts';
-import { recordRun } from '../scenarios/record-run.ts';
-
-export function termsOf(caller: Caller): PlanTerms {
-  return caller.organisation?.terms ?? PLAN_TERMS.free;
-}
+import { recordRun } from '../scenarios/index.ts';
 
 /** The state of each surface for this caller (GET /feature-flags). */
 export function surfaceState(ctx: Pick<ServiceContext, 'config'>, caller: Caller, surface: Surface): SurfaceState {

@@ -2,7 +2,8 @@ import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { SURFACES } from '../../lib/vocabulary.ts';
 import { FeatureFlagsRef, type SurfaceStates } from './billing.types.ts';
-import { surfaceState, termsOf } from './entitlements.ts';
+import { surfaceState } from './entitlements.ts';
+import { termsOf } from '../../lib/caller.ts';
 
 builder.queryField('featureFlags', (t) =>
   t.field({

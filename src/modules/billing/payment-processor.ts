@@ -6,7 +6,7 @@
  * Every failure to reach the processor, or an answer we cannot use, is an UpstreamUnavailableError (502): never a 500,
  * never a half-written subscription. Calls are bounded in time (config.paymentProcessorTimeoutMs).
  */
-import type { PaymentProcessorChoice } from '../../config.ts';
+import type { PaymentProcessorChoice } from '../../lib/config.ts';
 import type { PlanName, SubscriptionStatus } from '../../lib/vocabulary.ts';
 
 /** The subscription as reactivation sends it to the processor. */

@@ -1,5 +1,5 @@
 /** Chooses the payment processor from the configuration (docs/billing.md). */
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotConfiguredError } from '../../lib/errors.ts';

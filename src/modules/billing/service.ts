@@ -16,13 +16,13 @@ import { FieldErrors, NotFoundError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
 import { say } from '../../lib/wording.ts';
 import { isOneOf, PURCHASABLE_PLANS, type PlanName, type SubscriptionStatus } from '../../lib/vocabulary.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import { lockOrganisation } from '../organisations/index.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { builtinSubscriptionCreated } from './built-in-processor.ts';
 import { AlreadySubscribedError, CheckoutCompletedError, NotScheduledToCancelError } from './errors.ts';
 import type { CheckoutSession, ProcessorEvent } from './payment-processor.ts';
-import { PLAN_TERMS } from './plans.ts';
+import { PLAN_TERMS } from '../../lib/plans.ts';
 
 /** Statuses of a subscription that is over or never started: reactivation answers 404; checkout is the way back. */
 const ENDED: readonly SubscriptionStatus[] = ['canceled', 'incomplete', 'incomplete_expired'];

@@ -5,7 +5,7 @@
  * The secret key never appears in a log line or an error sent to a client.
  */
 import Stripe from 'stripe';
-import type { Config } from '../../config.ts';
+import type { Config } from '../../lib/config.ts';
 import { NotConfiguredError, NotFoundError, UpstreamUnavailableError } from '../../lib/errors.ts';
 import { logger } from '../../lib/logger.ts';
 import { PLANS, SUBSCRIPTION_STATUSES, isOneOf, type PlanName } from '../../lib/vocabulary.ts';

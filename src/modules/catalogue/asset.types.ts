@@ -8,7 +8,7 @@ import DataLoader from 'dataloader';
 import type { Asset } from '../../generated/prisma/client.ts';
 import { builder } from '../../graphql/builder.ts';
 import type { Context } from '../../graphql/context.ts';
-import { bookOf } from '../auth/policy.ts';
+import { bookOf } from '../../lib/policy.ts';
 import { AssetRateBracketRef } from './asset-rate-bracket.types.ts';
 import { MAX_ASSET_DEPTH } from './asset-tree.ts';
 import { ancestorIdsOf } from './assets.service.ts';

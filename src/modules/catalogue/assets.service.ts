@@ -13,7 +13,7 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors, NotFoundError, ValidationError } from '../../lib/errors.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { MAX_ASSET_DEPTH, checkAssetText, judgeParent, type ParentProblem, type TreeNode } from './asset-tree.ts';
 
 export interface CreateAssetInput {

@@ -23,9 +23,8 @@ import {
   TRI_STATES,
   ANZSIC_DIVISION_CODES,
 } from '../../lib/vocabulary.ts';
-import { ENTITLEMENTS, PLAN_TERMS } from '../billing/plans.ts';
-import { PERMISSION_CODENAMES } from '../auth/permissions.ts';
-import { USER_GROUPS_MAX } from '../users/invitations.ts';
+import { ENTITLEMENTS, PLAN_TERMS } from '../../lib/plans.ts';
+import { PERMISSION_CODENAMES, USER_GROUPS_MAX } from '../../lib/permissions.ts';
 
 /** Top-level keys, in the order they are validated and loaded (each may only refer to keys before it, and assets to assets). */
 export const CATALOGUE_KEYS = [

@@ -4,3 +4,35 @@
  */
 export { requireKnownAsset, snapshotFor } from './service.ts';
 export type { CatalogueSnapshot } from './snapshot.ts';
+
+export { MAX_ASSET_DEPTH } from './asset-tree.ts';
+export { parseCatalogueFile, CARD_RECORD_FIELDS, NUMERIC_FIELDS, suggest } from './catalogue-file.ts';
+export { isDatabaseEmpty, loadCatalogue } from './load-catalogue.ts';
+export {
+  ASSET_STATE_UNCHECKED,
+  productAsStored,
+  type Deal,
+  type Approval,
+  type ApprovalOutcome,
+  type AssetNode,
+  type AssetState,
+  type DocLevel,
+  type EvaluationStatus,
+  type TransactionType,
+  type PricedBracket,
+  type AssetRateBracketRelation,
+  type CardType,
+  type Product,
+  type RateBracket,
+  type TriState,
+  type CompoundingFrequency,
+  type RepaymentFrequency,
+} from './model.ts';
+export { CatalogueCache, type CatalogueIndexBuilders } from './snapshot.ts';
+
+declare module '../../lib/service-context.ts' {
+  interface Services {
+    /** The process's catalogue snapshot, reused while the catalogue version holds. */
+    catalogue: Pick<import('./snapshot.ts').CatalogueCache, 'get'>;
+  }
+}

@@ -6,7 +6,7 @@
  */
 import type { Prisma, PrismaClient } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
-import { hashPassword } from '../auth/passwords.ts';
+import { hashPassword } from '../auth/index.ts';
 import {
   CATALOGUE_KEYS,
   CatalogueFileError,

@@ -1,6 +1,6 @@
 /** The catalogue as a request reads it. No GraphQL here. */
 import { FieldErrors } from '../../lib/errors.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import type { CatalogueSnapshot } from './snapshot.ts';
 
 /**

@@ -1,16 +1,14 @@
 /**
  * The catalogue as the engines read it: every financier's products, rate brackets, asset mappings and approvals,
- * with the indexes built once. Held per process and keyed by `catalogue_state.version`, which triggers bump in the
+ * with the engines' indexes built once. Held per process and keyed by `catalogue_state.version`, which triggers bump in the
  * same transaction as any catalogue write; so a warm request reads one integer, and a stale snapshot is impossible.
  * A cold load reads each table once, as one JSON value (a constant number of queries, whatever the catalogue's size).
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { buildAssetAncestry, buildCriteriaTable, type AssetAncestry, type CriteriaTable } from '../matrix/criteria.ts';
-import { buildPricingIndex, type PricingIndex } from '../pricing/engine.ts';
 import { liveAssetIds } from './asset-tree.ts';
 import type { Approval, AssetNode, AssetRateBracketRelation, Organisation, Product, RateBracket } from './model.ts';
 
-export interface CatalogueSnapshot {
+export interface CatalogueRecords {
   version: bigint;
   organisations: Map<number, Organisation>;
   organisationNames: Map<number, string>;
@@ -23,11 +21,23 @@ export interface CatalogueSnapshot {
   bracketsById: Map<number, RateBracket>;
   relations: AssetRateBracketRelation[];
   approvals: Approval[];
-  /** The approvals' criteria laid out for the criteria engine's scan (`evaluateApprovals`). */
-  criteria: CriteriaTable;
-  pricingIndex: PricingIndex;
-  ancestry: AssetAncestry;
 }
+
+/**
+ * The engines' indexes over the records, built once per snapshot. An engine module declares its own here
+ * (`declare module` in its index.ts) and its builder is handed to the cache (src/app-services.ts), so the catalogue
+ * imports no engine. An index this module does not know by name is `unknown`.
+ */
+export interface CatalogueIndexes {
+  [index: string]: unknown;
+}
+
+export type CatalogueSnapshot = CatalogueRecords & CatalogueIndexes;
+
+/** One builder per index, each over the snapshot's records. */
+export type CatalogueIndexBuilders = {
+  [K in keyof CatalogueIndexes]: (records: CatalogueRecords) => CatalogueIndexes[K];
+};
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
@@ -56,7 +66,7 @@ const LINKS_SQL = `SELECT coalesce(json_agg(json_build_array(approval_id, rate_b
 
 type Row = Record<string, any>;
 
-export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnapshot> {
+export async function loadSnapshot(prisma: PrismaClient, builders: CatalogueIndexBuilders): Promise<CatalogueSnapshot> {
   const table = (sql: string) => prisma.$queryRawUnsafe<{ rows: string }[]>(sql);
   // One repeatable-read transaction: the version and the rows it describes are read from the same moment.
   const [state, ...tables] = await prisma.$transaction(
@@ -83,7 +93,11 @@ export async function loadSnapshot(prisma: PrismaClient): Promise<CatalogueSnaps
     Row[],
     [number, number][],
   ];
-  return snapshotOf(state.version, { organisations, assets, products, brackets, relations, approvals, links });
+  return snapshotOf(
+    state.version,
+    { organisations, assets, products, brackets, relations, approvals, links },
+    builders,
+  );
 }
 
 /** The tables as read (rows as JSON values), before the records and indexes are built. */
@@ -99,7 +113,7 @@ interface CatalogueTables {
 }
 
 /** The snapshot of catalogue version `version`: records and every engine index, built once. */
-function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot {
+function snapshotOf(version: bigint, tables: CatalogueTables, builders: CatalogueIndexBuilders): CatalogueSnapshot {
   const { organisations, assets, products, brackets, relations, approvals, links } = tables;
   const bracketIdsByApproval = new Map<number, number[]>();
   for (const [approvalId, rateBracketId] of links) {
@@ -188,7 +202,7 @@ function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot
     rate_bracket_ids: bracketIdsByApproval.get(a.id) ?? [],
   }));
   const organisationRecords = new Map(organisations.map((o) => [o.id, o as Organisation]));
-  return {
+  const records: CatalogueRecords = {
     version,
     organisations: organisationRecords,
     organisationNames: new Map(organisations.map((o) => [o.id, o.name])),
@@ -200,10 +214,12 @@ function snapshotOf(version: bigint, tables: CatalogueTables): CatalogueSnapshot
     bracketsById: new Map(bracketRecords.map((b) => [b.id, b])),
     relations,
     approvals: approvalRecords,
-    criteria: buildCriteriaTable(approvalRecords),
-    pricingIndex: buildPricingIndex({ assets, products: productRecords, brackets: bracketRecords, relations }),
-    ancestry: buildAssetAncestry(assets),
   };
+  // Every declared index has its builder (CatalogueIndexBuilders), so the entries are the whole CatalogueIndexes.
+  const indexes = Object.fromEntries(
+    Object.entries(builders).map(([name, build]) => [name, build(records)]),
+  ) as CatalogueIndexes;
+  return { ...records, ...indexes };
 }
 
 /** The per-process snapshot holder. Concurrent cold requests share one load. */
@@ -211,7 +227,10 @@ export class CatalogueCache {
   private current: CatalogueSnapshot | null = null;
   private loading: Promise<CatalogueSnapshot> | null = null;
 
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly builders: CatalogueIndexBuilders,
+  ) {}
 
   /**
    * The snapshot for catalogue version `version` or newer. A request passes the version it read with its caller
@@ -225,7 +244,7 @@ export class CatalogueCache {
         .version;
     for (;;) {
       if (this.current && this.current.version >= wanted) return this.current;
-      this.loading ??= loadSnapshot(this.prisma).then(
+      this.loading ??= loadSnapshot(this.prisma, this.builders).then(
         (snapshot) => {
           if (!this.current || snapshot.version >= this.current.version) this.current = snapshot;
           this.loading = null;

@@ -5,7 +5,7 @@
  * percentage over 100, contradictory home_owner/asset_owner). This function is total: it never throws, whatever
  * it is given; a field it cannot read becomes "not answered" (null) or its documented default.
  */
-import type { Deal } from '../catalogue/model.ts';
+import type { Deal } from '../catalogue/index.ts';
 import {
   ADVANCE_ARREARS,
   ASSET_STATES,

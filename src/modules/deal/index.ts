@@ -3,7 +3,7 @@
  * rules (400s naming the field) and the normalisation into the Deal the engines read. This file is the module's
  * public entry; its GraphQL input type is registered by ./graphql.ts.
  */
-import type { Deal } from '../catalogue/model.ts';
+import type { Deal } from '../catalogue/index.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { normaliseDeal, type DealRequest } from './deal.ts';
 import { dealRequestErrors, type DealSurface } from './validate.ts';
@@ -21,3 +21,4 @@ export function validatedDeal(request: DealRequest, surface: DealSurface, now: D
   if (errors.length) throw new ValidationError(errors);
   return normaliseDeal(surface === 'matrix' ? request : { ...request, deposit: request.deposit ?? 0 }, now);
 }
+export { withGst, withoutGst } from './deal.ts';

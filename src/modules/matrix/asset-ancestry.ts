@@ -2,7 +2,7 @@
  * The asset tree as approval coverage reads it (docs/matrix.md, "Outcome rules": `asset_ids`): an approval naming a
  * category covers every asset beneath it. Built once per catalogue snapshot.
  */
-import type { AssetNode } from '../catalogue/model.ts';
+import type { AssetNode } from '../catalogue/index.ts';
 
 /** For an asset id, the asset itself plus every ancestor category: the ids an approval's `asset_ids` may name to cover it. */
 export interface AssetAncestry {

@@ -11,7 +11,7 @@
  */
 import { nextGeneration } from '../../lib/generations.ts';
 import { ASSET_STATES, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
-import type { Approval, ApprovalOutcome, AssetState } from '../catalogue/model.ts';
+import type { Approval, ApprovalOutcome, AssetState } from '../catalogue/index.ts';
 import {
   ABN_AGE,
   ASSET_AGE,

@@ -21,7 +21,7 @@ import type {
   Deal,
   EvaluationStatus,
   TransactionType,
-} from '../catalogue/model.ts';
+} from '../catalogue/index.ts';
 import type { AssetAncestry } from './asset-ancestry.ts';
 
 // ---------------------------------------------------------------------------------------------

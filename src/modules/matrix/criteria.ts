@@ -8,7 +8,7 @@
  * - asset-ancestry.ts: the asset tree as coverage reads it.
  */
 import { DOC_LEVELS } from '../../lib/vocabulary.ts';
-import type { Approval, ApprovalOutcome, Deal, DocLevel } from '../catalogue/model.ts';
+import type { Approval, ApprovalOutcome, Deal, DocLevel } from '../catalogue/index.ts';
 import type { AssetAncestry } from './asset-ancestry.ts';
 import { type CriteriaTable, scanTable } from './criteria.fast.ts';
 import { evaluatePrepared, prepareDeal } from './criteria.rules.ts';

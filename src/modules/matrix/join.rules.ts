@@ -10,9 +10,9 @@
  * - A bracket id linked twice by one approval counts once; a bracket priced twice keeps the cheaper.
  * - Rows in `compareJoinedRows` order.
  */
-import type { ApprovalOutcome, PricedBracket } from '../catalogue/model.ts';
-import { compareCheapest } from '../pricing/engine.ts';
-import { roundRate } from '../pricing/finance.ts';
+import type { ApprovalOutcome, PricedBracket } from '../catalogue/index.ts';
+import { compareCheapest } from '../pricing/index.ts';
+import { roundRate } from '../pricing/index.ts';
 import { compareNames, compareNumbers, docLevelRank } from './criteria.ts';
 
 /** One MatrixCalculatorRow before formatting. */

@@ -1,7 +1,7 @@
 /** Matrix and Matrix Calculator results as the API shows them: figures rounded, masked rows without figures. */
-import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/model.ts';
-import { formatMoney, formatRate, roundMoney } from '../pricing/finance.ts';
-import type { CalculatorRow, RateCardIdentity } from '../pricing/rows.ts';
+import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/index.ts';
+import { formatMoney, formatRate, roundMoney } from '../pricing/index.ts';
+import type { CalculatorRow, RateCardIdentity } from '../pricing/index.ts';
 import type { FinancierGroup } from './criteria.ts';
 import { maskedRows, type JoinedRow, type PaywallOptions } from './join.ts';
 

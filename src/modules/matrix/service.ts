@@ -2,19 +2,19 @@
  * The Approval Matrix and the Matrix Calculator. Per run: the warm snapshot (one query), one metering statement,
  * then pure engines over in-memory indexes. Nothing here is O(approvals x brackets).
  */
-import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/model.ts';
+import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/index.ts';
 import { whileDatabaseWorks } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
 import type { DegradedHalf } from '../../lib/vocabulary.ts';
-import type { Caller } from '../auth/caller.ts';
-import { financiersInScope } from '../auth/policy.ts';
-import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
+import { financiersInScope } from '../../lib/policy.ts';
+import { meterRun, requireSurface } from '../billing/index.ts';
+import { termsOf, type Caller } from '../../lib/caller.ts';
 import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
-import { scenarioSummary, type CheapestRow } from '../scenarios/summary.ts';
+import { scenarioSummary, type CheapestRow } from '../scenarios/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
-import type { PricedMarket } from '../pricing/engine.ts';
-import { calculatorRow } from '../pricing/rows.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { PricedMarket } from '../pricing/index.ts';
+import { calculatorRow } from '../pricing/index.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { groupByFinancier } from './criteria.ts';
 import { FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
 import {

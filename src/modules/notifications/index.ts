@@ -4,6 +4,7 @@
  * Delivery (devices, preferences, quiet hours, transports) drains the queue later and never fails the change.
  */
 export { queueNotification } from './queue.ts';
+export { queueAccountEvent } from './account-events.ts';
 /** Delivery, for the process that runs it (src/app.ts, src/main.ts) and for tests that drive it. */
 export {
   createDeliveryWorker,

@@ -12,7 +12,7 @@ import {
   type NotificationCategory,
   type TimezoneSource,
 } from '../../lib/vocabulary.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { CATEGORY_DESCRIPTIONS, effectiveCategories, type NotificationCategoryDescription } from './categories.ts';
 import { CLOCK_TIME } from './quiet-hours.ts';
 import { canonicalTimeZone } from './timezone.ts';

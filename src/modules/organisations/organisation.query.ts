@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
-import { ownsOrganisation } from '../auth/policy.ts';
+import { ownsOrganisation } from '../../lib/policy.ts';
 import { OrganisationRef } from './organisation.types.ts';
 
 builder.queryField('organisation', (t) =>

@@ -9,10 +9,10 @@
 import type { Organisation } from '../../generated/prisma/client.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import { bookOf, ownsOrganisation } from '../auth/policy.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { bookOf, ownsOrganisation } from '../../lib/policy.ts';
 import { snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 
 /** Financiers with a catalogue (a rate bracket or an approval), per snapshot (computed once per snapshot). */
 const withCatalogue = new WeakMap<CatalogueSnapshot, Set<number>>();

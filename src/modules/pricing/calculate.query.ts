@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { COMPILED_EXECUTION } from '../../graphql/compiled-execution.ts';
 import { callerOf } from '../../graphql/context.ts';
-import { RUN_ERRORS } from '../billing/errors.ts';
+import { RUN_ERRORS } from '../billing/index.ts';
 import { DealInput } from '../deal/deal.types.ts';
 import { CalculatorResultRef } from './pricing.types.ts';
 import { calculate } from './service.ts';

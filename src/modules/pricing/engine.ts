@@ -17,9 +17,9 @@ import type {
   Product,
   RateBracket,
   TriState,
-} from '../catalogue/model.ts';
+} from '../catalogue/index.ts';
 import { nextGeneration } from '../../lib/generations.ts';
-import { withGst, withoutGst } from '../deal/deal.ts';
+import { withGst, withoutGst } from '../deal/index.ts';
 import {
   compoundingPerYear,
   effectiveAnnualRate,

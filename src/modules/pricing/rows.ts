@@ -1,5 +1,5 @@
 /** A priced bracket as the API shows it: rates and repayments as plain decimal strings (Rule 10). */
-import type { Deal, PricedBracket, RepaymentFrequency } from '../catalogue/model.ts';
+import type { Deal, PricedBracket, RepaymentFrequency } from '../catalogue/index.ts';
 import { formatMoney, formatRate, roundMoney } from './finance.ts';
 
 /** Whose card a row prices: the financier, its product and the rate bracket. */

@@ -5,13 +5,13 @@
 import { whileDatabaseWorks } from '../../lib/db.ts';
 import { NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { Surface } from '../../lib/vocabulary.ts';
-import type { Caller } from '../auth/caller.ts';
-import { bookOf } from '../auth/policy.ts';
-import { meterRun, requireSurface, surfaceState } from '../billing/entitlements.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { bookOf } from '../../lib/policy.ts';
+import { meterRun, requireSurface, surfaceState } from '../billing/index.ts';
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
-import type { PricedBracket } from '../catalogue/model.ts';
+import type { PricedBracket } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import {
   recalculate as recalculateRow,
   recalculationInputErrors,
@@ -20,7 +20,7 @@ import {
 } from './recalculate.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
-import { scenarioSummary } from '../scenarios/summary.ts';
+import { scenarioSummary } from '../scenarios/index.ts';
 
 export interface CalculatorResult {
   results: CalculatorRow[];

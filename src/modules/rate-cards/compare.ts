@@ -8,7 +8,7 @@
  * (names compare trimmed and case-insensitively), so a card rebuilt with new ids still compares as unchanged.
  * Output order never depends on ids: products by name, then brackets by name; ties fall back to id.
  */
-import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/model.ts';
+import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/index.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** Rates that move by more than this many percentage points are warned about, unless the caller says otherwise. */

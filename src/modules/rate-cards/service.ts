@@ -8,13 +8,13 @@ import type { Db } from '../../lib/db.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import type { VersionResource } from '../../lib/vocabulary.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import type { PermissionCodename } from '../auth/permissions.ts';
-import { bookOf, hasPermission } from '../auth/policy.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { Caller } from '../../lib/caller.ts';
+import type { PermissionCodename } from '../../lib/permissions.ts';
+import { bookOf, hasPermission } from '../../lib/policy.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 import { approvalLinksOf } from './approval-links.ts';
-import { productAsStored } from '../catalogue/model.ts';
+import { productAsStored } from '../catalogue/index.ts';
 import { compareRateCards, type CardComparison } from './compare.ts';
 import { lockRateBracketsForDelete, readRateCard, replaceAssetMappings, replaceRateCard } from './store.ts';
 import {

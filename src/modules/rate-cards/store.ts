@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../lib/db.ts';
 import { FieldErrors } from '../../lib/errors.ts';
-import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/model.ts';
+import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/index.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
 
 /** The product columns a card holds (the spec's fields without the timestamps), in the spec's order. */

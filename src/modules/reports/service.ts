@@ -9,13 +9,13 @@ import { FieldErrors, NotFoundError, RateLimitedError, ForbiddenError } from '..
 import type { Db } from '../../lib/db.ts';
 import type { IssueReportKind, IssueReportStatus } from '../../lib/vocabulary.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import { hasPermission } from '../auth/policy.ts';
-import type { PermissionCodename } from '../auth/permissions.ts';
-import { termsOf } from '../billing/entitlements.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { hasPermission } from '../../lib/policy.ts';
+import type { PermissionCodename } from '../../lib/permissions.ts';
+import { termsOf } from '../../lib/caller.ts';
 import { snapshotFor } from '../catalogue/index.ts';
 import { queueNotification } from '../notifications/index.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { ReportingUnavailableError } from './errors.ts';
 import { groupHash, isComplete, SUBJECT_FIELDS, subjectOf, type SubjectInput } from './subject.ts';
 

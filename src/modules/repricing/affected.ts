@@ -5,7 +5,7 @@
  * could price the deal, now or before the change). A change to every financier (the asset tree, a shared product, a
  * catalogue load) affects them all. Pure: no I/O.
  */
-import type { AssetNode, AssetRateBracketRelation } from '../catalogue/model.ts';
+import type { AssetNode, AssetRateBracketRelation } from '../catalogue/index.ts';
 
 /** The coalesced changes of one pass. */
 export interface ChangeScope {

@@ -15,14 +15,15 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { rawQuery, type Db } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
-import { callersOfUsers, type Caller } from '../auth/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { callersOfUsers } from '../auth/index.ts';
 import type { CatalogueSnapshot } from '../catalogue/index.ts';
 import type { DealRequest } from '../deal/index.ts';
 import { runMatrixCalculator } from '../matrix/index.ts';
 import { queueNotification } from '../notifications/index.ts';
 import { calculate } from '../pricing/index.ts';
 import { readCurrent, readSummary, type CurrentCheapest, type ScenarioSummary } from '../scenarios/index.ts';
-import type { AppDeps, ServiceContext } from '../service-context.ts';
+import type { AppDeps, ServiceContext } from '../../lib/service-context.ts';
 import { affectedScenarios, changeScope, type Candidate } from './affected.ts';
 import { noticeText, repricingOutcome } from './outcome.ts';
 

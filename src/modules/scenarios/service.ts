@@ -9,12 +9,12 @@
  * being recent, so two promotes of the same scenario cannot both win.
  */
 import type { Scenario, ScenarioKind } from '../../generated/prisma/client.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import { termsOf } from '../billing/entitlements.ts';
-import { PLAN_TERMS } from '../billing/plans.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { termsOf } from '../../lib/caller.ts';
+import { PLAN_TERMS } from '../../lib/plans.ts';
 import { SCENARIO_TOOLS } from '../../lib/vocabulary.ts';
 import { RECENT_SCENARIO_LIMIT } from './record-run.ts';
 import { NameRequiredError, OverLimitError, ScenarioNotFoundError } from './errors.ts';

@@ -13,7 +13,7 @@
  * deposits nearest the deal's own on each grid (whole dollars, whole percentage points) are the candidates, and a
  * lower balloon is tried where the instalment would be negative. Candidates are compared by the change order.
  */
-import type { Approval, Deal, PricedBracket, RateBracket } from '../catalogue/model.ts';
+import type { Approval, Deal, PricedBracket, RateBracket } from '../catalogue/index.ts';
 import {
   compareNames,
   depositRequired,
@@ -23,15 +23,15 @@ import {
   unmetCriteria,
   type AssetAncestry,
   type UnmetCriterion,
-} from '../matrix/criteria.ts';
+} from '../matrix/index.ts';
 import {
   amountFinancedCents,
   compareCheapest,
   priceDeal,
   productOfBracket,
   type PricingIndex,
-} from '../pricing/engine.ts';
-import { roundMoney, roundRate } from '../pricing/finance.ts';
+} from '../pricing/index.ts';
+import { roundMoney, roundRate } from '../pricing/index.ts';
 
 /** What kind of change could meet a criterion. */
 export const BLOCKER_KINDS = ['lever', 'time', 'fact'] as const;

@@ -7,15 +7,15 @@ import type { FieldError } from '../../lib/errors.ts';
 import { ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { DocLevel } from '../../lib/vocabulary.ts';
-import type { Caller } from '../auth/caller.ts';
-import { financiersInScope } from '../auth/policy.ts';
-import { meterRun, requireSurface, termsOf } from '../billing/entitlements.ts';
+import { financiersInScope } from '../../lib/policy.ts';
+import { meterRun, requireSurface } from '../billing/index.ts';
+import { termsOf, type Caller } from '../../lib/caller.ts';
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
-import type { Deal } from '../catalogue/model.ts';
+import type { Deal } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
-import { FREE_TIER_VISIBLE_ROWS } from '../matrix/join.ts';
-import { formatMoney, formatRate, roundMoney, roundRate } from '../pricing/finance.ts';
-import type { ServiceContext } from '../service-context.ts';
+import { FREE_TIER_VISIBLE_ROWS } from '../matrix/index.ts';
+import { formatMoney, formatRate, roundMoney, roundRate } from '../pricing/index.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import {
   resolveBounds,
   type Blocker,

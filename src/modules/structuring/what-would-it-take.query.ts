@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { callerOf } from '../../graphql/context.ts';
 import { DocLevelEnum } from '../../graphql/enums.ts';
-import { RUN_ERRORS } from '../billing/errors.ts';
+import { RUN_ERRORS } from '../billing/index.ts';
 import { DealInput } from '../deal/deal.types.ts';
 import { whatWouldItTake } from './service.ts';
 import { StructuringBoundsInput, StructuringRankByEnum, WhatWouldItTakeResultRef } from './structuring.types.ts';

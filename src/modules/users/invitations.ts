@@ -13,15 +13,16 @@ import type { Invitation } from '../../generated/prisma/client.ts';
 import { FieldErrors, ForbiddenError, NotFoundError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
 import type { Db } from '../../lib/db.ts';
-import type { Caller } from '../auth/caller.ts';
-import { hashPassword } from '../auth/passwords.ts';
-import { OPERATOR_PERMISSIONS, isOperatorPermission } from '../auth/permissions.ts';
-import { sha256 } from '../auth/tokens.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { hashPassword } from '../auth/index.ts';
+import { OPERATOR_PERMISSIONS, isOperatorPermission } from '../../lib/permissions.ts';
+import { sha256 } from '../auth/index.ts';
+import { USER_GROUPS_MAX } from '../../lib/permissions.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError, SeatLimitReachedError } from './errors.ts';
 import { lockOrganisation } from '../organisations/index.ts';
 import { seatsOf } from './service.ts';
-import { queueAccountEvent } from './team.notify.ts';
+import { queueAccountEvent } from '../notifications/index.ts';
 
 /** An invitation can be accepted for this long after it is made. */
 const INVITATION_TTL_DAYS = 14;
@@ -29,9 +30,6 @@ const INVITATION_TTL_DAYS = 14;
 const INVITATION_TOKEN_PREFIX = 'inv_';
 /** Longest name accepted (the same bound as PUT /users/{id}). */
 const NAME_MAX = 150;
-/** Groups one invitation may name. */
-/** Groups one user belongs to at most: an invitation names at most this many, and so does the catalogue file. */
-export const USER_GROUPS_MAX = 20;
 /** Password policy (docs/team.md): bcrypt reads at most 72 bytes, so a longer password would be silently cut. */
 const PASSWORD_MIN_LENGTH = 10;
 const PASSWORD_MAX_BYTES = 72;

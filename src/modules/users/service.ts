@@ -7,12 +7,12 @@
 import type { Prisma } from '../../generated/prisma/client.ts';
 import type { Db } from '../../lib/db.ts';
 import { lockOrganisation } from '../organisations/index.ts';
-import type { ServiceContext } from '../service-context.ts';
+import type { ServiceContext } from '../../lib/service-context.ts';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.ts';
 import { say } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
+import type { Caller } from '../../lib/caller.ts';
 import type { PlanName } from '../../lib/vocabulary.ts';
-import { effectiveTerms, type PlanOverrides } from '../billing/plans.ts';
+import { effectiveTerms, type PlanOverrides } from '../../lib/plans.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
 import { queueAccountChange } from './team.notify.ts';
 

@@ -2,7 +2,7 @@ import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import type { Invitation } from '../../generated/prisma/client.ts';
 import { AlreadyInvitedError, EmailAlreadyUserError, InvitationInvalidError } from './errors.ts';
-import { USER_GROUPS_MAX } from './invitations.ts';
+import { USER_GROUPS_MAX } from '../../lib/permissions.ts';
 
 export const InvitationRef = builder.prismaObject('Invitation', {
   description:

@@ -1,7 +1,7 @@
 import { builder } from '../../graphql/builder.ts';
 import { ErrorInterface } from '../../graphql/errors.ts';
 import { LastAdminError, SeatLimitReachedError, type Seats } from './errors.ts';
-import { USER_GROUPS_MAX } from './invitations.ts';
+import { USER_GROUPS_MAX } from '../../lib/permissions.ts';
 
 builder.prismaObject('Permission', {
   description: 'Something a group lets its members do',

@@ -1,4 +1,4 @@
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../lib/config.ts';
 import { apnsTransport } from './apns.ts';
 import { fcmTransport } from './fcm.ts';
 import type { Transports } from './transport.ts';

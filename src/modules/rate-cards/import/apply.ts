@@ -6,8 +6,8 @@
  */
 import type { Prisma } from '../../../generated/prisma/client.ts';
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
-import type { Caller } from '../../auth/caller.ts';
-import type { ServiceContext } from '../../service-context.ts';
+import type { Caller } from '../../../lib/caller.ts';
+import type { ServiceContext } from '../../../lib/service-context.ts';
 import { compareRateCards, type Comparison } from '../compare.ts';
 import { changeRateCard, rateCardWriterOf, readRateCard, replaceRateCard } from '../index.ts';
 import { importedRateCard, matchImported, newRecordCounts, readRateCardFile } from './preview.ts';

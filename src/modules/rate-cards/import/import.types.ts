@@ -18,7 +18,7 @@ export const RateCardImportFormatEnum = builder.enumType('RateCardImportFormat',
 });
 
 /**
- * The cost budget's size of a comparison's lines (src/graphql/cost.ts): about one per record of either side, today's
+ * The cost budget's size of a comparison's lines (src/graphql-server/cost.ts): about one per record of either side, today's
  * card (the catalogue's largest) and the file (the import's limits).
  */
 const comparisonLines = (sizes: { recordsPerCard: number }): number =>

@@ -6,7 +6,7 @@
  * quoted cell spanning lines counts them all).
  */
 import { parse } from 'csv-parse/sync';
-import { CARD_RECORD_FIELDS, NUMERIC_FIELDS, suggest } from '../../catalogue/catalogue-file.ts';
+import { CARD_RECORD_FIELDS, NUMERIC_FIELDS, suggest } from '../../catalogue/index.ts';
 import type { FileBracket, FileProduct, ParsedFile } from './file.ts';
 import { IMPORT_LIMITS, type Problems } from './problems.ts';
 

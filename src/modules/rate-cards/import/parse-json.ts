@@ -4,7 +4,7 @@
  * (`rate_brackets[3].base_min`); a syntax error is reported at its line and column. Record fields are judged later
  * (validate.ts); here only the file's shape.
  */
-import { CARD_RECORD_FIELDS, suggest } from '../../catalogue/catalogue-file.ts';
+import { CARD_RECORD_FIELDS, suggest } from '../../catalogue/index.ts';
 import type { FileBracket, FileProduct, ParsedFile } from './file.ts';
 import { IMPORT_LIMITS, lineAndColumn, type Problems } from './problems.ts';
 

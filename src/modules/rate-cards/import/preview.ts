@@ -8,7 +8,7 @@
  * bracket is a different record: the old one is removed and the new one added.
  */
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
-import type { Product, RateBracket } from '../../catalogue/model.ts';
+import type { Product, RateBracket } from '../../catalogue/index.ts';
 import type { RateCard } from '../card.ts';
 import { compareRateCards, type CompareOptions, type Comparison } from '../compare.ts';
 import { parseCsvFile } from './parse-csv.ts';

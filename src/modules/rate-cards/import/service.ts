@@ -4,8 +4,8 @@
  * like the apply it prepares (the spec's `read` tokens may POST only the five computations).
  */
 import type { RateCardImportFormat } from '../../../lib/vocabulary.ts';
-import type { Caller } from '../../auth/caller.ts';
-import type { ServiceContext } from '../../service-context.ts';
+import type { Caller } from '../../../lib/caller.ts';
+import type { ServiceContext } from '../../../lib/service-context.ts';
 import { approvalLinksOf } from '../approval-links.ts';
 import type { Comparison } from '../compare.ts';
 import { cardVersionOf, rateCardWriterOf, readRateCard } from '../index.ts';

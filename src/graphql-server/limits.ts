@@ -23,7 +23,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
-import type { Context } from './context.ts';
+import type { Context } from '../graphql/context.ts';
 import { snapshotFor } from '../modules/catalogue/index.ts';
 import {
   DECLARED_SIZES,

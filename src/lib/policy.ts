@@ -2,8 +2,8 @@
  * Authorization rules, in one place (spec Authentication 5, 7, 10). GraphQL's scope-auth scopes call these, and the
  * REST bridge answers with whatever they decide, so the two surfaces cannot drift apart.
  */
-import { ForbiddenError, UnauthenticatedError } from '../../lib/errors.ts';
-import { say, type ClientKind } from '../../lib/wording.ts';
+import { ForbiddenError, UnauthenticatedError } from './errors.ts';
+import { say, type ClientKind } from './wording.ts';
 import type { Authentication, Caller } from './caller.ts';
 import { isOperatorPermission, type PermissionCodename } from './permissions.ts';
 

@@ -7,8 +7,8 @@ import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { NotFoundError } from '../../lib/errors.ts';
 import { say, type ClientKind } from '../../lib/wording.ts';
-import type { Caller } from '../auth/caller.ts';
-import { queueAccountEvent } from '../users/index.ts';
+import type { Caller } from '../../lib/caller.ts';
+import { queueAccountEvent } from '../notifications/index.ts';
 
 export interface McpDeps {
   prisma: PrismaClient;

@@ -5,12 +5,12 @@
  */
 import { type GraphQLSchema, isObjectType } from 'graphql';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import type { Context } from '../../../graphql/context.ts';
-import { unstorableTextErrors } from '../../../graphql/input-text.ts';
-import { retryableDatabaseFailure } from '../../../lib/database-errors.ts';
-import type { FieldError } from '../../../lib/errors.ts';
-import { logger } from '../../../lib/logger.ts';
-import { type CompiledRoute, coerceVariables, compileRoute, refusedEarly, run } from '../../../rest/bridge.ts';
+import type { Context } from '../../graphql/context.ts';
+import { unstorableTextErrors } from '../../graphql/input-text.ts';
+import { retryableDatabaseFailure } from '../../lib/database-errors.ts';
+import type { FieldError } from '../../lib/errors.ts';
+import { logger } from '../../lib/logger.ts';
+import { type CompiledRoute, coerceVariables, compileRoute, refusedEarly, run } from '../../rest/bridge.ts';
 import { plain, type ToolDefinition, type ToolResult } from './define-tool.ts';
 import { type ToolArguments, toolArguments } from './schema.ts';
 

@@ -7,15 +7,15 @@
 import { createYoga, maskError, type Plugin } from 'graphql-yoga';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, type ExecutionResult } from 'graphql';
 import type { Request, Response } from 'express';
-import { buildContext, type AppDeps, type Context } from './context.ts';
+import { buildContext, type AppDeps, type Context } from '../graphql/context.ts';
 import { graphqlLimits } from './limits.ts';
-import { storableTextOnly } from './input-text.ts';
-import { connectionCursorsOnly } from './cursors.ts';
-import { compiledExecution } from './compiled-execution.ts';
-import { graphqlRequestParsing } from './request-parsing.ts';
+import { storableTextOnly } from '../graphql/input-text.ts';
+import { connectionCursorsOnly } from '../graphql/cursors.ts';
+import { compiledExecution } from '../graphql/compiled-execution.ts';
+import { graphqlRequestParsing } from '../graphql/request-parsing.ts';
 import { logger } from '../lib/logger.ts';
 import { logRetryable, retryableDatabaseFailure } from '../lib/database-errors.ts';
-import { schema } from '../schema.ts';
+import { schema } from './schema.ts';
 
 /** graphql-js appends these to validation and variable errors; they name fields the schema does not advertise. */
 const SUGGESTION = /\s*Did you mean .+\?$/s;

@@ -2,7 +2,7 @@
  * The plan table: what each plan gives an organisation (docs/plans.md is its prose twin).
  * An organisation may be granted more than its plan through `plan_overrides` (for example a Matrix trial on Free).
  */
-import type { PlanName } from '../../lib/vocabulary.ts';
+import type { PlanName } from './vocabulary.ts';
 
 export const ENTITLEMENTS = ['matrix.enabled', 'consumer.enabled', 'reports.enabled'] as const;
 type Entitlement = (typeof ENTITLEMENTS)[number];

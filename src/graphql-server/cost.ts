@@ -29,13 +29,14 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
-import { MISSING_FIELD_NAMES } from '../modules/matrix/criteria.ts';
-import { PERMISSION_CODENAMES } from '../modules/auth/permissions.ts';
-import type { CatalogueSnapshot } from '../modules/catalogue/snapshot.ts';
-import { MAX_ASSET_DEPTH } from '../modules/catalogue/asset-tree.ts';
-import { MAX_REST_APPROVALS } from '../modules/approvals/validate.ts';
+import { MISSING_FIELD_NAMES } from '../modules/matrix/index.ts';
+import { PERMISSION_CODENAMES } from '../lib/permissions.ts';
+import type { CatalogueSnapshot } from '../modules/catalogue/index.ts';
+import { MAX_ASSET_DEPTH } from '../modules/catalogue/index.ts';
+import { MAX_REST_APPROVALS } from '../modules/approvals/index.ts';
 import { ANZSIC_DIVISION_CODES, DOC_LEVELS, NOTIFICATION_CATEGORIES, TRANSACTION_TYPES } from '../lib/vocabulary.ts';
-import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './builder.ts';
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from '../graphql/builder.ts';
+import { SCHEDULE_PAGE_MAX, schedulePage } from '../graphql/schedule-page.ts';
 
 /** The most a request may cost: 200,000 values, 2-8 MB of JSON (10-40 bytes a value with its key). */
 export const MAX_COST = 200_000;
@@ -52,10 +53,6 @@ export const MAX_ALIASES = 30;
  * run, and meter, twice, and is refused.
  */
 const METERED_ROOT_FIELDS = new Set(['calculate', 'matrix', 'matrixCalculator', 'whatWouldItTake']);
-
-/** `CalculatorRow.schedule` pagination: instalments per page by default, and at most. */
-export const SCHEDULE_PAGE_DEFAULT = 300; // the whole schedule of a monthly deal up to 25 years
-export const SCHEDULE_PAGE_MAX = 1000;
 
 /** How many items the catalogue's result lists can hold. */
 export interface CatalogueSizes {
@@ -228,11 +225,6 @@ export function isSizedList(typeName: string, field: { name: string; extensions?
 function listSizeOf(extensions: Record<string, unknown> | null | undefined): ListSize | undefined {
   const size = extensions?.[LIST_SIZE_EXTENSION];
   return typeof size === 'number' || typeof size === 'function' ? (size as ListSize) : undefined;
-}
-
-/** The page `schedule(first:)` asks for (the resolver applies the same bounds). */
-export function schedulePage(first: number | undefined): number {
-  return Math.min(Math.max(first ?? SCHEDULE_PAGE_DEFAULT, 0), SCHEDULE_PAGE_MAX);
 }
 
 export interface OperationShape {

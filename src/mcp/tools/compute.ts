@@ -1,6 +1,6 @@
 /** The read tools: find an asset, then price and place a deal (each run metered on the caller's daily allowances). */
-import { ValidationError } from '../../../lib/errors.ts';
-import { type DealRequest, type DealSurface, validatedDeal } from '../../deal/index.ts';
+import { ValidationError } from '../../lib/errors.ts';
+import { type DealRequest, type DealSurface, validatedDeal } from '../../modules/deal/index.ts';
 import { defineTool, plain } from './define-tool.ts';
 
 /**

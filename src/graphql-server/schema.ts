@@ -3,11 +3,11 @@
  * registrations. schema.graphql is printed from this by `npm run schema:print`.
  */
 import { lexicographicSortSchema, printSchema } from 'graphql';
-import { builder } from './graphql/builder.ts';
-import './graphql/scalars.ts';
-import './graphql/errors.ts';
-import './modules/graphql.ts';
-import { boundWrites } from './graphql/write-bound.ts';
+import { builder } from '../graphql/builder.ts';
+import '../graphql/scalars.ts';
+import '../graphql/errors.ts';
+import './modules.ts';
+import { boundWrites } from '../graphql/write-bound.ts';
 
 export const schema = boundWrites(builder.toSchema({ sortSchema: false }));
 

@@ -8,14 +8,18 @@
  *   purchase. The session id is the secret (like a Stripe Checkout URL); only the built-in processor answers here.
  */
 import express, { type NextFunction, type Request, type Response } from 'express';
-import type { Subscription } from '../../generated/prisma/client.ts';
-import { DomainError } from '../../lib/errors.ts';
-import { retryableReply } from '../../lib/database-errors.ts';
-import { logger } from '../../lib/logger.ts';
-import type { AppDeps } from '../service-context.ts';
-import { builtinCheckoutPath } from './built-in-processor.ts';
-import { InvalidWebhookError, type ProcessorEvent } from './payment-processor.ts';
-import { applyProcessorEvent, completeBuiltinCheckout } from './service.ts';
+import type { Subscription } from '../generated/prisma/client.ts';
+import { DomainError } from '../lib/errors.ts';
+import { retryableReply } from '../lib/database-errors.ts';
+import { logger } from '../lib/logger.ts';
+import type { AppDeps } from '../lib/service-context.ts';
+import {
+  applyProcessorEvent,
+  builtinCheckoutPath,
+  completeBuiltinCheckout,
+  InvalidWebhookError,
+  type ProcessorEvent,
+} from '../modules/billing/index.ts';
 
 const BUILTIN_SESSION_ID = /^bcs_[A-Za-z0-9_-]{24}$/;
 

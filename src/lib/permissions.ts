@@ -29,3 +29,6 @@ export const OPERATOR_PERMISSIONS: readonly PermissionCodename[] = ['change_equi
 
 export const isOperatorPermission = (codename: string): boolean =>
   (OPERATOR_PERMISSIONS as readonly string[]).includes(codename);
+
+/** Groups one user belongs to at most: an invitation names at most this many, and so does the catalogue file. */
+export const USER_GROUPS_MAX = 20;

@@ -10,9 +10,8 @@ import {
   PURCHASABLE_PLANS,
   type ServiceEnvironment,
   type Surface,
-} from './lib/vocabulary.ts';
-import { parseAllowedOrigins } from './http/cors.ts';
-import { hostNameProblem } from './lib/host-names.ts';
+} from './vocabulary.ts';
+import { hostNameProblem } from './host-names.ts';
 
 /** Bounds on every database wait (src/lib/db.ts); a hung or unreachable database answers 503 within them. */
 export interface DatabaseTimeouts {
@@ -406,4 +405,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     fcm: fcm(env),
   };
   return { ...config, ...overrides };
+}
+
+/** CORS_ALLOWED_ORIGINS: comma-separated origins, each scheme://host[:port] exactly as browsers send it. */
+function parseAllowedOrigins(raw: string | undefined): string[] {
+  const origins = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const origin of origins) {
+    let parsed: URL;
+    try {
+      parsed = new URL(origin);
+    } catch {
+      throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" is not an origin`);
+    }
+    if (parsed.origin !== origin)
+      throw new Error(`CORS_ALLOWED_ORIGINS: "${origin}" must be written as its origin, "${parsed.origin}"`);
+  }
+  return origins;
 }

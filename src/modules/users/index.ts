@@ -1,2 +1,0 @@
-/** The users module's public entry for other modules. */
-export { queueAccountEvent } from './team.notify.ts';
