@@ -11,8 +11,7 @@
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
 import type { Clock } from '../../lib/clock.ts';
-import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
-import { logger } from '../../lib/logger.ts';
+import { type PollLoop, pollLoop } from '../../lib/poll-loop.ts';
 import {
   isOneOf,
   DEVICE_PLATFORMS,
@@ -222,19 +221,12 @@ export async function deliverPending(deps: DeliveryDeps): Promise<DeliverySummar
   }
 }
 
-export interface DeliveryWorker {
-  /** Starts polling (idempotent). */
-  start(): void;
-  /** Stops polling and waits for the pass in progress to finish. */
-  stop(): Promise<void>;
+export interface DeliveryWorker extends PollLoop {
   /** One pass now (what the worker does on each poll). */
   deliverPending(): Promise<DeliverySummary>;
 }
 
-/**
- * Polls every `pollIntervalMs`. A failing pass (database down, a bug) is logged and the next poll tries again: the
- * worker never crashes the process, and never holds a request.
- */
+/** Polls every `pollIntervalMs` (src/lib/poll-loop.ts: a failing pass is logged and retried, never fatal). */
 export function createDeliveryWorker(
   deps: DeliveryDeps & {
     pollIntervalMs: number;
@@ -242,46 +234,16 @@ export function createDeliveryWorker(
     onPass?: (outcome: DeliverySummary | { error: unknown }) => void;
   },
 ): DeliveryWorker {
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  let failing = false;
-
-  const tick = () => {
-    timer = undefined;
-    pass = deliverPending({ ...deps, isStopping: () => !running })
-      .then((summary) => {
-        if (failing) logger.info('notifications.delivery_recovered', {});
-        failing = false;
-        if (summary.claimed) logger.info('notifications.delivered', { ...summary });
-        deps.onPass?.(summary);
-      })
-      .catch((e: unknown) => {
-        // Logged once per outage, not once per poll.
-        if (!failing)
-          logger[isDatabaseUnavailable(e) ? 'warn' : 'error']('notifications.delivery_failed', {
-            message: (e as Error)?.message,
-          });
-        failing = true;
-        deps.onPass?.({ error: e });
-      })
-      .finally(() => {
-        if (running) timer = setTimeout(tick, deps.pollIntervalMs);
-      });
-  };
-
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      timer = setTimeout(tick, 0);
+  const loop = pollLoop({
+    pollIntervalMs: deps.pollIntervalMs,
+    pass: (isStopping) => deliverPending({ ...deps, isStopping }),
+    events: {
+      failed: 'notifications.delivery_failed',
+      recovered: 'notifications.delivery_recovered',
+      done: 'notifications.delivered',
     },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await pass.catch(() => {});
-    },
-    deliverPending: () => deliverPending(deps),
-  };
+    didWork: (summary) => summary.claimed > 0,
+    onPass: deps.onPass,
+  });
+  return { ...loop, deliverPending: () => deliverPending(deps) };
 }

@@ -12,9 +12,9 @@
  * A process killed mid-pass loses nothing: its transaction rolls back and the rows are claimed by the next pass.
  */
 import type { PrismaClient } from '../../generated/prisma/client.ts';
-import { isDatabaseUnavailable } from '../../lib/database-errors.ts';
 import { rawQuery, type Db } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
+import { type PollLoop, pollLoop } from '../../lib/poll-loop.ts';
 import type { Caller } from '../../lib/caller.ts';
 import { callersOfUsers } from '../auth/index.ts';
 import type { CatalogueSnapshot } from '../catalogue/index.ts';
@@ -302,56 +302,25 @@ export async function repricePending(deps: RepricingDeps): Promise<RepricingSumm
   return total;
 }
 
-export interface RepricingWorker {
-  /** Starts polling (idempotent). */
-  start(): void;
-  /** Stops polling and waits for the pass in progress to finish. */
-  stop(): Promise<void>;
+export interface RepricingWorker extends PollLoop {
   /** One pass now (what the worker does on each poll). */
   runOnce(): Promise<RepricingSummary>;
 }
 
-/** Polls every `pollIntervalMs`; a failing pass is logged and the next poll tries again (never crashes the process). */
+/** Polls every `pollIntervalMs` (src/lib/poll-loop.ts: a failing pass is logged and retried, never fatal). */
 export function createRepricingWorker(
   deps: RepricingDeps & { pollIntervalMs: number; onPass?: (outcome: RepricingSummary | { error: unknown }) => void },
 ): RepricingWorker {
-  let running = false;
-  let timer: NodeJS.Timeout | undefined;
-  let pass: Promise<unknown> = Promise.resolve();
-  let failing = false;
-  const tick = () => {
-    timer = undefined;
-    pass = repricePending({ ...deps, isStopping: () => !running })
-      .then((summary) => {
-        if (failing) logger.info('scenarios.reprice_recovered', {});
-        failing = false;
-        if (summary.changes || summary.repriced) logger.info('scenarios.repriced', { ...summary });
-        deps.onPass?.(summary);
-      })
-      .catch((e: unknown) => {
-        if (!failing)
-          logger[isDatabaseUnavailable(e) ? 'warn' : 'error']('scenarios.reprice_failed', {
-            message: (e as Error)?.message,
-          });
-        failing = true;
-        deps.onPass?.({ error: e });
-      })
-      .finally(() => {
-        if (running) timer = setTimeout(tick, deps.pollIntervalMs);
-      });
-  };
-  return {
-    start() {
-      if (running) return;
-      running = true;
-      timer = setTimeout(tick, 0);
+  const loop = pollLoop({
+    pollIntervalMs: deps.pollIntervalMs,
+    pass: (isStopping) => repricePending({ ...deps, isStopping }),
+    events: {
+      failed: 'scenarios.reprice_failed',
+      recovered: 'scenarios.reprice_recovered',
+      done: 'scenarios.repriced',
     },
-    async stop() {
-      running = false;
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await pass.catch(() => {});
-    },
-    runOnce: () => repricePending(deps),
-  };
+    didWork: (summary) => Boolean(summary.changes || summary.repriced),
+    onPass: deps.onPass,
+  });
+  return { ...loop, runOnce: () => repricePending(deps) };
 }
