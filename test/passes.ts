@@ -32,6 +32,7 @@ export const POSTGRES_PASS = [
     .filter((name) => name.endsWith('.test.ts'))
     .map((name) => `test/rest/${name}`),
   'test/scenarios/recents.test.ts',
+  'test/scenarios/repricing-postgres.test.ts',
   'test/users/invitations.test.ts',
 ];
 
@@ -39,7 +40,7 @@ export const POSTGRES_PASS = [
 export const QUICK = [
   'test/pricing/{deal,engine,finance,market,oracle,properties,recalculate}.test.ts',
   'test/matrix/{criteria,criteria.properties,flat-classes,join,market-join}.test.ts',
-  'test/structuring/{engine,properties}.test.ts',
+  'test/structuring/{engine,fast,properties}.test.ts',
   'test/lib/{calendar-day,generations,vocabulary,wording}.test.ts',
   'test/catalogue/catalogue-file.test.ts',
   'test/rate-cards/compare.test.ts',
