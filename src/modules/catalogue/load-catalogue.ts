@@ -51,6 +51,8 @@ export const RESET_TABLES = [
   'rate_card_states',
   'rate_card_follows',
   'scenarios',
+  'scenario_repricings',
+  'catalogue_changes',
   'notification_preferences',
   'devices',
   'issue_reports',
