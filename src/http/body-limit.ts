@@ -1,7 +1,7 @@
 /**
  * One request-body limit for both surfaces (MAX_BODY_BYTES, config.maxBodyBytes), read by body-parser (express.json,
  * express.raw). REST reads JSON with `jsonBody` as a step of each route, after the route's credentials and scopes are
- * judged (src/rest/router.ts); MCP with `bodyReader` (src/modules/mcp/server.ts); /graphql reads its body here as
+ * judged (src/rest/router.ts); MCP with `bodyReader` (src/mcp/server.ts); /graphql reads its body here as
  * bytes, with the same limit, before Yoga sees it, so an oversized body is refused from its Content-Length (or,
  * chunked, as soon as it passes the limit) with 413 and is never buffered whole. Compressed bodies are measured
  * inflated.
