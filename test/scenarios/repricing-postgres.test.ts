@@ -7,20 +7,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { repricePending } from '../../src/modules/repricing/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { DEMO_DEAL as DEAL } from '../../testkit/demo.ts';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 const SCENARIOS = 40;
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
 
 let t1: TestApp;
 let t2: TestApp;

@@ -6,21 +6,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { DEMO_DEAL as DEAL } from '../../testkit/demo.ts';
 
 let t: TestApp;
 let broker: string;
 let brokerId: number;
-const DEAL = {
-  cost: '55000',
-  cost_gst: true,
-  asset_value: 11,
-  term: 60,
-  advance_arrears: 'arrears',
-  repayment_frequency: 'monthly',
-  abn_age: 36,
-  gst_age: 30,
-  credit_score: 720,
-};
 
 beforeAll(async () => {
   t = await startTestApp();
