@@ -24,6 +24,7 @@ import { roundMoney, roundRate } from '../pricing/index.ts';
 import {
   advancedDeal,
   amountRange,
+  candidateOf,
   changedDeal,
   compareChanges,
   compareRank,
@@ -256,21 +257,15 @@ class FastSearch implements ApprovalSearch {
     const work = this.work;
     const deal = work.deal(wait, deposit, term, balloon);
     if (evaluateApproval(this.a, deal, work.catalogue.ancestry)?.status !== 'confirmed') return null;
-    const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
-    const dTerm = Math.abs(term - work.t0);
-    const dBalloon = Math.abs(balloon - work.b0) < SAME ? 0 : Math.abs(balloon - work.b0);
-    return {
-      levers: (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) + (dBalloon > 0 ? 1 : 0),
+    return candidateOf(
+      { deposit: work.d0, term: work.t0, balloon: work.b0 },
       wait,
-      dDeposit,
-      dTerm,
-      dBalloon,
       deposit,
       term,
       balloon,
       bracket,
       deal,
-    };
+    );
   }
 
   /** As the plain rule: the bounds (with the deal's own), narrowed by the approval's own term criteria. */

@@ -284,6 +284,33 @@ export interface Candidate {
   deal: Deal;
 }
 
+/** A sufficient change as the search compares it: how far each lever moved from the deal as entered. */
+export function candidateOf(
+  entered: { deposit: number; term: number; balloon: number },
+  wait: number,
+  deposit: number,
+  term: number,
+  balloon: number,
+  bracket: PricedBracket,
+  deal: Deal,
+): Candidate {
+  const dDeposit = Math.abs(deposit - entered.deposit) < SAME ? 0 : Math.abs(deposit - entered.deposit);
+  const dTerm = Math.abs(term - entered.term);
+  const dBalloon = Math.abs(balloon - entered.balloon) < SAME ? 0 : Math.abs(balloon - entered.balloon);
+  return {
+    levers: (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) + (dBalloon > 0 ? 1 : 0),
+    wait,
+    dDeposit,
+    dTerm,
+    dBalloon,
+    deposit,
+    term,
+    balloon,
+    bracket,
+    deal,
+  };
+}
+
 /** Fewer levers, then less waiting, then the least deposit, term and balloon change, then the cheapest (Rule 13). */
 export function compareChanges(a: Candidate, b: Candidate): number {
   return (
@@ -337,21 +364,15 @@ class Search implements ApprovalSearch {
     const deal = changedDeal(this.input, base, deposit, term, balloon);
     const bracket = this.verify(deal);
     if (bracket === null) return null;
-    const dDeposit = Math.abs(deposit - this.d0) < SAME ? 0 : Math.abs(deposit - this.d0);
-    const dTerm = Math.abs(term - this.t0);
-    const dBalloon = Math.abs(balloon - this.b0) < SAME ? 0 : Math.abs(balloon - this.b0);
-    return {
-      levers: (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) + (dBalloon > 0 ? 1 : 0),
+    return candidateOf(
+      { deposit: this.d0, term: this.t0, balloon: this.b0 },
       wait,
-      dDeposit,
-      dTerm,
-      dBalloon,
       deposit,
       term,
       balloon,
       bracket,
       deal,
-    };
+    );
   }
 
   /** Terms to try: the bounds (with the deal's own), narrowed by the approval's own term criteria. */
