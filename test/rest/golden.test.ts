@@ -16,11 +16,10 @@
  * contract, reviewed in the diff.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { routes } from '../../src/rest/routes/index.ts';
+import { type AbnRegisterStandIn, startAbnRegisterStandIn } from '../../testkit/abn-register.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
 
@@ -64,7 +63,7 @@ const KEPT_HEADERS = [
 
 const clock = new ManualClock(new Date('2026-11-21T02:00:00Z')); // 13:00 in Sydney: one calendar day throughout
 let t: TestApp;
-let register: Server;
+let register: AbnRegisterStandIn;
 const tokens: Record<string, string> = {};
 
 const BROKER_ORG = 8;
@@ -438,33 +437,11 @@ async function answer(k: Case): Promise<Answer> {
 }
 
 beforeAll(async () => {
-  // A stand-in for the Australian Business Register (its JSONP answer for an active ABN registered for GST).
-  register = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://register');
-    const callback = url.searchParams.get('callback') ?? 'c';
-    const found = {
-      Abn: url.searchParams.get('abn'),
-      AbnStatus: 'Active',
-      AbnStatusEffectiveFrom: '2000-02-22',
-      Acn: '',
-      AddressDate: '2018-11-05',
-      AddressPostcode: '2600',
-      AddressState: 'ACT',
-      BusinessName: ['TAX HQ'],
-      EntityName: 'AUSTRALIAN TAXATION OFFICE',
-      EntityTypeCode: 'CGE',
-      EntityTypeName: 'Commonwealth Government Entity',
-      Gst: '2000-07-01',
-      Message: '',
-    };
-    res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
-    res.end(`${callback}(${JSON.stringify(found)})`);
-  });
-  await new Promise<void>((resolve) => register.listen(0, '127.0.0.1', () => resolve()));
+  register = await startAbnRegisterStandIn();
   t = await startTestApp({
     clock,
     config: {
-      abnLookupUrl: `http://127.0.0.1:${(register.address() as AddressInfo).port}`,
+      abnLookupUrl: register.url,
       abnLookupGuid: 'demo-guid',
     },
   });
@@ -481,8 +458,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  register?.closeAllConnections();
-  await new Promise((resolve) => register?.close(resolve));
+  await register?.close();
 });
 
 describe('Every REST endpoint answers byte for byte as the committed corpus records', () => {

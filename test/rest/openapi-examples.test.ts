@@ -5,10 +5,9 @@
  * until someone makes it (an API token, a scenario, a rate-card version) is the first one made, and the run makes it
  * first on a fresh copy of the demo data.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/rest/openapi/document.ts';
+import { type AbnRegisterStandIn, startAbnRegisterStandIn } from '../../testkit/abn-register.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
 
@@ -191,7 +190,7 @@ describe('Every operation carries a request example: each path parameter, each r
 
 describe('Each example answers 2xx against the demo data, sent as the demo user who would send it', () => {
   let shared: TestApp;
-  let register: Server;
+  let register: AbnRegisterStandIn;
   const sessions = new WeakMap<TestApp, Map<string, { access: string; refresh: string }>>();
 
   async function signIn(t: TestApp, email: DemoUser): Promise<{ access: string; refresh: string }> {
@@ -203,40 +202,17 @@ describe('Each example answers 2xx against the demo data, sent as the demo user 
   }
 
   beforeAll(async () => {
-    // A stand-in for the Australian Business Register (its JSONP answer for an active ABN registered for GST).
-    register = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://register');
-      const callback = url.searchParams.get('callback') ?? 'c';
-      const answer = {
-        Abn: url.searchParams.get('abn'),
-        AbnStatus: 'Active',
-        AbnStatusEffectiveFrom: '2000-02-22',
-        Acn: '',
-        AddressDate: '2018-11-05',
-        AddressPostcode: '2600',
-        AddressState: 'ACT',
-        BusinessName: ['TAX HQ'],
-        EntityName: 'AUSTRALIAN TAXATION OFFICE',
-        EntityTypeCode: 'CGE',
-        EntityTypeName: 'Commonwealth Government Entity',
-        Gst: '2000-07-01',
-        Message: '',
-      };
-      res.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
-      res.end(`${callback}(${JSON.stringify(answer)})`);
-    });
-    await new Promise<void>((resolve) => register.listen(0, '127.0.0.1', () => resolve()));
+    register = await startAbnRegisterStandIn();
     shared = await startTestApp({
       config: {
-        abnLookupUrl: `http://127.0.0.1:${(register.address() as AddressInfo).port}`,
+        abnLookupUrl: register.url,
         abnLookupGuid: 'demo-guid',
       },
     });
   });
   afterAll(async () => {
     await shared?.close();
-    register?.closeAllConnections();
-    await new Promise((resolve) => register?.close(resolve));
+    await register?.close();
   });
 
   for (const op of OPERATIONS) {
