@@ -80,7 +80,8 @@ async function raiseRate(bracketId: number, points: number): Promise<void> {
 }
 
 /** The bracket of the cheapest row now (moving it moves the figure the owner was last told about). */
-const currentBracket = async (id: number) => ((await scenarioRow(id)).current as any).cheapest.rate_bracket_id as number;
+const currentBracket = async (id: number) =>
+  ((await scenarioRow(id)).current as any).cheapest.rate_bracket_id as number;
 
 const notices = () => t.database.prisma.notification.findMany({ where: { user_id: brokerId }, orderBy: { id: 'asc' } });
 

@@ -23,9 +23,8 @@ beforeAll(async () => {
   broker = (await t.login('broker.admin@demo.test')).access;
   brokerId = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'broker.admin@demo.test' } })).id;
   financier = (await t.login('financier.admin@demo.test')).access;
-  financierOrg = (
-    await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'financier.admin@demo.test' } })
-  ).organisation_id!;
+  financierOrg = (await t.database.prisma.user.findUniqueOrThrow({ where: { email: 'financier.admin@demo.test' } }))
+    .organisation_id!;
 });
 afterAll(async () => {
   await t?.close();
@@ -120,10 +119,12 @@ describe('A rate-card restore re-prices', () => {
       where: { organisation_id: financierOrg, resource: 'rate_card' },
       orderBy: { id: 'desc' },
     });
-    const edited = await t.graphql(financier).request<any>(
-      `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: ${bracket.base_min + 2}, base_max: ${bracket.base_max + 2}}) { __typename } }`,
-      { id: bracket.id },
-    );
+    const edited = await t
+      .graphql(financier)
+      .request<any>(
+        `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: ${bracket.base_min + 2}, base_max: ${bracket.base_max + 2}}) { __typename } }`,
+        { id: bracket.id },
+      );
     expect(edited.updateRateBracket.__typename).toBe('RateCardChange');
     await runOnce();
     const restored = await t.rest('POST', `/api/v1/rate-card-versions/${before.id}/restore`, { token: financier });
@@ -138,10 +139,12 @@ describe('A rate-card restore re-prices', () => {
 describe('A GraphQL mutation re-prices', () => {
   it('updateRateBracket re-prices the saved scenario to a fresh run', async () => {
     const bracket = await financierBracket();
-    const edited = await t.graphql(financier).request<any>(
-      `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: ${bracket.base_min + 0.25}}) { __typename } }`,
-      { id: bracket.id },
-    );
+    const edited = await t
+      .graphql(financier)
+      .request<any>(
+        `mutation($id: Int!) { updateRateBracket(id: $id, input: {base_min: ${bracket.base_min + 0.25}}) { __typename } }`,
+        { id: bracket.id },
+      );
     expect(edited.updateRateBracket.__typename).toBe('RateCardChange');
     await expectRepricedToNow();
   });

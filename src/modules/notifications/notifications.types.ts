@@ -60,7 +60,7 @@ export const NotificationPreferencesRef = builder
       }),
       scenario_change_threshold: t.exposeString('scenario_change_threshold', {
         description:
-          "Dollars a period, two decimals (\"1.00\" until set): a saved scenario's cheapest repayment must move by at least this much for a rate_card notification (a saved financier withdrawing notifies regardless)",
+          'Dollars a period, two decimals ("1.00" until set): a saved scenario\'s cheapest repayment must move by at least this much for a rate_card notification (a saved financier withdrawing notifies regardless)',
       }),
     }),
   });
@@ -81,7 +81,7 @@ export const UpdateNotificationPreferencesInput = builder.inputType('UpdateNotif
     scenario_change_threshold: t.field({
       type: 'Decimal',
       description:
-        'Dollars, 0 to 1000000.00, at most 2 decimal places: how far a saved scenario\'s cheapest repayment must move to notify; null leaves it unchanged',
+        "Dollars, 0 to 1000000.00, at most 2 decimal places: how far a saved scenario's cheapest repayment must move to notify; null leaves it unchanged",
     }),
   }),
 });

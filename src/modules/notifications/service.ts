@@ -45,7 +45,7 @@ interface PreferenceRow {
 
 /** The threshold a user who never set one has (the column's default), and the largest one accepted. */
 export const DEFAULT_SCENARIO_CHANGE_THRESHOLD = '1.00';
-export const MAX_SCENARIO_CHANGE_THRESHOLD = 1_000_000;
+const MAX_SCENARIO_CHANGE_THRESHOLD = 1_000_000;
 
 /** What a user who never changed anything has. */
 const DEFAULT_ROW: PreferenceRow = {
