@@ -57,7 +57,7 @@ fragment RateCardVersionFields on RateCardVersion {
   NotificationPreferencesFields: `
 fragment NotificationPreferencesFields on NotificationPreferences {
   categories quiet_hours_enabled quiet_hours_start quiet_hours_end timezone timezone_source updated_at
-  available_categories { key label description default_enabled }
+  available_categories { key label description default_enabled } scenario_change_threshold
 }`,
   ApprovalFields: `
 fragment ApprovalFields on Approval {

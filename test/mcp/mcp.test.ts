@@ -431,6 +431,58 @@ describe('Authentication 5: write tools need a read_write token', () => {
   });
 });
 
+describe('Saved scenarios through an assistant: the same re-pricing fields as GraphQL', () => {
+  const REPRICING = `{ scenarios(kind: saved) { __typename ... on QueryScenariosSuccess { data { id
+    current_cheapest { organisation_id organisation_name approval_id rate repayment } saved_cheapest_stands
+    repayment_change repriced_at repriced_version } } } }`;
+
+  it('save_scenario answers them (null until re-priced); list_saved_scenarios answers what GraphQL shows after a change', async () => {
+    const { token } = await mint('read_write');
+    const client = await connect(token);
+    const run = await call(client, 'run_calculator', DEAL);
+    const scenarioId = (run.structuredContent as any).scenario_id as number;
+    const saved = await call(client, 'save_scenario', { id: scenarioId, name: 'Watched' });
+    expect(saved.isError).toBeFalsy();
+    expect((saved.structuredContent as any).scenario).toMatchObject({
+      id: scenarioId,
+      name: 'Watched',
+      current_cheapest: null,
+      saved_cheapest_stands: null,
+      repayment_change: null,
+      repriced_at: null,
+      repriced_version: null,
+    });
+
+    const row = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: scenarioId } });
+    const bracketId = (row.summary as any).cheapest.rate_bracket_id as number;
+    const bracket = await t.database.prisma.rateBracket.findUniqueOrThrow({ where: { id: bracketId } });
+    await t.app.repricing.runOnce(); // earlier tests' changes
+    await t.database.prisma.rateBracket.update({
+      where: { id: bracketId },
+      data: { base_min: bracket.base_min + 2, base_max: bracket.base_max + 2 },
+    });
+    try {
+      await t.app.repricing.runOnce();
+      const listed = await call(client, 'list_saved_scenarios', {});
+      expect(listed.isError).toBeFalsy();
+      const mine = (listed.structuredContent as any).scenarios.find((s: { id: number }) => s.id === scenarioId);
+      const shown = (await t.graphql(session).request<any>(REPRICING)).scenarios.data.find(
+        (s: { id: number }) => s.id === scenarioId,
+      );
+      expect(shown.repriced_version).not.toBeNull();
+      expect(shown.current_cheapest).not.toBeNull();
+      const { id, ...fields } = shown;
+      expect(mine).toMatchObject({ id: scenarioId, name: 'Watched', ...fields });
+      expect(mine.summary.cheapest.rate_bracket_id).toBe(bracketId);
+    } finally {
+      await t.database.prisma.rateBracket.update({
+        where: { id: bracketId },
+        data: { base_min: bracket.base_min, base_max: bracket.base_max },
+      });
+    }
+  });
+});
+
 describe('Approvals and rate-card edits through an assistant', () => {
   it("list_approvals pages one financier's approvals", async () => {
     const financier = await t.database.prisma.organisation.findFirstOrThrow({

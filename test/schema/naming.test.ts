@@ -28,11 +28,13 @@ const DECIMAL_STRING_OUTPUTS: Record<string, string[]> = {
   PricedCardItem: ['base_min', 'base_max', 'rate_min', 'rate_max', 'e_min', 'e_max', 'repayment_min', 'repayment_max'],
   StructuringSuggestion: ['rate_min', 'e_min', 'repayment_min'],
   Approval: ['min_deposit_percentage', 'min_deposit_amount', 'min_asset_cost', 'max_asset_cost'],
+  NotificationPreferences: ['scenario_change_threshold'],
 };
 /** Inputs the contract sends as decimal strings: `Decimal` (a plain decimal string, or a JSON number). */
 const DECIMAL_STRING_INPUTS: Record<string, string[]> = {
   DealInput: ['cost'],
   ApprovalInput: ['min_deposit_percentage', 'min_deposit_amount', 'min_asset_cost', 'max_asset_cost'],
+  UpdateNotificationPreferencesInput: ['scenario_change_threshold'],
 };
 
 interface Part {

@@ -2,7 +2,7 @@
 import type { ToolDefinition } from './define-tool.ts';
 import { runCalculator, runMatrix, runMatrixCalculator, searchAssets, whatWouldItTake } from './compute.ts';
 import { listApprovals } from './approvals.ts';
-import { saveScenario } from './scenarios.ts';
+import { listSavedScenarios, saveScenario } from './scenarios.ts';
 import { createRateBracket, updateProduct, updateRateBracket } from './rate-cards.ts';
 
 export const tools: ToolDefinition[] = [
@@ -13,6 +13,7 @@ export const tools: ToolDefinition[] = [
   whatWouldItTake,
   listApprovals,
   saveScenario,
+  listSavedScenarios,
   updateRateBracket,
   createRateBracket,
   updateProduct,

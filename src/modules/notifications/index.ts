@@ -5,6 +5,8 @@
  */
 export { queueNotification } from './queue.ts';
 export { queueAccountEvent } from './account-events.ts';
+/** What a saved scenario's re-pricing compares a move with when its owner never set a threshold. */
+export { DEFAULT_SCENARIO_CHANGE_THRESHOLD } from './service.ts';
 /** Delivery, for the process that runs it (src/app.ts, src/main.ts) and for tests that drive it. */
 export {
   createDeliveryWorker,

@@ -58,6 +58,10 @@ export const NotificationPreferencesRef = builder
         description: 'Every category, with its label and default',
         resolve: (p) => [...p.available_categories],
       }),
+      scenario_change_threshold: t.exposeString('scenario_change_threshold', {
+        description:
+          'Dollars a period, two decimals ("1.00" until set): a saved scenario\'s cheapest repayment must move by at least this much for a rate_card notification (a saved financier withdrawing notifies regardless)',
+      }),
     }),
   });
 
@@ -73,6 +77,11 @@ export const UpdateNotificationPreferencesInput = builder.inputType('UpdateNotif
     }),
     follow_device: t.boolean({
       description: "true: timezone is the device's zone (timezone_source device); later registrations keep it current",
+    }),
+    scenario_change_threshold: t.field({
+      type: 'Decimal',
+      description:
+        "Dollars, 0 to 1000000.00, at most 2 decimal places: how far a saved scenario's cheapest repayment must move to notify; null leaves it unchanged",
     }),
   }),
 });

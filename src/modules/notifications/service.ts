@@ -27,6 +27,8 @@ export interface NotificationPreferences {
   timezone_source: TimezoneSource;
   updated_at: Date | null;
   available_categories: readonly NotificationCategoryDescription[];
+  /** Dollars a period, two decimals ("1.00"): how far a saved scenario's cheapest repayment moves before a notice. */
+  scenario_change_threshold: string;
 }
 
 interface PreferenceRow {
@@ -37,7 +39,13 @@ interface PreferenceRow {
   timezone: string;
   timezone_source: string;
   updated_at: Date | null;
+  /** The column (a Prisma Decimal, or the driver's text or number in a raw read). */
+  scenario_change_threshold: { toString(): string };
 }
+
+/** The threshold a user who never set one has (the column's default), and the largest one accepted. */
+export const DEFAULT_SCENARIO_CHANGE_THRESHOLD = '1.00';
+const MAX_SCENARIO_CHANGE_THRESHOLD = 1_000_000;
 
 /** What a user who never changed anything has. */
 const DEFAULT_ROW: PreferenceRow = {
@@ -48,6 +56,7 @@ const DEFAULT_ROW: PreferenceRow = {
   timezone: '',
   timezone_source: '',
   updated_at: null,
+  scenario_change_threshold: DEFAULT_SCENARIO_CHANGE_THRESHOLD,
 };
 
 function present(row: PreferenceRow): NotificationPreferences {
@@ -60,6 +69,7 @@ function present(row: PreferenceRow): NotificationPreferences {
     timezone_source: row.timezone_source === 'device' || row.timezone_source === 'user' ? row.timezone_source : '',
     updated_at: row.updated_at,
     available_categories: CATEGORY_DESCRIPTIONS,
+    scenario_change_threshold: Number(String(row.scenario_change_threshold)).toFixed(2),
   };
 }
 
@@ -76,6 +86,8 @@ export interface PreferencesPatch {
   quiet_hours_end?: string | null;
   timezone?: string | null;
   follow_device?: boolean | null;
+  /** Dollars, >= 0, at most 2 decimal places; null leaves it unchanged. */
+  scenario_change_threshold?: number | null;
 }
 
 /** Unknown keys named in one 400 at most; the rest are summarised (a body may carry thousands). */
@@ -136,12 +148,22 @@ export async function updatePreferences(
   const followDevice = patch.follow_device === true;
   if (followDevice && (patch.timezone === undefined || patch.timezone === null || patch.timezone === ''))
     errors.add('timezone', "Required with follow_device: true (the device's zone).");
+  const threshold = patch.scenario_change_threshold;
+  if (typeof threshold === 'number') {
+    if (threshold < 0) errors.add('scenario_change_threshold', 'Ensure this value is greater than or equal to 0.');
+    else if (threshold > MAX_SCENARIO_CHANGE_THRESHOLD)
+      errors.add('scenario_change_threshold', 'Ensure this value is less than or equal to 1000000.00.');
+    // More places would be rounded silently by the column (two decimals).
+    else if (Number(threshold.toFixed(2)) !== threshold)
+      errors.add('scenario_change_threshold', 'Ensure there are no more than 2 decimal places.');
+  }
   errors.throwIfAny();
 
   return ctx.prisma.$transaction(async (tx) => {
     await tx.$executeRaw`INSERT INTO notification_preferences (user_id) VALUES (${userId}) ON CONFLICT (user_id) DO NOTHING`;
     const [current] = await tx.$queryRaw<PreferenceRow[]>`
-      SELECT categories, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, timezone, timezone_source, updated_at
+      SELECT categories, quiet_hours_enabled, quiet_hours_start, quiet_hours_end, timezone, timezone_source, updated_at,
+             scenario_change_threshold
       FROM notification_preferences WHERE user_id = ${userId} FOR UPDATE`;
     const next: PreferenceRow = { ...current };
     if (Object.keys(categoryChoices).length)
@@ -181,6 +203,7 @@ export async function updatePreferences(
         quiet_hours_end: next.quiet_hours_end,
         timezone: next.timezone,
         timezone_source: next.timezone_source,
+        ...(typeof threshold === 'number' ? { scenario_change_threshold: threshold.toFixed(2) } : {}),
         updated_at: ctx.clock.now(),
       },
     });

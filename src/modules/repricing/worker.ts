@@ -20,7 +20,7 @@ import { callersOfUsers } from '../auth/index.ts';
 import type { CatalogueSnapshot } from '../catalogue/index.ts';
 import type { DealRequest } from '../deal/index.ts';
 import { runMatrixCalculator } from '../matrix/index.ts';
-import { queueNotification } from '../notifications/index.ts';
+import { DEFAULT_SCENARIO_CHANGE_THRESHOLD, queueNotification } from '../notifications/index.ts';
 import { calculate } from '../pricing/index.ts';
 import { readCurrent, readSummary, type CurrentCheapest, type ScenarioSummary } from '../scenarios/index.ts';
 import type { AppDeps, ServiceContext } from '../../lib/service-context.ts';
@@ -233,7 +233,7 @@ async function repriceBatch(
           previous: readCurrent(scenario.current),
           cheapest: run.cheapest,
           savedStands: run.savedStands,
-          threshold: thresholds.get(scenario.user_id) ?? '1.00',
+          threshold: thresholds.get(scenario.user_id) ?? DEFAULT_SCENARIO_CHANGE_THRESHOLD,
         });
         writes.push({ id: scenario.scenario_id, current, version: run.version.toString() });
         if (notice) {
