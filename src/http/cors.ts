@@ -12,7 +12,7 @@ const ALLOWED_HEADERS = 'Authorization, Content-Type, Accept, X-Service-Client, 
  * Response headers a browser client may read: request id, list totals, back-off, the rate card's version, and the
  * recent scenario a metered run was saved as (src/rest/define-route.ts).
  */
-const EXPOSED_HEADERS = 'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id';
+const EXPOSED_HEADERS = 'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id, X-Scenario-Change-Threshold';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 export function cors(allowedOrigins: readonly string[]) {

@@ -56,7 +56,7 @@ for (const s of SURFACES) {
       expect(res.headers.get('vary')).toMatch(/Origin/);
       // A browser client may read the request id, list totals, back-off, the rate card's version and a run's scenario.
       expect(res.headers.get('access-control-expose-headers')).toBe(
-        'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id',
+        'X-Request-Id, X-Total-Count, Retry-After, ETag, X-Scenario-Id, X-Scenario-Change-Threshold',
       );
     });
 

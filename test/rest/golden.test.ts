@@ -2,7 +2,7 @@
  * Every /api/v1 endpoint of the route table answers byte for byte as the committed corpus says: one request per
  * endpoint that succeeds on the demo catalogue, and for each kind of refusal (400 validation, 401, 403, 404, 409) a
  * few requests that earn it. Each answer's status, the headers a client reads (content type and length, ETag,
- * Cache-Control, Retry-After, Location, X-Scenario-Id, X-Total-Count) and the exact body text are compared with
+ * Cache-Control, Retry-After, Location, X-Scenario-Id, X-Scenario-Change-Threshold, X-Total-Count) and the exact body text are compared with
  * test/rest/golden/rest-v1.json, recorded on the code before dependencies replaced hand-written execution and
  * database plumbing.
  *
@@ -58,6 +58,7 @@ const KEPT_HEADERS = [
   'retry-after',
   'location',
   'x-scenario-id',
+  'x-scenario-change-threshold',
   'x-total-count',
 ];
 

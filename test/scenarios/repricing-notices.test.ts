@@ -104,22 +104,21 @@ const outboxReasons = async () =>
   );
 
 describe('The threshold is set through the notification preferences, and read back', () => {
-  it('REST: "1.00" until set; a number or a decimal string sets it; null and absent leave it', async () => {
-    expect((await t.rest('GET', '/api/v1/notifications/preferences', { token: broker })).body).toMatchObject({
-      scenario_change_threshold: '1.00',
-    });
+  it('REST: the body stays the contract\'s; the X-Scenario-Change-Threshold header answers it, "1.00" until set', async () => {
+    const threshold = (res: { headers: Headers }) => res.headers.get('x-scenario-change-threshold');
+    const first = await t.rest('GET', '/api/v1/notifications/preferences', { token: broker });
+    expect(threshold(first)).toBe('1.00');
+    expect(first.body).not.toHaveProperty('scenario_change_threshold');
     const set = await patchPreferences({ scenario_change_threshold: 2.5 });
     expect(set.status).toBe(200);
-    expect(set.body.scenario_change_threshold).toBe('2.50');
-    expect((await patchPreferences({ scenario_change_threshold: '0.35' })).body.scenario_change_threshold).toBe('0.35');
-    expect((await patchPreferences({ scenario_change_threshold: null })).body.scenario_change_threshold).toBe('0.35');
-    expect((await patchPreferences({ quiet_hours_enabled: false })).body.scenario_change_threshold).toBe('0.35');
-    expect((await patchPreferences({ scenario_change_threshold: 1_000_000 })).body.scenario_change_threshold).toBe(
-      '1000000.00',
-    );
-    expect((await patchPreferences({ scenario_change_threshold: 0 })).body.scenario_change_threshold).toBe('0.00');
-    const read = await t.rest('GET', '/api/v1/notifications/preferences', { token: broker });
-    expect(read.body.scenario_change_threshold).toBe('0.00');
+    expect(threshold(set)).toBe('2.50');
+    expect(set.body).not.toHaveProperty('scenario_change_threshold');
+    expect(threshold(await patchPreferences({ scenario_change_threshold: '0.35' }))).toBe('0.35');
+    expect(threshold(await patchPreferences({ scenario_change_threshold: null }))).toBe('0.35');
+    expect(threshold(await patchPreferences({ quiet_hours_enabled: false }))).toBe('0.35');
+    expect(threshold(await patchPreferences({ scenario_change_threshold: 1_000_000 }))).toBe('1000000.00');
+    expect(threshold(await patchPreferences({ scenario_change_threshold: 0 }))).toBe('0.00');
+    expect(threshold(await t.rest('GET', '/api/v1/notifications/preferences', { token: broker }))).toBe('0.00');
   });
 
   it('GraphQL: updateNotificationPreferences sets it and notificationPreferences reads it', async () => {
@@ -160,7 +159,8 @@ describe('The threshold is set through the notification preferences, and read ba
       ]);
     }
     const read = await t.rest('GET', '/api/v1/notifications/preferences', { token: broker });
-    expect(read.body).toMatchObject({ scenario_change_threshold: '3.00', quiet_hours_enabled: false });
+    expect(read.headers.get('x-scenario-change-threshold')).toBe('3.00');
+    expect(read.body).toMatchObject({ quiet_hours_enabled: false });
     const gql = await t.graphql(broker).request<any>(
       `mutation { updateNotificationPreferences(input: {scenario_change_threshold: -1}) {
          __typename ... on ValidationError { errors { field messages } } } }`,

@@ -1,5 +1,5 @@
-import { timezoneSourceOfGraphQLName } from '../../../lib/vocabulary.ts';
 import { body, defineRoute } from '../../define-route.ts';
+import { preferencesReply } from './preferences-reply.ts';
 
 export default defineRoute({
   method: 'patch',
@@ -7,10 +7,5 @@ export default defineRoute({
   document: `mutation RestUpdateNotificationPreferences($input: UpdateNotificationPreferencesInput!) {
     updateNotificationPreferences(input: $input) { __typename ...NotificationPreferencesFields ...ErrorFields } }`,
   variables: (req) => ({ input: body(req) }),
-  respond: (r) => {
-    if (r.__typename !== 'NotificationPreferences') return undefined;
-    const { __typename, ...preferences } = r;
-    // GraphQL's TimezoneSource names the empty source `none`; the spec's body sends ''.
-    return [200, { ...preferences, timezone_source: timezoneSourceOfGraphQLName(preferences.timezone_source) }];
-  },
+  respond: preferencesReply,
 });
