@@ -80,7 +80,7 @@ module.exports = {
       comment: 'Services, engines and error classes are plain TypeScript: GraphQL types live in *.types.ts and graphql.ts.',
       from: {
         path: [
-          '^src/modules/.*/(service|errors|engine|finance|criteria|join|rows|recalculate|deal|validate|model|snapshot)\\.ts$',
+          '^src/modules/.*/(service|errors|engine|finance|criteria|join|rows|results|recalculate|deal|validate|model|snapshot)\\.ts$',
           '^src/modules/.*/(compare|store|versions|asset-tree|quiet-hours|subject|card)\\.ts$',
           '^src/modules/[^/]+/[^/]+\\.service\\.ts$',
         ],
