@@ -6,7 +6,14 @@ export { requireKnownAsset, snapshotFor } from './service.ts';
 export type { CatalogueSnapshot } from './snapshot.ts';
 
 export { MAX_ASSET_DEPTH } from './asset-tree.ts';
-export { parseCatalogueFile, CARD_RECORD_FIELDS, NUMERIC_FIELDS, suggest } from './catalogue-file.ts';
+export {
+  parseCatalogueFile,
+  CARD_RECORD_FIELDS,
+  cardRecordProblems,
+  type CardRecordKind,
+  NUMERIC_FIELDS,
+  suggest,
+} from './catalogue-file.ts';
 export { isDatabaseEmpty, loadCatalogue } from './load-catalogue.ts';
 export {
   ASSET_STATE_UNCHECKED,
