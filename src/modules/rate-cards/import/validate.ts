@@ -53,7 +53,7 @@ const NAME = z
 /** Any other text cell: at most maxTextLength characters as sent. */
 const CELL = z.string().refine((v) => v.length <= IMPORT_LIMITS.maxTextLength, { error: TOO_LONG });
 
-/** A product's file-local key. */
+/** A product's file-local key. Any integer JSON carries is one (z.int() would stop at 2^53). */
 const KEY = z.union(
   [
     z.string().refine((v) => v.trim() !== '', { error: KEY_TYPE, abort: true }),
@@ -68,13 +68,14 @@ const PRODUCT_REF = {
   name: z.string({ error: REF_NAME_TYPE }).refine((v) => v.trim() !== '', { error: REF_NAME_TYPE }),
 };
 
+const NONE: readonly string[] = [];
+
 /** A text value's problems under `rule`; a value of another type has none here (its type is the catalogue rules'). */
 function textProblems(rule: z.ZodType<unknown, string>, value: unknown): readonly string[] {
   if (typeof value !== 'string') return NONE;
   const result = rule.safeParse(value);
   return result.success ? NONE : result.error.issues.map((issue) => issue.message);
 }
-const NONE: readonly string[] = [];
 
 /**
  * Checks one record's own fields: its name by NAME, then the catalogue's rules in their field order (a name already
