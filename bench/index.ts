@@ -34,7 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadSnapshot, type CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
 import { catalogueIndexBuilders } from '../src/app-services.ts';
-import type { Deal } from '../src/modules/catalogue/model.ts';
+import type { Deal } from '../src/modules/deal/index.ts';
 import { evaluateApprovals } from '../src/modules/matrix/criteria.ts';
 import { joinMatrixCalculator } from '../src/modules/matrix/join.ts';
 import { matrixCalculatorRows } from '../src/modules/matrix/rows.ts';

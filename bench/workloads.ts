@@ -1,5 +1,5 @@
 /** Engine workloads the benchmark times. */
-import type { Deal } from '../src/modules/catalogue/model.ts';
+import type { Deal } from '../src/modules/deal/index.ts';
 import type { CatalogueSnapshot } from '../src/modules/catalogue/snapshot.ts';
 import type { DealRequest } from '../src/modules/deal/index.ts';
 import { priceDeal, type PricingIndex } from '../src/modules/pricing/engine.ts';

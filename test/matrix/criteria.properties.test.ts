@@ -5,14 +5,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type {
-  Approval,
-  ApprovalOutcome,
-  AssetState,
-  Deal,
-  TransactionType,
-} from '../../src/modules/catalogue/model.ts';
+import type { Approval, AssetState, TransactionType } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import {
+  type ApprovalOutcome,
   buildCriteriaTable,
   evaluateApproval,
   evaluateApprovals,

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import type { Approval, ApprovalOutcome, Deal } from '../../src/modules/catalogue/model.ts';
+import type { Approval } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import {
+  type ApprovalOutcome,
   buildAssetAncestry,
   buildCriteriaTable,
   evaluateApproval,
   evaluateApprovals,
-  groupByFinancier,
   MISSING_FIELD_NAMES,
-  sortApprovalsWithinFinancier,
 } from '../../src/modules/matrix/criteria.ts';
+import { groupByFinancier, sortApprovalsWithinFinancier } from '../../src/modules/matrix/results.ts';
 import { ancestry, approval, ASSETS, assetNode, deal } from './fixtures.ts';
 
 const evaluate = (a: Approval, d: Deal) => evaluateApproval(a, d, ancestry);

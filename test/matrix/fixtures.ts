@@ -2,8 +2,10 @@
  * Factories that read like the spec: an approval with every criterion blank (checks nothing), a deal that
  * answers nothing beyond the two required fields, and priced brackets. Tests set only what they are about.
  */
-import type { Approval, ApprovalOutcome, AssetNode, Deal, PricedBracket } from '../../src/modules/catalogue/model.ts';
-import { buildAssetAncestry } from '../../src/modules/matrix/criteria.ts';
+import type { Approval, AssetNode } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
+import { type ApprovalOutcome, buildAssetAncestry } from '../../src/modules/matrix/criteria.ts';
+import type { PricedBracket } from '../../src/modules/pricing/index.ts';
 import { UNANSWERED } from '../support/deal.ts';
 
 /**

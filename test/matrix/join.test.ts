@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Approval, ApprovalOutcome, PricedBracket } from '../../src/modules/catalogue/model.ts';
+import type { Approval } from '../../src/modules/catalogue/model.ts';
+import type { ApprovalOutcome } from '../../src/modules/matrix/criteria.ts';
+import type { PricedBracket } from '../../src/modules/pricing/index.ts';
 import { buildPricingIndex, priceDeal, sortCheapestFirst } from '../../src/modules/pricing/engine.ts';
 import { seededRandom } from '../../testkit/random.ts';
 import { makeDeal, syntheticCatalogue } from '../pricing/fixtures.ts';

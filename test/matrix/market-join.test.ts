@@ -4,7 +4,9 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalOutcome, Deal, DocLevel, RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { DocLevel, RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
+import type { ApprovalOutcome } from '../../src/modules/matrix/criteria.ts';
 import { compareJoinedRows, joinMatrixCalculator } from '../../src/modules/matrix/join.ts';
 import { matrixCalculatorRows } from '../../src/modules/matrix/rows.ts';
 import { buildPricingIndex, priceDeal, priceMarket } from '../../src/modules/pricing/engine.ts';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Deal, PricedBracket, Product, RateBracket, TriState } from '../../src/modules/catalogue/model.ts';
+import type { Product, RateBracket, TriState } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
+import type { PricedBracket } from '../../src/modules/pricing/index.ts';
 import {
   buildPricingIndex,
   compareCheapest,

@@ -6,10 +6,10 @@ import type {
   AssetNode,
   AssetRateBracketRelation,
   CompoundingFrequency,
-  Deal,
   Product,
   RateBracket,
 } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import type { PricingCatalogue } from '../../src/modules/pricing/engine.ts';
 import { UNANSWERED } from '../support/deal.ts';
 import { seededRandom } from '../../testkit/random.ts';

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import type { Deal, RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import { describe, expect, it } from 'vitest';
 import { buildPricingIndex, priceDeal } from '../../src/modules/pricing/engine.ts';
 import { effectiveAnnualRate, pmt, ratePerInstalment, solveRate } from '../../src/modules/pricing/finance.ts';

@@ -6,7 +6,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Approval, Deal, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import { priceDeal, priceOneBracket } from '../../src/modules/pricing/engine.ts';
 import { structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';

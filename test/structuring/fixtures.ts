@@ -2,7 +2,8 @@
  * A small structuring world: one asset, one financier, its products and brackets, and approvals linked to them.
  * Tests set only what they are about; everything else is unbounded and free.
  */
-import type { Approval, Deal, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import { buildAssetAncestry } from '../../src/modules/matrix/criteria.ts';
 import { buildPricingIndex } from '../../src/modules/pricing/engine.ts';
 import {

@@ -7,7 +7,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Approval, Deal, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import { evaluateApproval } from '../../src/modules/matrix/criteria.ts';
 import { priceDeal } from '../../src/modules/pricing/engine.ts';
 import { advancedDeal, LEVERS, structureDeal, type StructuringInput } from '../../src/modules/structuring/engine.ts';

@@ -1,4 +1,4 @@
-import type { Deal } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 
 /** The answers a deal may leave blank, all blank: each engine's fixtures add what their tests price or check. */
 export const UNANSWERED: Omit<

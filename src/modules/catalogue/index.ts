@@ -6,20 +6,24 @@ export { requireKnownAsset, snapshotFor } from './service.ts';
 export type { CatalogueSnapshot } from './snapshot.ts';
 
 export { MAX_ASSET_DEPTH } from './asset-tree.ts';
-export { parseCatalogueFile, CARD_RECORD_FIELDS, NUMERIC_FIELDS, suggest } from './catalogue-file.ts';
+export {
+  parseCatalogueFile,
+  CARD_RECORD_FIELDS,
+  cardRecordProblems,
+  type CardRecordKind,
+  NUMERIC_FIELDS,
+  suggest,
+} from './catalogue-file.ts';
 export { isDatabaseEmpty, loadCatalogue } from './load-catalogue.ts';
 export {
   ASSET_STATE_UNCHECKED,
   productAsStored,
-  type Deal,
   type Approval,
-  type ApprovalOutcome,
   type AssetNode,
   type AssetState,
   type DocLevel,
   type EvaluationStatus,
   type TransactionType,
-  type PricedBracket,
   type AssetRateBracketRelation,
   type CardType,
   type Product,

@@ -3,14 +3,11 @@
  * Services build these from Prisma rows (see catalogue/snapshot.ts); engines never see Prisma.
  */
 import type {
-  AdvanceArrears,
   AssetState,
   CardType,
   CompoundingFrequency,
   DocLevel,
-  EvaluationStatus,
   OrganisationType,
-  RepaymentFrequency,
   TransactionType,
   TriState,
 } from '../../lib/vocabulary.ts';
@@ -150,80 +147,4 @@ export interface Approval {
   industries: string[]; // empty = all
   asset_ids: number[]; // empty = all; a member covers itself and its descendants
   rate_bracket_ids: number[];
-}
-
-/**
- * A deal as both engines read it, after request validation and normalisation (deal/deal.ts).
- * `null` = the broker did not answer. Amounts are dollars, rates percent.
- */
-export interface Deal {
-  type: CardType;
-  asset_value: number; // asset id
-  term: number | null; // months; required for pricing
-  advance_arrears: AdvanceArrears;
-  repayment_frequency: RepaymentFrequency;
-  cost: number; // as entered
-  cost_gst: boolean;
-  /** GST-inclusive cost (`cost * 1.1` when cost_gst is false). */
-  cost_inc: number;
-  /** Deposit in dollars (percentage resolved per the GST rule); null when the request did not carry one. */
-  deposit: number | null;
-  balloon_amount: number; // dollars, resolved
-  brokerage: number;
-  brokerage_gst: boolean;
-  brokerage_percentage: boolean;
-  origination_fee: number;
-  origination_fee_gst: boolean;
-  doc_fee_financed: 'yes' | 'no' | null;
-  lvr: number | null;
-  abn_age: number | null;
-  gst_age: number | null;
-  asset_age: number | null; // months (from year_model when only that was sent)
-  asset_age_plus_term: number | null;
-  borrower_age_youngest: number | null;
-  borrower_age_oldest: number | null;
-  file_age: number | null;
-  credit_score: number | null;
-  industry: string | null;
-  asset_state: AssetState | null;
-  transaction_type: TransactionType | null;
-  home_owner: boolean | null;
-  private_sale: boolean | null;
-  sale_hire_back: boolean | null;
-  preferred_financier: number[] | null; // null/empty = every financier
-}
-
-/** One rate bracket priced for one deal (pricing engine output; full precision, formatted at the edge). */
-export interface PricedBracket {
-  rate_bracket_id: number;
-  rate_bracket_name: string;
-  organisation_id: number;
-  product_id: number;
-  product_name: string;
-  base_min: number;
-  base_max: number; // annual % from the card
-  rate_min: number;
-  rate_max: number; // priced nominal annual % (base + brokerage loading when rate-loaded)
-  e_min: number;
-  e_max: number; // effective annual %
-  repayment_min: number;
-  repayment_max: number; // per instalment, incl. monthly fee share
-  balloon: number; // dollars
-  commission: number; // brokerage paid, dollars, after caps and GST
-  amount_financed: number; // P incl. funded brokerage
-  instalments: number; // n
-  instalments_per_year: number; // m
-  compounding_per_year: number; // c
-  advance: boolean;
-  monthly_fee_per_instalment: number;
-}
-
-/** One approval not ruled out (criteria engine output). */
-export interface ApprovalOutcome {
-  approval: Approval;
-  status: EvaluationStatus;
-  missing_fields: string[]; // request field names, sorted, unique
-  deposit_percentage: number | null;
-  deposit_amount: number | null;
-  deposit_required: number | null; // dollars
 }

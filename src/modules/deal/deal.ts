@@ -5,7 +5,6 @@
  * percentage over 100, contradictory home_owner/asset_owner). This function is total: it never throws, whatever
  * it is given; a field it cannot read becomes "not answered" (null) or its documented default.
  */
-import type { Deal } from '../catalogue/index.ts';
 import {
   ADVANCE_ARREARS,
   ASSET_STATES,
@@ -18,6 +17,47 @@ import {
   type RepaymentFrequency,
   type TransactionType,
 } from '../../lib/vocabulary.ts';
+
+/**
+ * A deal as both engines read it, after request validation and normalisation (`normaliseDeal`, below).
+ * `null` = the broker did not answer. Amounts are dollars, rates percent.
+ */
+export interface Deal {
+  type: CardType;
+  asset_value: number; // asset id
+  term: number | null; // months; required for pricing
+  advance_arrears: AdvanceArrears;
+  repayment_frequency: RepaymentFrequency;
+  cost: number; // as entered
+  cost_gst: boolean;
+  /** GST-inclusive cost (`cost * 1.1` when cost_gst is false). */
+  cost_inc: number;
+  /** Deposit in dollars (percentage resolved per the GST rule); null when the request did not carry one. */
+  deposit: number | null;
+  balloon_amount: number; // dollars, resolved
+  brokerage: number;
+  brokerage_gst: boolean;
+  brokerage_percentage: boolean;
+  origination_fee: number;
+  origination_fee_gst: boolean;
+  doc_fee_financed: 'yes' | 'no' | null;
+  lvr: number | null;
+  abn_age: number | null;
+  gst_age: number | null;
+  asset_age: number | null; // months (from year_model when only that was sent)
+  asset_age_plus_term: number | null;
+  borrower_age_youngest: number | null;
+  borrower_age_oldest: number | null;
+  file_age: number | null;
+  credit_score: number | null;
+  industry: string | null;
+  asset_state: AssetState | null;
+  transaction_type: TransactionType | null;
+  home_owner: boolean | null;
+  private_sale: boolean | null;
+  sale_hire_back: boolean | null;
+  preferred_financier: number[] | null; // null/empty = every financier
+}
 
 /** A calculator / Matrix Calculator request body with the spec's field names, numbers already parsed. */
 export interface DealRequest {

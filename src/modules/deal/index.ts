@@ -1,14 +1,13 @@
 /**
  * The deal a broker enters, as one module both the Calculator and the Matrix use: its input shape, the request
- * rules (400s naming the field) and the normalisation into the Deal the engines read. This file is the module's
- * public entry; its GraphQL input type is registered by ./graphql.ts.
+ * rules (400s naming the field) and the normalisation into the `Deal` the engines read (deal.ts). This file is the
+ * module's public entry; its GraphQL input type is registered by ./graphql.ts.
  */
-import type { Deal } from '../catalogue/index.ts';
 import { ValidationError } from '../../lib/errors.ts';
-import { normaliseDeal, type DealRequest } from './deal.ts';
+import { normaliseDeal, type Deal, type DealRequest } from './deal.ts';
 import { dealRequestErrors, type DealSurface } from './validate.ts';
 
-export type { DealRequest, DealSurface };
+export type { Deal, DealRequest, DealSurface };
 
 /**
  * The request checked against the surface's rules (throws one ValidationError naming every bad field), then

@@ -11,7 +11,7 @@
  */
 import { nextGeneration } from '../../lib/generations.ts';
 import { ASSET_STATES, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
-import type { Approval, ApprovalOutcome, AssetState } from '../catalogue/index.ts';
+import type { Approval, AssetState } from '../catalogue/index.ts';
 import {
   ABN_AGE,
   ASSET_AGE,
@@ -33,6 +33,7 @@ import {
   Outcome,
   type PreparedDeal,
   PRIVATE_SALE,
+  type ApprovalOutcome,
   SALE_HIRE_BACK,
   TERM,
   TRANSACTION_TYPE,

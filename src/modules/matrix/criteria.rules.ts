@@ -14,14 +14,8 @@
  * table and the decisions behind the edge cases.
  */
 import { TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
-import type {
-  Approval,
-  ApprovalOutcome,
-  AssetState,
-  Deal,
-  EvaluationStatus,
-  TransactionType,
-} from '../catalogue/index.ts';
+import type { Approval, AssetState, EvaluationStatus, TransactionType } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
 import type { AssetAncestry } from './asset-ancestry.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -295,6 +289,16 @@ export function depositCriterion(a: Approval, costInc: number): string {
   return a.min_deposit_amount !== null && (pct === null || a.min_deposit_amount > (pct * costInc) / 100)
     ? 'min_deposit_amount'
     : 'min_deposit_percentage';
+}
+
+/** One approval not ruled out (criteria engine output). */
+export interface ApprovalOutcome {
+  approval: Approval;
+  status: EvaluationStatus;
+  missing_fields: string[]; // request field names, sorted, unique
+  deposit_percentage: number | null;
+  deposit_amount: number | null;
+  deposit_required: number | null; // dollars
 }
 
 /**

@@ -2,7 +2,8 @@
  * Unmet criteria: the approval criteria (criteria.rules.ts) read one criterion at a time, for the structuring module's
  * "what would it take?" (docs/what-it-would-take.md). Pure: no I/O.
  */
-import type { Approval, Deal } from '../catalogue/index.ts';
+import type { Approval } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
 import type { AssetAncestry } from './asset-ancestry.ts';
 import {
   coversDealAsset,

@@ -10,15 +10,14 @@ export {
   evaluateApprovals,
   MISSING_FIELD_NAMES,
   type AssetAncestry,
-  compareNames,
   depositRequired,
-  docLevelRank,
   evaluateApproval,
   MONEY_TOLERANCE,
   unmetCriteria,
   type UnmetCriterion,
 } from './criteria.ts';
 export { FREE_TIER_VISIBLE_ROWS } from './join.ts';
+export { compareNames, docLevelRank } from './results.ts';
 
 declare module '../../lib/service-context.ts' {
   interface Engines {

@@ -7,10 +7,10 @@
  * test/matrix/market-join.test.ts hold the join to them).
  */
 import { nextGeneration } from '../../lib/generations.ts';
-import type { ApprovalOutcome, PricedBracket } from '../catalogue/index.ts';
-import type { PricedMarket } from '../pricing/index.ts';
+import type { PricedBracket, PricedMarket } from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
-import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './criteria.ts';
+import type { ApprovalOutcome } from './criteria.ts';
+import { compareNames, compareNumbers, docLevelRank, organisationNameOf } from './results.ts';
 import { Joined, type JoinedRow, type MatrixCalculatorJoin, STATUS_RANK } from './join.rules.ts';
 
 /**

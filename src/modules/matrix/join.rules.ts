@@ -10,10 +10,10 @@
  * - A bracket id linked twice by one approval counts once; a bracket priced twice keeps the cheaper.
  * - Rows in `compareJoinedRows` order.
  */
-import type { ApprovalOutcome, PricedBracket } from '../catalogue/index.ts';
-import { compareCheapest } from '../pricing/index.ts';
+import { compareCheapest, type PricedBracket } from '../pricing/index.ts';
 import { roundRate } from '../pricing/index.ts';
-import { compareNames, compareNumbers, docLevelRank } from './criteria.ts';
+import type { ApprovalOutcome } from './criteria.ts';
+import { compareNames, compareNumbers, docLevelRank } from './results.ts';
 
 /** One MatrixCalculatorRow before formatting. */
 export interface JoinedRow {

@@ -1,8 +1,9 @@
 /** Matrix and Matrix Calculator results as the API shows them: figures rounded, masked rows without figures. */
-import type { ApprovalOutcome, DocLevel, EvaluationStatus } from '../catalogue/index.ts';
+import type { DocLevel, EvaluationStatus } from '../catalogue/index.ts';
 import { formatMoney, formatRate, roundMoney } from '../pricing/index.ts';
 import type { CalculatorRow, RateCardIdentity } from '../pricing/index.ts';
-import type { FinancierGroup } from './criteria.ts';
+import type { ApprovalOutcome } from './criteria.ts';
+import type { FinancierGroup } from './results.ts';
 import { maskedRows, type JoinedRow, type PaywallOptions } from './join.ts';
 
 /** An approval's answer for the deal, as both Matrix result shapes show it. */

@@ -2,7 +2,6 @@
  * The Approval Matrix and the Matrix Calculator. Per run: the warm snapshot (one query), one metering statement,
  * then pure engines over in-memory indexes. Nothing here is O(approvals x brackets).
  */
-import type { ApprovalOutcome, Deal, PricedBracket } from '../catalogue/index.ts';
 import { whileDatabaseWorks } from '../../lib/db.ts';
 import { logger } from '../../lib/logger.ts';
 import type { DegradedHalf } from '../../lib/vocabulary.ts';
@@ -11,11 +10,12 @@ import { meterRun, requireSurface } from '../billing/index.ts';
 import { termsOf, type Caller } from '../../lib/caller.ts';
 import { requireKnownAsset, snapshotFor, type CatalogueSnapshot } from '../catalogue/index.ts';
 import { scenarioSummary, type CheapestRow } from '../scenarios/index.ts';
-import { validatedDeal, type DealRequest } from '../deal/index.ts';
-import type { PricedMarket } from '../pricing/index.ts';
+import { validatedDeal, type Deal, type DealRequest } from '../deal/index.ts';
+import type { PricedBracket, PricedMarket } from '../pricing/index.ts';
 import { calculatorRow } from '../pricing/index.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';
-import { groupByFinancier } from './criteria.ts';
+import type { ApprovalOutcome } from './criteria.ts';
+import { groupByFinancier } from './results.ts';
 import { FREE_TIER_VISIBLE_ROWS, joinMatrixCalculator } from './join.ts';
 import {
   financierGroup,

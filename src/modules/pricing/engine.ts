@@ -12,14 +12,12 @@ import type {
   AssetNode,
   AssetRateBracketRelation,
   CardType,
-  Deal,
-  PricedBracket,
   Product,
   RateBracket,
   TriState,
 } from '../catalogue/index.ts';
 import { nextGeneration } from '../../lib/generations.ts';
-import { withGst, withoutGst } from '../deal/index.ts';
+import { type Deal, withGst, withoutGst } from '../deal/index.ts';
 import {
   compoundingPerYear,
   effectiveAnnualRate,
@@ -30,6 +28,31 @@ import {
   roundMoney,
   roundRate,
 } from './finance.ts';
+
+/** One rate bracket priced for one deal (pricing engine output; full precision, formatted at the edge). */
+export interface PricedBracket {
+  rate_bracket_id: number;
+  rate_bracket_name: string;
+  organisation_id: number;
+  product_id: number;
+  product_name: string;
+  base_min: number;
+  base_max: number; // annual % from the card
+  rate_min: number;
+  rate_max: number; // priced nominal annual % (base + brokerage loading when rate-loaded)
+  e_min: number;
+  e_max: number; // effective annual %
+  repayment_min: number;
+  repayment_max: number; // per instalment, incl. monthly fee share
+  balloon: number; // dollars
+  commission: number; // brokerage paid, dollars, after caps and GST
+  amount_financed: number; // P incl. funded brokerage
+  instalments: number; // n
+  instalments_per_year: number; // m
+  compounding_per_year: number; // c
+  advance: boolean;
+  monthly_fee_per_instalment: number;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Index

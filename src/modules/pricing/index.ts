@@ -12,6 +12,7 @@ export {
   priceMarket,
   priceOneBracket,
   productOfBracket,
+  type PricedBracket,
   type PricedMarket,
   type PricingIndex,
 } from './engine.ts';

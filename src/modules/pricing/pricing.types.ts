@@ -10,7 +10,7 @@ import type { CalculatorRow, RateCardIdentity } from './rows.ts';
 import { SCHEDULE_PAGE_DEFAULT, SCHEDULE_PAGE_MAX, schedulePage } from '../../graphql/schedule-page.ts';
 import type { CalculatorResult } from './service.ts';
 import type { RecalculateResult } from './recalculate.ts';
-import type { PricedBracket } from '../catalogue/index.ts';
+import type { PricedBracket } from './engine.ts';
 
 const AmortisationRowRef = builder.objectRef<AmortisationRow>('AmortisationRow').implement({
   description: 'One instalment; the last absorbs rounding so the balance ends exactly at the balloon',

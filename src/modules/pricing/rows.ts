@@ -1,5 +1,7 @@
 /** A priced bracket as the API shows it: rates and repayments as plain decimal strings (Rule 10). */
-import type { Deal, PricedBracket, RepaymentFrequency } from '../catalogue/index.ts';
+import type { RepaymentFrequency } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
+import type { PricedBracket } from './engine.ts';
 import { formatMoney, formatRate, roundMoney } from './finance.ts';
 
 /** Whose card a row prices: the financier, its product and the rate bracket. */

@@ -9,7 +9,6 @@ import type { Caller } from '../../lib/caller.ts';
 import { bookOf } from '../../lib/policy.ts';
 import { meterRun, requireSurface, surfaceState } from '../billing/index.ts';
 import { requireKnownAsset, snapshotFor } from '../catalogue/index.ts';
-import type { PricedBracket } from '../catalogue/index.ts';
 import { validatedDeal, type DealRequest } from '../deal/index.ts';
 import type { ServiceContext } from '../../lib/service-context.ts';
 import {
@@ -18,6 +17,7 @@ import {
   type RecalculateInput,
   type RecalculateResult,
 } from './recalculate.ts';
+import type { PricedBracket } from './engine.ts';
 import { RecalculationFailedError } from './errors.ts';
 import { calculatorRow, type CalculatorRow } from './rows.ts';
 import { scenarioSummary } from '../scenarios/index.ts';

@@ -17,9 +17,16 @@
  *   changes) and stops at the first order key that has a sufficient candidate, checking only that key's ties (the
  *   cheapest, then the plain rule's own order). With a balloon range it checks every candidate, as the plain rule.
  */
-import type { Approval, Deal, PricedBracket, RateBracket } from '../catalogue/index.ts';
+import type { Approval, RateBracket } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
 import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
-import { amountFinancedCents, compareCheapest, priceOneBracket, productOfBracket } from '../pricing/index.ts';
+import {
+  amountFinancedCents,
+  compareCheapest,
+  type PricedBracket,
+  priceOneBracket,
+  productOfBracket,
+} from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
 import {
   advancedDeal,

@@ -13,7 +13,8 @@
  * deposits nearest the deal's own on each grid (whole dollars, whole percentage points) are the candidates, and a
  * lower balloon is tried where the instalment would be negative. Candidates are compared by the change order.
  */
-import type { Approval, Deal, PricedBracket, RateBracket } from '../catalogue/index.ts';
+import type { Approval, RateBracket } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
 import {
   compareNames,
   depositRequired,
@@ -29,6 +30,7 @@ import {
   compareCheapest,
   priceDeal,
   productOfBracket,
+  type PricedBracket,
   type PricingIndex,
 } from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
