@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "approvals" ADD COLUMN     "review_note" TEXT;
