@@ -64,7 +64,7 @@ fragment ApprovalFields on Approval {
   id name doc_level organisation_id priority min_deposit_percentage min_deposit_amount max_term min_term
   min_abn_age max_abn_age min_gst_age max_gst_age min_asset_age max_asset_age min_asset_cost max_asset_cost
   min_borrower_age max_borrower_age min_file_age max_file_age min_credit_score max_credit_score
-  home_owner private_sale sale_hire_back review_note asset_state transaction_types industries asset_ids assets rate_bracket_ids
+  home_owner private_sale sale_hire_back asset_state transaction_types industries asset_ids assets rate_bracket_ids
 }`,
   ApiTokenFields: `
 fragment ApiTokenFields on ApiToken {

@@ -51,7 +51,6 @@ const SPEC_FIELDS = [
   'home_owner',
   'private_sale',
   'sale_hire_back',
-  'review_note',
   'asset_state',
   'transaction_types',
   'industries',
@@ -257,7 +256,6 @@ describe('PUT /approvals/{id}: full replacement of the writable fields; 200 answ
       home_owner: false,
       private_sale: true,
       sale_hire_back: null,
-      review_note: 'Checked by credit',
       asset_state: 'used',
       transaction_types: ['refinance', 'purchase', 'refinance'],
       industries: ['E', 'A'],
@@ -279,7 +277,6 @@ describe('PUT /approvals/{id}: full replacement of the writable fields; 200 answ
       home_owner: false,
       private_sale: true,
       sale_hire_back: null,
-      review_note: 'Checked by credit',
       asset_state: 'used',
       transaction_types: ['refinance', 'purchase'],
       industries: ['E', 'A'],
@@ -433,20 +430,13 @@ describe('PUT /approvals/{id}: 400 names every bad field; nothing is written', (
   it('absurd sizes are refused: long names, long lists', async () => {
     const res = await put(own, {
       name: 'n'.repeat(201),
-      review_note: 'r'.repeat(2001),
       doc_level: 'low_doc',
       asset_ids: Array.from({ length: 501 }, (_, i) => i + 1),
       rate_bracket_ids: Array.from({ length: 501 }, (_, i) => i + 1),
       industries: Array.from({ length: 101 }, () => 'A'),
     });
     expect(res.status).toBe(400);
-    expect(Object.keys(res.body.errors).sort()).toEqual([
-      'asset_ids',
-      'industries',
-      'name',
-      'rate_bracket_ids',
-      'review_note',
-    ]);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['asset_ids', 'industries', 'name', 'rate_bracket_ids']);
   });
 
   it('assets and asset_ids sent together must agree', async () => {

@@ -117,7 +117,6 @@ export const ApprovalRef = builder.prismaObject('Approval', {
       nullable: true,
       description: 'Tri-state: null = not checked; true or false must equal the deal',
     }),
-    review_note: t.exposeString('review_note', { nullable: true, description: 'A note for reviewers; null = none' }),
     asset_state: t.field({
       type: AssetStateEnum,
       description: 'The state the asset must be in (new, used, demo); none = not checked',
@@ -247,7 +246,6 @@ export const ApprovalInputRef = builder.inputType('ApprovalInput', {
     home_owner: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
     private_sale: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
     sale_hire_back: t.boolean({ description: 'null = not checked; true or false must equal the deal' }),
-    review_note: t.string({ description: 'A note for reviewers, at most 2000 characters; null = none' }),
     asset_state: t.field({
       type: AssetStateEnum,
       description: 'new, used or demo; none = not checked (absent or null is read as none)',

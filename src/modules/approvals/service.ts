@@ -140,7 +140,6 @@ function columnsOf(input: ApprovalInput) {
     home_owner: value(input.home_owner),
     private_sale: value(input.private_sale),
     sale_hire_back: value(input.sale_hire_back),
-    review_note: value(input.review_note),
     asset_state: input.asset_state ?? ASSET_STATE_UNCHECKED,
     transaction_types: distinct(input.transaction_types),
     industries: distinct(input.industries),

@@ -34,7 +34,6 @@ export interface ApprovalInput {
   home_owner?: boolean | null;
   private_sale?: boolean | null;
   sale_hire_back?: boolean | null;
-  review_note?: string | null;
   asset_state?: AssetState | null;
   transaction_types?: TransactionType[] | null;
   industries?: string[] | null;
@@ -48,8 +47,6 @@ export interface ApprovalInput {
 export const MAX_REST_APPROVALS = 1000;
 /** Longest name, in characters (after trimming). */
 const MAX_NAME_LENGTH = 200;
-/** Longest review note, in characters. */
-const MAX_REVIEW_NOTE_LENGTH = 2000;
 /** Most assets one approval lists (a category covers everything beneath it, so a real list is short). */
 const MAX_APPROVAL_ASSETS = 500;
 /** Most rate brackets one approval links. */
@@ -133,8 +130,6 @@ export function approvalInputErrors(input: ApprovalInput): FieldError[] {
   if (name === '') add('name', 'This field may not be blank.');
   else if (name.length > MAX_NAME_LENGTH)
     add('name', `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
-  if (typeof input.review_note === 'string' && input.review_note.length > MAX_REVIEW_NOTE_LENGTH)
-    add('review_note', `Ensure this field has no more than ${MAX_REVIEW_NOTE_LENGTH} characters.`);
 
   if (input.priority !== null && input.priority !== undefined) {
     if (!Number.isFinite(input.priority) || Math.abs(input.priority) > MAX_PRIORITY)

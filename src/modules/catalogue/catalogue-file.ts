@@ -405,10 +405,6 @@ function fileSchema(known: ExistingCatalogue, existing: ExistingCatalogue) {
       home_owner: optBool,
       private_sale: optBool,
       sale_hire_back: optBool,
-      review_note: text({ empty: true })
-        .refine((v) => v.length <= 2000, { error: 'must be at most 2000 characters' })
-        .nullable()
-        .optional(),
       asset_state: oneOf(ASSET_STATES).nullable().optional(),
       transaction_types: listOf(oneOf(TRANSACTION_TYPES)).optional(),
       industries: listOf(oneOf(ANZSIC_DIVISION_CODES)).optional(),

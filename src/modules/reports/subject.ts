@@ -35,7 +35,6 @@ const APPROVAL_SUBJECT_FIELDS = [
   'home_owner',
   'private_sale',
   'sale_hire_back',
-  'review_note',
   'asset_state',
   'transaction_types',
   'industries',

@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "approvals" ADD COLUMN     "review_note" TEXT;
