@@ -253,19 +253,3 @@ describe('approvals: a relay cursor connection in list order, pages capped', () 
     expect((await run(null, PAGE, {})).approvals.__typename).toBe('UnauthenticatedError');
   });
 });
-
-describe('approvalCount: how many approvals a financier has; any signed-in caller may ask', () => {
-  const COUNT = gql`query Count($org: Int!) { approvalCount(organisationId: $org) {
-    __typename ... on ApprovalCount { organisation_id count } ... on Error { message code } } }`;
-
-  it("counts the financier's approvals", async () => {
-    const stored = await t.database.prisma.approval.count({ where: { organisation_id: 1 } });
-    const data = await run(broker, COUNT, { org: 1 });
-    expect(data.approvalCount).toEqual({ __typename: 'ApprovalCount', organisation_id: 1, count: stored });
-  });
-
-  it('an organisation that is no financier is NotFoundError', async () => {
-    const data = await run(broker, COUNT, { org: 999_999 });
-    expect(data.approvalCount.__typename).toBe('NotFoundError');
-  });
-});

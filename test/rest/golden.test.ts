@@ -389,7 +389,6 @@ function corpus(): Case[] {
     // Approval criteria.
     c('GET /approvals', 'approvals of a financier', 'broker', '/approvals?organisation_id=1'),
     c('GET /approvals/options', 'approval options', 'broker', '/approvals/options'),
-    c('GET /approvals/count', 'approval count', 'broker', '/approvals/count?organisation_id=1'),
     c('PUT /approvals/:id', 'update an approval', 'financier', '/approvals/1', { body: APPROVAL }),
     c('PUT /approvals/:id', '403 broker edits criteria', 'broker', '/approvals/1', { body: APPROVAL }),
     c('PUT /approvals/:id', '404 unknown approval', 'financier', '/approvals/99999', { body: APPROVAL }),

@@ -54,7 +54,6 @@ const RUNS: Record<string, Run> = {
   },
   listApprovals: { as: BROKER },
   approvalOptions: { as: BROKER },
-  countApprovals: { as: BROKER },
   updateApproval: { as: FINANCIER },
   assetSearch: { as: BROKER },
   updateAsset: { as: FINANCIER },

@@ -266,13 +266,3 @@ export const ApprovalInputRef = builder.inputType('ApprovalInput', {
     }),
   }),
 });
-
-export const ApprovalCountRef = builder
-  .objectRef<{ organisation_id: number; count: number }>('ApprovalCount')
-  .implement({
-    description: 'How many approvals a financier has',
-    fields: (t) => ({
-      organisation_id: t.exposeInt('organisation_id', { description: 'The financier' }),
-      count: t.exposeInt('count', { description: 'Its approvals' }),
-    }),
-  });

@@ -3,7 +3,6 @@ import './approvals.query.ts';
 import './approval.query.ts';
 import './approval-list.query.ts';
 import './approval-options.query.ts';
-import './approval-count.query.ts';
 import './create-approval.mutation.ts';
 import './update-approval.mutation.ts';
 import './delete-approval.mutation.ts';

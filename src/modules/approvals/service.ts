@@ -272,11 +272,3 @@ export async function rateBracketsOf(
   }
   return approvalIds.map((id) => byApproval.get(id) ?? []);
 }
-
-/** How many approvals a financier has; NotFoundError when the organisation is not a financier. */
-export async function countApprovals(ctx: Ctx, organisationId: number) {
-  const organisation = await ctx.prisma.organisation.findUnique({ where: { id: organisationId } });
-  if (organisation?.type !== 'f') throw new NotFoundError(say('not_found_organisation', ctx.client));
-  const count = await ctx.prisma.approval.count({ where: { organisation_id: organisationId } });
-  return { organisation_id: organisationId, count };
-}

@@ -39,7 +39,6 @@ import registerDevice from './notifications/register-device.route.ts';
 import unregisterDevice from './notifications/unregister-device.route.ts';
 import listApprovals from './approvals/list.route.ts';
 import approvalOptions from './approvals/options.route.ts';
-import countApprovals from './approvals/count.route.ts';
 import updateApproval from './approvals/update.route.ts';
 
 export const routes: RouteDefinition[] = [
@@ -82,6 +81,5 @@ export const routes: RouteDefinition[] = [
   unregisterDevice,
   listApprovals,
   approvalOptions,
-  countApprovals,
   updateApproval,
 ];
