@@ -90,7 +90,7 @@ export function createGraphQLServer(deps: AppDeps) {
     landingPage: false,
     // The body is read and bounded by graphqlBody (src/http/body-limit.ts, MAX_BODY_BYTES) before Yoga sees it.
     // Yoga's own limit would turn that Buffer back into a stream piped through a counting transform on every POST
-    // (about a sixth of a request's CPU) to apply a second limit of its own (25 MB): MAX_BODY_BYTES is the only one.
+    // (a real share of a request's CPU) to apply a second limit of its own (25 MB): MAX_BODY_BYTES is the only one.
     maxRequestBodySize: false,
     batching: false,
     multipart: false,

@@ -1,6 +1,6 @@
 /**
- * Compiled execution (docs/architecture.md, Gateway): graphql-jit compiles a document into a function that runs
- * exactly its selection, so a long list of result rows is not walked field by field. Both surfaces use it:
+ * Compiled execution (docs/graphql.md, "Compiled execution"): graphql-jit compiles a document into a function that
+ * runs exactly its selection, so a long list of result rows is not walked field by field. Both surfaces use it:
  * - REST compiles every route's document once, at start (src/rest/bridge.ts);
  * - /graphql compiles a document on its second execution when every root field it selects is marked
  *   COMPILED_EXECUTION (the engine runs, whose answers are long lists of rows), run by @envelop/graphql-jit (below).
@@ -44,7 +44,7 @@ export const COMPILED_EXECUTION = 'compiledExecution';
 /**
  * The Prisma plugin's mark on a field it loads through its own selection (a relation such as RateBracket.product).
  * graphql-jit settles nested promises in another order than graphql-js, and those loads then batch less: a Matrix
- * Calculator row's rate bracket, its product and that product's brackets took 26 statements compiled against 18.
+ * Calculator row's rate bracket, its product and that product's brackets take more statements compiled.
  */
 const PRISMA_SELECTION = 'pothosPrismaSelect';
 
@@ -133,7 +133,7 @@ function locatedInSource(error: GraphQLError, positions: SourcePositions | undef
  * - an enum whose values are their own names (TimezoneSource is not: its `none` is "" inside);
  * - never ID, whose `serialize` turns a number into a string.
  * Why: graphql-jit's serialising leaf check allocates the leaf's error location and path on every call, whether or
- * not there is an error: ~180 bytes a leaf, 5 MB for a 300-financier calculator answer (docs/performance.md).
+ * not there is an error: garbage for every leaf of every row, which a long calculator answer multiplies.
  */
 export function plainLeavesOnly(schema: GraphQLSchema, document: DocumentNode): boolean {
   return !someField(schema, document, (typeInfo) => {
@@ -171,11 +171,11 @@ interface Seen {
 const seenOperations = new WeakMap<OperationDefinitionNode, Seen | null>();
 
 /**
- * What compiled execution may cost. A compiled operation holds ~130 KB at the document size limit and takes 3-25 ms
- * to compile, so a caller sending many distinct engine documents twice each must not buy unbounded memory, nor a
- * compilation per request by cycling through more documents than are held: at most `capacity` operations stay
- * compiled (the least recently run loses its compiled form first), and at most `perMinute` compilations start in any
- * minute; past either, the operation runs on graphql-js. A dashboard sends a handful of engine documents.
+ * What compiled execution may cost. A compiled operation's memory and compile time grow with its document (and the
+ * document size limit bounds both), so a caller sending many distinct engine documents twice each must not buy
+ * unbounded memory, nor a compilation per request by cycling through more documents than are held: at most `capacity`
+ * operations stay compiled (the least recently run loses its compiled form first), and at most `perMinute` compilations
+ * start in any minute; past either, the operation runs on graphql-js. A dashboard sends a handful of engine documents.
  */
 export class CompileAllowance {
   private readonly held = new Map<OperationDefinitionNode, Seen>();

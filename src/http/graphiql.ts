@@ -2,10 +2,10 @@
  * GraphiQL, outside prod: GET /graphql from a browser (Accept: text/html, Yoga's own rule) answers a small page that
  * names its script, styles, editor workers and icon as separate files under /graphiql/assets/, each named by its
  * content hash: cached for a year (immutable) and sent brotli- or gzip-compressed (src/http/static-assets.ts). Yoga's
- * own page inlines all of them (about 9 MB, uncompressed, uncacheable, on every load).
+ * own page inlines all of them (megabytes, uncompressed, uncacheable, on every load).
  * Everything comes from @graphql-yoga/render-graphiql's bundle, so it works with no internet. The bundle is imported
- * and compressed once, on the first request or when `prepare()` is called (main.ts, after listen): it is ~33 MB of
- * heap that prod, where GraphiQL is off, never loads.
+ * and compressed once, on the first request or when `prepare()` is called (main.ts, after listen): it is heap that
+ * prod, where GraphiQL is off, never loads.
  */
 import { readFileSync } from 'node:fs';
 import { Router, type Request } from 'express';

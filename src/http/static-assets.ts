@@ -40,8 +40,8 @@ export function staticAsset(body: Buffer | string, type: string): StaticAsset {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
- * Brotli at quality 5: within a few per cent of quality 9's size at about a seventh of its time (the GraphiQL bundle
- * is 5 MB of script, compressed on the first request or at start). gzip (its default level) for clients without it.
+ * Brotli at quality 5: close to quality 9's size at a fraction of its time, which matters because the GraphiQL bundle
+ * is megabytes of script, compressed on the first request or at start. gzip (its default level) for clients without it.
  */
 function brotli(item: StaticAsset): Promise<Buffer> {
   item.brotli ??= brotliAsync(item.body, {

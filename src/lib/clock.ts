@@ -39,5 +39,5 @@ export function calendarDay(at: Date, timeZone: string): string {
   return zone.day;
 }
 
-/** One formatter per zone (building one costs about 50 times formatting with it), with the last minute it formatted. */
+/** One formatter per zone (building one costs far more than formatting with it), with the last minute it formatted. */
 const dayFormats = new Map<string, { format: Intl.DateTimeFormat; minute: number; day: string }>();

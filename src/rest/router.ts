@@ -23,7 +23,7 @@ import { routes } from './routes/index.ts';
  * bodies this router never sends (ETags, freshness, charset negotiation): a request's response is written once.
  * It is encoded to UTF-8 once, into a Buffer outside V8's heap, whose length is the Content-Length. Written as a
  * string, a body was measured in one pass and then copied once more inside the heap, where Node's write joined it
- * to the headers: ~650 KB of old-generation garbage for a 700 KB calculator answer.
+ * to the headers: old-generation garbage about the size of the answer, on every large calculator answer.
  */
 function send(res: Response, [status, body, headers]: RestReply): void {
   if (headers) res.set(headers);

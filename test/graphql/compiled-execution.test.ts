@@ -1,8 +1,8 @@
 /**
- * Compiled execution (docs/architecture.md, Gateway): REST documents are compiled once at start, /graphql's engine
- * runs on their second execution; graphql-js runs whatever graphql-jit cannot compile, every request that leaves a
- * variable out and every request whose variables graphql-jit (or, on /graphql, graphql-js) refuses, so an answer
- * never depends on which executor produced it.
+ * Compiled execution (docs/graphql.md, "Compiled execution"): REST documents are compiled once at start, /graphql's
+ * engine runs on their second execution; graphql-js runs whatever graphql-jit cannot compile, every request that
+ * leaves a variable out and every request whose variables graphql-jit (or, on /graphql, graphql-js) refuses, so an
+ * answer never depends on which executor produced it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -45,7 +45,7 @@ interface ApiTokenCallerRow extends CallerRow {
 // One statement per request: the user, their organisation, their permissions, the session or API token, and the
 // catalogue version as the request starts (so a warm run needs no separate version read). Two texts, one per
 // credential, each reaching the user through an index: one text serving both (`WHERE u.id = COALESCE($1,
-// t.user_id)`) gets a generic plan that scans every user once PostgreSQL caches it (17 ms at 20,000 users).
+// t.user_id)`) gets a generic plan that scans every user once PostgreSQL caches it: a cost that grows with users.
 // Permissions are the user row's `permission_codenames`, which the database keeps equal to what the user's groups
 // grant (triggers: migration *_user_permission_codenames_triggers), so no request joins three tables for them.
 const CALLER_COLUMNS = `u.id, u.email, u.is_admin, u.is_active, u.organisation_id,

@@ -1,7 +1,7 @@
 import { hash, hashSync, verify } from '@node-rs/bcrypt';
 
 /**
- * bcrypt, cost 10 (about 50 ms a hash here): slow enough for stolen hashes, fast enough to sign in. @node-rs/bcrypt
+ * bcrypt, cost 10: slow enough for stolen hashes, fast enough to sign in. @node-rs/bcrypt
  * hashes on libuv's thread pool, so a burst of sign-ins does not stall the event loop; it reads the `$2a$`/`$2b$`
  * hashes bcryptjs wrote before.
  */

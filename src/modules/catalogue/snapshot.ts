@@ -42,9 +42,9 @@ export type CatalogueIndexBuilders = {
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /**
- * Each table is read as ONE text value, a JSON array of its rows ordered by id, and parsed with JSON.parse. Reading
- * the rows themselves through Prisma cost ~1.9 s at 300 financiers on PGlite (wire-protocol parsing and Prisma's
- * per-field result mapping), this ~0.4 s; the records are the same (docs/performance.md). Where Prisma selected
+ * Each table is read as ONE text value, a JSON array of its rows ordered by id, and parsed with JSON.parse: reading
+ * the rows themselves through Prisma pays wire-protocol parsing and Prisma's per-field result mapping for every
+ * value, several times this read's cost on a large catalogue; the records are the same. Where Prisma selected
  * columns (organisations, assets, relations, whose rows are used as they come) the same columns are listed in the
  * same order; the other tables are read whole, as findMany read them, and mapped below. Values arrive as JSON: lists
  * may be NULL (Prisma read those as []), floats and decimals go through `num` (JSON has no NaN or Infinity, so

@@ -302,8 +302,8 @@ export interface ApprovalOutcome {
 }
 
 /**
- * An approval's outcome. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
- * "The catalogue snapshot").
+ * An approval's outcome. Built by `new`, as every per-item engine object is, so it stays young (docs/performance.md,
+ * "The engines' tail").
  */
 export class Outcome implements ApprovalOutcome {
   declare approval: Approval;

@@ -58,8 +58,8 @@ export function compareJoinedRows(a: JoinedRow, b: JoinedRow): number {
 }
 
 /**
- * A joined row. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
- * "The catalogue snapshot").
+ * A joined row. Built by `new`, as every per-item engine object is, so it stays young (docs/performance.md,
+ * "The engines' tail").
  */
 export class Joined implements JoinedRow {
   declare outcome: ApprovalOutcome;

@@ -49,8 +49,8 @@ export function approvalResult(outcome: ApprovalOutcome): MatrixApprovalResult {
 /**
  * An approval's answer as both Matrix result shapes show it, first in each: written onto `target` by its constructor,
  * so these fields come first, in this order, in both. A helper rather than a base class: a derived class's `new`
- * measured over twice the cost of a flat one (~1.2 against ~0.48 µs a Matrix Calculator row, the same fields and
- * figures; docs/performance.md, "The engines' tail"). test/matrix/flat-classes.test.ts holds the rule.
+ * costs more than a flat one's for the same fields and figures (docs/performance.md, "The engines' tail").
+ * test/matrix/flat-classes.test.ts holds the rule.
  */
 function setOutcomeFields(target: MatrixApprovalOutcome, outcome: ApprovalOutcome): void {
   const a = outcome.approval;
@@ -67,7 +67,7 @@ function setOutcomeFields(target: MatrixApprovalOutcome, outcome: ApprovalOutcom
 
 /**
  * A Matrix approval result. Built by `new`, as every per-item engine object is, so it stays young
- * (docs/architecture.md, "The catalogue snapshot"); fields are `declare`d, so each is stored once, in the API's order.
+ * (docs/performance.md, "The engines' tail"); fields are `declare`d, so each is stored once, in the API's order.
  */
 class ApprovalResult implements MatrixApprovalResult {
   declare approval_id: number;

@@ -403,8 +403,8 @@ function pricedRow(
 }
 
 /**
- * A priced bracket. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
- * "The catalogue snapshot").
+ * A priced bracket. Built by `new`, as every per-item engine object is, so it stays young (docs/performance.md,
+ * "The engines' tail").
  */
 class PricedRow implements PricedBracket {
   declare rate_bracket_id: number;

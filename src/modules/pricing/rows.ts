@@ -44,8 +44,8 @@ export function calculatorRow(
 }
 
 /**
- * A calculator row. Built by `new`, as every per-item engine object is, so it stays young (docs/architecture.md,
- * "The catalogue snapshot").
+ * A calculator row. Built by `new`, as every per-item engine object is, so it stays young (docs/performance.md,
+ * "The engines' tail").
  */
 class PricedCardRow implements CalculatorRow {
   declare organisation_id: number;
