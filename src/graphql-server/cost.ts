@@ -148,7 +148,7 @@ export function sizesOf(snapshot: CatalogueSnapshot): CatalogueSizes {
 }
 
 /**
- * What a list is priced at when nothing sizes it: every list field of the schema is sized, by the table below or by
+ * What a list is priced at when nothing sizes it: every list field of the schema is sized, by `LIST_SIZES` or by
  * its own `listSize` extension (test/graphql/cost.test.ts walks the schema), so this is a fallback only.
  */
 const DEFAULT_LIST_SIZE = 100;
@@ -161,65 +161,91 @@ const LIST_SIZE_EXTENSION = 'listSize';
 type ListSize = number | ((sizes: CatalogueSizes) => number);
 
 type Args = (name: string) => number | undefined;
+
 /**
- * Lists sized from the catalogue snapshot (tenant data: a financier's card, its brackets and mappings can be long).
- * An operation selecting one is priced with the actual sizes of the catalogue it reads (see `catalogueLists`).
+ * What bounds a list field, one kind per row of `LIST_SIZES`:
+ * - a `CatalogueSizes` key, or `{ catalogue }` computing from those sizes: tenant data (a financier's card, its
+ *   brackets and mappings can be long), so an operation selecting it is priced with the actual sizes of the
+ *   catalogue it reads (see `catalogueLists`);
+ * - a number, or `{ arguments }` reading the field's arguments: bounded by the document, the vocabulary or the schema.
  */
-const CATALOGUE_LISTS: Record<string, (sizes: CatalogueSizes, arg: Args) => number> = {
-  'CalculatorResult.results': (s) => s.brackets,
-  'MatrixResult.results': (s) => s.financiers,
-  'MatrixCalculatorResult.results': (s) => s.approvals,
-  'MatrixCalculatorResult.financiers': (s) => s.financiers,
-  'MatrixCalculatorResult.priced': (s) => s.brackets,
-  'MatrixFinancierGroup.approvals': (s) => s.approvalsPerFinancier,
-  'MatrixApprovalResult.rate_bracket_ids': (s) => s.bracketsPerApproval,
-  'WhatWouldItTakeResult.approvals': (s) => s.approvals,
+type ListBound =
+  | keyof CatalogueSizes
+  | { catalogue: (sizes: CatalogueSizes) => number }
+  | number
+  | { arguments: (arg: Args) => number };
+
+/** Every list field sized here, `Type.field` to its bound. A new list field is one row. */
+const LIST_SIZES: Record<string, ListBound> = {
+  'CalculatorResult.results': 'brackets',
+  'MatrixResult.results': 'financiers',
+  'MatrixCalculatorResult.results': 'approvals',
+  'MatrixCalculatorResult.financiers': 'financiers',
+  'MatrixCalculatorResult.priced': 'brackets',
+  'MatrixFinancierGroup.approvals': 'approvalsPerFinancier',
+  'MatrixApprovalResult.rate_bracket_ids': 'bracketsPerApproval',
+  'WhatWouldItTakeResult.approvals': 'approvals',
   // Every criterion an approval checks, or one pricing blocker per linked bracket.
-  'ApprovalStructuring.blockers': (s) => Math.max(MISSING_FIELD_NAMES.length + 4, s.bracketsPerApproval),
-  'StructuringSuggestion.changes': () => 3, // one per lever
-  'Approval.asset_ids': (s) => s.assetsPerApproval,
-  'Approval.assets': (s) => s.assetsPerApproval,
-  'Approval.rate_bracket_ids': (s) => s.bracketsPerApproval,
-  'Approval.rate_brackets': (s) => s.bracketsPerApproval,
-  'Product.rate_brackets': (s) => s.bracketsPerProduct,
-  'RateCard.products': (s) => s.productsPerCard,
-  'RateCard.rate_brackets': (s) => s.bracketsPerCard,
-  'Asset.asset_rate_brackets': (s) => s.mappingsPerAsset,
-  'QueryFinanciersSuccess.data': (s) => s.financiers,
+  'ApprovalStructuring.blockers': { catalogue: (s) => Math.max(MISSING_FIELD_NAMES.length + 4, s.bracketsPerApproval) },
+  'StructuringSuggestion.changes': { catalogue: () => 3 }, // one per lever
+  'Approval.asset_ids': 'assetsPerApproval',
+  'Approval.assets': 'assetsPerApproval',
+  'Approval.rate_bracket_ids': 'bracketsPerApproval',
+  'Approval.rate_brackets': 'bracketsPerApproval',
+  'Product.rate_brackets': 'bracketsPerProduct',
+  'RateCard.products': 'productsPerCard',
+  'RateCard.rate_brackets': 'bracketsPerCard',
+  'Asset.asset_rate_brackets': 'mappingsPerAsset',
+  'QueryFinanciersSuccess.data': 'financiers',
   // A diff names each record of either side at most once, and warns at most once per record.
-  'RateCardVersionDiff.summary_lines': (s) => 2 * s.recordsPerCard + 1,
-  'RateCardVersionDiff.warnings': (s) => 2 * s.recordsPerCard,
-};
-/** Lists bounded by the document's arguments, the vocabulary or the schema itself. */
-const FIXED_LISTS: Record<string, (arg: Args) => number> = {
-  'CalculatorRow.schedule': (arg) => schedulePage(arg('first')),
-  'MatrixApprovalResult.missing_fields': () => MISSING_FIELD_NAMES.length,
-  'MatrixCalculatorRow.missing_fields': () => MISSING_FIELD_NAMES.length,
-  'QueryAssetSearchSuccess.data': () => 50, // assetSearch(limit) is 1 to 50
-  'Asset.ancestors': () => MAX_ASSET_DEPTH,
-  'AssetSearchResult.path': () => MAX_ASSET_DEPTH, // the names of its ancestors
-  'Approval.transaction_types': () => TRANSACTION_TYPES.length,
-  'Approval.industries': () => ANZSIC_DIVISION_CODES.length,
-  'ApprovalOptions.doc_levels': () => DOC_LEVELS.length,
-  'ApprovalOptions.industries': () => ANZSIC_DIVISION_CODES.length,
-  'ApprovalOptions.transaction_types': () => TRANSACTION_TYPES.length,
-  'NotificationPreferences.available_categories': () => NOTIFICATION_CATEGORIES.length,
-  'ApprovalList.approvals': () => MAX_REST_APPROVALS,
-  'ValidationError.errors': () => 50,
-  'FieldError.messages': () => 10,
+  'RateCardVersionDiff.summary_lines': { catalogue: (s) => 2 * s.recordsPerCard + 1 },
+  'RateCardVersionDiff.warnings': { catalogue: (s) => 2 * s.recordsPerCard },
+
+  'CalculatorRow.schedule': { arguments: (arg) => schedulePage(arg('first')) },
+  'MatrixApprovalResult.missing_fields': MISSING_FIELD_NAMES.length,
+  'MatrixCalculatorRow.missing_fields': MISSING_FIELD_NAMES.length,
+  'QueryAssetSearchSuccess.data': 50, // assetSearch(limit) is 1 to 50
+  'Asset.ancestors': MAX_ASSET_DEPTH,
+  'AssetSearchResult.path': MAX_ASSET_DEPTH, // the names of its ancestors
+  'Approval.transaction_types': TRANSACTION_TYPES.length,
+  'Approval.industries': ANZSIC_DIVISION_CODES.length,
+  'ApprovalOptions.doc_levels': DOC_LEVELS.length,
+  'ApprovalOptions.industries': ANZSIC_DIVISION_CODES.length,
+  'ApprovalOptions.transaction_types': TRANSACTION_TYPES.length,
+  'NotificationPreferences.available_categories': NOTIFICATION_CATEGORIES.length,
+  'ApprovalList.approvals': MAX_REST_APPROVALS,
+  'ValidationError.errors': 50,
+  'FieldError.messages': 10,
   // The permission codenames are a closed list (organisationUsers' groups { permissions } stays within budget).
-  'UserGroup.permissions': () => PERMISSION_CODENAMES.length,
+  'UserGroup.permissions': PERMISSION_CODENAMES.length,
 };
+
+interface SizedList {
+  /** Sized from the catalogue snapshot: the operation needs the actual sizes. */
+  fromCatalogue: boolean;
+  size: (sizes: CatalogueSizes, arg: Args) => number;
+}
+
+function sizedList(bound: ListBound): SizedList {
+  if (typeof bound === 'string') return { fromCatalogue: true, size: (sizes) => sizes[bound] };
+  if (typeof bound === 'number') return { fromCatalogue: false, size: () => bound };
+  if ('catalogue' in bound) return { fromCatalogue: true, size: (sizes) => bound.catalogue(sizes) };
+  return { fromCatalogue: false, size: (_sizes, arg) => bound.arguments(arg) };
+}
+
+/** `LIST_SIZES`, each row read once. */
+const SIZED_LISTS: ReadonlyMap<string, SizedList> = new Map(
+  Object.entries(LIST_SIZES).map(([key, bound]) => [key, sizedList(bound)]),
+);
 
 /** Whether `Type.field` is a list sized from the catalogue snapshot. */
 function isCatalogueList(typeName: string, fieldName: string): boolean {
-  return `${typeName}.${fieldName}` in CATALOGUE_LISTS;
+  return SIZED_LISTS.get(`${typeName}.${fieldName}`)?.fromCatalogue === true;
 }
 
-/** Whether `Type.field` has a size of its own (the tables above or its `listSize` extension). */
+/** Whether `Type.field` has a size of its own (`LIST_SIZES` or its `listSize` extension). */
 export function isSizedList(typeName: string, field: { name: string; extensions?: Record<string, unknown> }): boolean {
-  const key = `${typeName}.${field.name}`;
-  return key in CATALOGUE_LISTS || key in FIXED_LISTS || listSizeOf(field.extensions) !== undefined;
+  return SIZED_LISTS.has(`${typeName}.${field.name}`) || listSizeOf(field.extensions) !== undefined;
 }
 
 function listSizeOf(extensions: Record<string, unknown> | null | undefined): ListSize | undefined {
@@ -336,11 +362,8 @@ function analyse(
   ): number {
     // A connection's edges hold the page its field asked for (first/last), or the cap when that is not known here.
     if (field.name.value === 'edges' && parent.name.endsWith('Connection')) return page ?? MAX_PAGE_SIZE;
-    const key = `${parent.name}.${field.name.value}`;
-    const fromCatalogue = CATALOGUE_LISTS[key];
-    if (fromCatalogue) return fromCatalogue(sizes, argsOf(field));
-    const fixed = FIXED_LISTS[key];
-    if (fixed) return fixed(argsOf(field));
+    const sized = SIZED_LISTS.get(`${parent.name}.${field.name.value}`);
+    if (sized) return sized.size(sizes, argsOf(field));
     const own = listSizeOf(extensions);
     if (own !== undefined) return typeof own === 'number' ? own : own(sizes);
     return DEFAULT_LIST_SIZE;
