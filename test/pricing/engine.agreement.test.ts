@@ -8,9 +8,11 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AssetNode, AssetRateBracketRelation, Deal, PricedBracket } from '../../src/modules/catalogue/model.ts';
+import type { AssetNode, AssetRateBracketRelation } from '../../src/modules/catalogue/model.ts';
+import type { Deal } from '../../src/modules/deal/index.ts';
 import {
   buildPricingIndex,
+  type PricedBracket,
   type PriceDealOptions,
   type PricingCatalogue,
   priceDeal,
