@@ -31,7 +31,7 @@ import { noticeText, repricingOutcome } from './outcome.ts';
 const REPRICED_TOOLS = ['calculator', 'matrix_calculator'] as const;
 
 export interface RepricingDeps extends AppDeps {
-  /** Scenarios re-priced per transaction (default: 50 on PostgreSQL, 1 on PGlite). */
+  /** Scenarios re-priced per transaction (default: 10 on PostgreSQL, 1 on PGlite). */
   batchSize?: number;
   /** Scenarios re-priced per pass at most (the rest wait for the next poll). */
   perPass?: number;
@@ -289,9 +289,10 @@ async function writeCurrent(db: Db, writes: { id: number; current: unknown; vers
 export async function repricePending(deps: RepricingDeps): Promise<RepricingSummary> {
   const total = emptySummary();
   const changeBatch = deps.changeBatch ?? 1000;
-  // PGlite is one connection on this thread: an open transaction holds every request's statement until it commits,
-  // so there a transaction re-prices one scenario (one engine run), not a batch.
-  const batchSize = deps.batchSize ?? (deps.config.databaseUrl ? 50 : 1);
+  // A transaction stays open across its engine runs and the requests served between them (the yields), within the
+  // transaction bound (src/lib/db.ts): a short batch. PGlite is one connection on this thread, so an open transaction
+  // holds every request's statement until it commits: there a transaction re-prices one scenario.
+  const batchSize = deps.batchSize ?? (deps.config.databaseUrl ? 10 : 1);
   const snapshot = await deps.services.catalogue.get();
   for (;;) {
     const part = await queueAffected(deps.prisma, snapshot, changeBatch);
