@@ -249,6 +249,8 @@ export interface LoadResult {
   rps: number;
   p50: number;
   p99: number;
+  /** Milliseconds per request, sorted: only when `samples` was asked for. */
+  latencies?: number[];
   /** Milliseconds the server's (this) thread was busy per completed request (event-loop utilisation x time). */
   serverBusyMs: number;
   /** Share of all the machine's cores busy during the load (everything: server, load generator, database, others). */
@@ -298,6 +300,8 @@ export async function load(options: {
   bodies?: string[];
   /** Read each answer as text (Buffer.concat + UTF-8 decode) in the worker, as a client that parses it would. */
   decode?: boolean;
+  /** Answer every request's latency too (`latencies`, sorted), to pool several loads into one distribution. */
+  samples?: boolean;
   connections: number;
   durationMs: number;
   maxRequests?: number;

@@ -13,6 +13,8 @@
  *   6  process memory with the large catalogue loaded
  *   7  PostgreSQL only: two server processes (`node --import tsx src/main.ts`) on one database vs one
  *   8  "what would it take?" engine (what the service runs) on the large catalogue vs the Matrix Calculator engines
+ *   9  saved scenarios re-priced at scale on the large catalogue (bench/repricing.ts): settle time after a bracket change
+ *      and a card import, and the Matrix Calculator route's p99 while the worker runs
  *
  * Bounded: ~500 deals x 3 passes per engine figure, 100 sequential calculator requests, 3 s of load per throughput
  * figure. Loopback only. Environment:
@@ -57,6 +59,7 @@ import {
 } from './harness.ts';
 import { PROFILE_REQUESTED, allocationProfiled, profiled, summariseAllocations, summariseProfile } from './profile.ts';
 import { startServerProcess, type ServerProcess } from './processes.ts';
+import { repricingFigures } from './repricing.ts';
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
@@ -393,6 +396,8 @@ async function runOn(key: DatabaseKey, postgresUrl: string | null, requests: Dea
     note(
       `(6) after the first request loaded the snapshot, after a full GC; ${postgresUrl ? 'the database runs in its own processes (not in rss)' : 'rss includes the in-process PGlite database (WASM memory)'}${key === 'postgres' ? ' (and the PGlite run before it: rss does not shrink back)' : ''}; external ${mb(memory.external)}. Snapshot heap = heapUsed while holding a second copy - without; cold load = loadSnapshot, ${coldLoadQueries} statements`,
     );
+  // (9) saved scenarios re-priced at scale: last on this app (it changes the catalogue)
+  if (wanted('9')) await repricingFigures(large, requests, { line: (...a) => line('9', ...a), note });
   await large.close();
   if (!wanted('4') && !wanted('5') && !wanted('7')) return;
   await smallAndDemo(key, postgresUrl, requests, largeQueries);

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 
-const { url, method, headers, body, bodies, decode, connections, durationMs, maxRequests } = workerData;
+const { url, method, headers, body, bodies, decode, connections, durationMs, maxRequests, samples } = workerData;
 // One URL or several (several server processes): connection k sends to targets[k % targets.length].
 const targets = (Array.isArray(url) ? url : [url]).map((u) => new URL(u));
 for (const target of targets)
@@ -96,4 +96,6 @@ parentPort.postMessage({
   p50: at(0.5),
   p99: at(0.99),
   clientCpuMs: threadCpuMs() - cpuAtStart,
+  // `samples`: every latency, sorted, so a caller can pool several loads into one distribution.
+  ...(samples ? { latencies } : {}),
 });

@@ -31,7 +31,7 @@ import { noticeText, repricingOutcome } from './outcome.ts';
 const REPRICED_TOOLS = ['calculator', 'matrix_calculator'] as const;
 
 export interface RepricingDeps extends AppDeps {
-  /** Scenarios re-priced per transaction. */
+  /** Scenarios re-priced per transaction (default: 10 on PostgreSQL, 1 on PGlite). */
   batchSize?: number;
   /** Scenarios re-priced per pass at most (the rest wait for the next poll). */
   perPass?: number;
@@ -188,6 +188,8 @@ async function runAsOwner(
   }
 }
 
+const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Step 2: one claimed batch, re-priced and written in one transaction. */
 async function repriceBatch(
   deps: RepricingDeps,
@@ -223,6 +225,8 @@ async function repriceBatch(
       const writes: { id: number; current: unknown; version: string }[] = [];
       let notified = 0;
       for (const scenario of byScenario.values()) {
+        // Each re-pricing is a whole engine run on the request thread: let waiting requests in between two.
+        await yieldToRequests();
         const caller = callers.get(scenario.user_id);
         // Already re-priced at this snapshot (a queue row of an older version), or the owner is deactivated.
         if (!caller || (scenario.repriced_version !== null && scenario.repriced_version >= snapshot.version)) continue;
@@ -285,7 +289,10 @@ async function writeCurrent(db: Db, writes: { id: number; current: unknown; vers
 export async function repricePending(deps: RepricingDeps): Promise<RepricingSummary> {
   const total = emptySummary();
   const changeBatch = deps.changeBatch ?? 1000;
-  const batchSize = deps.batchSize ?? 50;
+  // A transaction stays open across its engine runs and the requests served between them (the yields), within the
+  // transaction bound (src/lib/db.ts): a short batch. PGlite is one connection on this thread, so an open transaction
+  // holds every request's statement until it commits: there a transaction re-prices one scenario.
+  const batchSize = deps.batchSize ?? (deps.config.databaseUrl ? 10 : 1);
   const snapshot = await deps.services.catalogue.get();
   for (;;) {
     const part = await queueAffected(deps.prisma, snapshot, changeBatch);
