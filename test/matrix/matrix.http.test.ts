@@ -701,12 +701,3 @@ describe('Limits: Daily Matrix allowance (session or API token, same allowance):
     expect((await matrix(session, { cost: '50000', asset_value: 11 })).status).toBe(200);
   });
 });
-
-describe('POST /matrix/ 401 without usable credentials', () => {
-  it('no token, a malformed token and a bogus API token answer 401, even with a bad body', async () => {
-    expect((await matrix(null, { cost: '50000', asset_value: 11 })).status).toBe(401);
-    expect((await matrix(null, {})).status).toBe(401);
-    expect((await matrix('not-a-jwt', { cost: '50000', asset_value: 11 })).status).toBe(401);
-    expect((await matrix('service_sk_tok_nope_nope', { cost: '50000', asset_value: 11 })).status).toBe(401);
-  });
-});

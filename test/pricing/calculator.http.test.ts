@@ -720,7 +720,7 @@ describe("Scenario: each run is saved as one of the caller's recent scenarios", 
   });
 });
 
-describe('Authentication 5: a read API token may run the calculator; no token is 401', () => {
+describe('Authentication 5: a read API token may run the calculator', () => {
   it('a read-scoped API token prices, is metered and saves a recent for its owner', async () => {
     const minted = await t.rest('POST', '/api/v1/api-tokens', {
       token: pro,
@@ -734,14 +734,5 @@ describe('Authentication 5: a read API token may run the calculator; no token is
     expect(await calculatorUsage(userIds.pro)).toBe(usage + 1);
     const saved = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: res.body.scenario_id } });
     expect(saved).toMatchObject({ user_id: userIds.pro, kind: 'recent', tool: 'calculator' });
-  });
-
-  it('no token, or a bad one, is 401 (before any field check)', async () => {
-    for (const token of [null, 'not-a-token', 'service_sk_local_nope_nope']) {
-      const res = await calc(token, plainDeal());
-      expect(res.status).toBe(401);
-      expect(typeof res.body.error).toBe('string');
-      expect((await calc(token, { cost: -1 })).status).toBe(401);
-    }
   });
 });
