@@ -16,7 +16,7 @@ import {
   type PricingCatalogue,
 } from '../../src/modules/pricing/engine.ts';
 import { recalculate, type RecalculateInput } from '../../src/modules/pricing/recalculate.ts';
-import { formatMoney, formatRate, pmt, ratePerInstalment } from '../../src/modules/pricing/finance.ts';
+import { formatMoney, pmt, ratePerInstalment } from '../../src/modules/pricing/finance.ts';
 import { makeAsset, makeBracket, makeDeal, makeProduct, makeRelation, syntheticCatalogue } from './fixtures.ts';
 import { joinMatrixCalculator } from '../../src/modules/matrix/join.ts';
 import { approval, outcome, pricedBracket } from '../matrix/fixtures.ts';
@@ -300,19 +300,6 @@ describe('Rule 7 Brokerage', () => {
     advance_arrears: 'advance',
     balloon_amount: 12_000,
   };
-
-  it('funded, reference case: 1,800 brokerage funded at 7.50% -> 1271.16, e 8.8807', () => {
-    const [row] = priceOne(
-      {},
-      { ...reference, brokerage: 1_800, brokerage_gst: true },
-      { base_min: 7.5, base_max: 7.5 },
-    );
-    expect(row.amount_financed).toBe(61_800);
-    expect(row.commission).toBe(1_800);
-    expect(row.rate_min).toBe(7.5);
-    expect(formatMoney(row.repayment_min)).toBe('1271.16');
-    expect(formatRate(row.e_min)).toBe('8.8807');
-  });
 
   it('GST is added on top when brokerage_gst is false', () => {
     const [row] = priceOne({}, { ...reference, brokerage: 1_800, brokerage_gst: false });

@@ -608,5 +608,5 @@ describe('Every REST endpoint answers byte for byte as the committed corpus reco
     const recorded = JSON.parse(readFileSync(CORPUS, 'utf8')) as Answer[];
     expect(answers.map((a) => a.name)).toEqual(recorded.map((g) => g.name));
     for (const [i, a] of answers.entries()) expect(a, a.name).toEqual(recorded[i]);
-  });
+  }, 300_000); // over a hundred requests in sequence, several of them full engine runs
 });
