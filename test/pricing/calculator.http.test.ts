@@ -526,10 +526,6 @@ describe('Request validation: 400s name the fields', () => {
     return res;
   };
 
-  it('an unknown asset answers 400 naming asset_value', async () => {
-    await expect400(plainDeal({ asset_value: 987654 }), ['asset_value']);
-  });
-
   it('missing term, advance_arrears and repayment_frequency answer 400 naming each', async () => {
     await expect400({ cost: 50000, asset_value: cat.widget }, ['term', 'advance_arrears', 'repayment_frequency']);
     const { term: _term, ...noTerm } = plainDeal();
@@ -549,21 +545,9 @@ describe('Request validation: 400s name the fields', () => {
     }
   });
 
-  it('malformed JSON answers 400 with the general error body', async () => {
-    const res = await t.rest('POST', '/api/v1/calculator', { token: pro, raw: '{"cost": 50000,' });
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
-  });
-
   it('a negative cost (number or string) answers 400 naming cost', async () => {
     await expect400(plainDeal({ cost: -1 }), ['cost']);
     await expect400(plainDeal({ cost: '-50000' }), ['cost']);
-  });
-
-  it('a balloon percentage over 100 answers 400 naming balloon; a dollar balloon over 100 is ordinary', async () => {
-    await expect400(plainDeal({ balloon: 100.5, balloon_percentage: true }), ['balloon']);
-    expect((await calc(pro, plainDeal({ balloon: 100, balloon_percentage: true }))).status).toBe(200);
-    expect((await calc(pro, plainDeal({ balloon: 5000 }))).status).toBe(200);
   });
 
   it('wrong types answer 400 naming each field', async () => {
@@ -590,10 +574,6 @@ describe('Request validation: 400s name the fields', () => {
     await expect400(plainDeal({ term: 2 ** 31 - 1, repayment_frequency: 'daily' }), ['term']);
     expect(rowOf((await calc(pro, plainDeal({ term: 600 }))).body, cat.plain).instalments).toBe(600);
     await expect400(plainDeal({ home_owner: true, asset_owner: false }), ['asset_owner', 'home_owner']);
-  });
-
-  it('a string cost is read as a number', async () => {
-    expect(rowOf((await calc(pro, plainDeal({ cost: '50000' }))).body, cat.plain).repayment_min).toBe('1050.09');
   });
 
   it('a refused request is neither metered nor saved', async () => {
