@@ -11,7 +11,7 @@
  * by the same function scope-auth's refusals are built by (`scopeRefusal`), so its status and sentence cannot differ
  * from the answer the field would have given. A field whose scopes depend on its arguments (a function) or use a
  * form not handled here is not judged early: scope-auth still judges it when it runs, as before.
- * test/rest/input-size.test.ts proves the early answer equals the late one on every route.
+ * test/rest/credentials-before-body.test.ts proves the early answer is the one sent, on every route.
  */
 import { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import type { GraphQLField } from 'graphql';

@@ -132,10 +132,6 @@ describe('REST: nested values, lists, object keys, query string and path paramet
     expect(Object.keys(res.body.errors)).toEqual(['id']);
   });
 
-  it('credentials are still judged first: anonymous is 401', async () => {
-    expect((await t.rest('PUT', `/api/v1/users/${userId}`, { body: { first_name: 'a\u0000' } })).status).toBe(401);
-  });
-
   it('nothing was written', async () => {
     const user = await t.database.prisma.user.findUniqueOrThrow({ where: { id: userId } });
     expect(isStorableText(user.first_name ?? '')).toBe(true);

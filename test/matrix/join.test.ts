@@ -7,7 +7,6 @@ import { buildPricingIndex, priceDeal, sortCheapestFirst } from '../../src/modul
 import { seededRandom } from '../../testkit/random.ts';
 import { makeDeal, syntheticCatalogue } from '../pricing/fixtures.ts';
 import {
-  compareCheapest,
   compareJoinedRows,
   FREE_TIER_VISIBLE_ROWS,
   joinMatrixCalculator,
@@ -28,44 +27,6 @@ const linked = (id: number, rate_bracket_ids: number[], extra: Partial<Approval>
   outcome(approval({ id, name: `Approval ${id}`, rate_bracket_ids, ...extra }));
 const bracket = (rate_bracket_id: number, e_min: number, extra: Partial<PricedBracket> = {}) =>
   pricedBracket({ rate_bracket_id, e_min, ...extra });
-
-describe('Rule 13 Cheapest: within one approval the cheapest bracket has the lowest e_min, then the lowest repayment_min, then the lowest id', () => {
-  it('lowest e_min wins, whatever the repayment', () => {
-    const { rows } = join(
-      [linked(1, [10, 11, 12])],
-      [
-        bracket(10, 9.1, { repayment_min: 900 }),
-        bracket(11, 8.2, { repayment_min: 1_200 }),
-        bracket(12, 8.9, { repayment_min: 800 }),
-      ],
-    );
-    expect(rows.map((r) => r.bracket.rate_bracket_id)).toEqual([11]);
-  });
-  it('equal e_min: the lowest repayment_min', () => {
-    const { rows } = join(
-      [linked(1, [10, 11])],
-      [bracket(10, 8.5, { repayment_min: 1_050.1 }), bracket(11, 8.5, { repayment_min: 1_050.09 })],
-    );
-    expect(rows[0].bracket.rate_bracket_id).toBe(11);
-  });
-  it('equal e_min and repayment_min: the lowest id, whatever the input order', () => {
-    const tie = (id: number) => bracket(id, 8.5, { repayment_min: 1_000 });
-    expect(join([linked(1, [12, 10, 11])], [tie(12), tie(11), tie(10)]).rows[0].bracket.rate_bracket_id).toBe(10);
-    expect(join([linked(1, [10, 11, 12])], [tie(10), tie(11), tie(12)]).rows[0].bracket.rate_bracket_id).toBe(10);
-  });
-  it('compares numerically, not as strings ("10.5" would sort before "9.5")', () => {
-    expect(join([linked(1, [1, 2])], [bracket(1, 10.5), bracket(2, 9.5)]).rows[0].bracket.rate_bracket_id).toBe(2);
-  });
-  it('compareCheapest orders a list the same way', () => {
-    const list = [
-      bracket(3, 8, { repayment_min: 5 }),
-      bracket(1, 9),
-      bracket(2, 8, { repayment_min: 5 }),
-      bracket(4, 8, { repayment_min: 4 }),
-    ];
-    expect([...list].sort(compareCheapest).map((b) => b.rate_bracket_id)).toEqual([4, 2, 3, 1]);
-  });
-});
 
 describe('POST /matrix-calculator/ rule 4: the rate bracket is the join key', () => {
   it('one row per approval with at least one priced bracket, carrying that bracket and the organisation name', () => {

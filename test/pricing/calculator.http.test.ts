@@ -23,9 +23,8 @@ let pro: string; // broker.admin@demo.test: Pro, BID broker (org 8)
 let member: string; // broker.user@demo.test: Pro, BID broker (org 8)
 let free: string; // free.broker@demo.test: Free, not BID (org 9)
 let lender: string; // financier.admin@demo.test: org 1
-let capped: string; // a Free broker whose calculator allowance is 2
 let proNonBid: string; // a Pro broker without Best Interests Duty standing
-let userIds: Record<'pro' | 'member' | 'free' | 'capped', number>;
+let userIds: Record<'pro' | 'member' | 'free', number>;
 
 /** Ids of the exact catalogue. */
 const cat = {
@@ -122,12 +121,6 @@ async function buildExactCatalogue(): Promise<void> {
 
 async function createBrokers(): Promise<void> {
   const kit = seedKit(t.database.prisma);
-  const capped = await kit.broker({
-    name: 'Capped Test Brokers',
-    plan: 'free',
-    plan_overrides: { calculator_allowance: 2 },
-  });
-  await capped.user({ email: 'capped.broker@test.example' });
   const nonBid = await kit.broker({ name: 'Pro Non-BID Brokers', plan: 'pro', is_bid_broker: false });
   await nonBid.user({ email: 'pro.nonbid@test.example' });
 }
@@ -136,13 +129,12 @@ beforeAll(async () => {
   t = await startTestApp();
   await buildExactCatalogue();
   await createBrokers();
-  [pro, member, free, lender, capped, proNonBid] = await Promise.all(
+  [pro, member, free, lender, proNonBid] = await Promise.all(
     [
       'broker.admin@demo.test',
       'broker.user@demo.test',
       'free.broker@demo.test',
       'financier.admin@demo.test',
-      'capped.broker@test.example',
       'pro.nonbid@test.example',
     ].map(async (email) => (await t.login(email)).access),
   );
@@ -151,7 +143,6 @@ beforeAll(async () => {
     pro: await idOf('broker.admin@demo.test'),
     member: await idOf('broker.user@demo.test'),
     free: await idOf('free.broker@demo.test'),
-    capped: await idOf('capped.broker@test.example'),
   };
 });
 afterAll(async () => {
@@ -187,7 +178,8 @@ const recents = (userId: number) =>
     orderBy: { id: 'asc' },
   });
 
-describe('Rule 4 Repayment: plain monthly reference value over HTTP', () => {
+describe('Reference values (docs/pricing-conventions.md worked examples) over HTTP, to the cent', () => {
+  // Rule 4 Repayment: plain monthly reference value
   it('P 50,000 at 9.50% monthly, 60 in arrears, no fees: repayment "1050.09", e "9.5000" (Rule 8: nothing financed beyond the asset)', async () => {
     const res = await calc(pro, plainDeal());
     expect(res.status).toBe(200);
@@ -222,28 +214,8 @@ describe('Rule 4 Repayment: plain monthly reference value over HTTP', () => {
     expect(row.amount_financed).toBe(55000);
     expect(row.repayment_min).toBe(money(PMT(0.095 / 12, 60, -55000, 0, 0)));
   });
-});
 
-describe('Rule 11 Brackets and ranges: the _min figures price at base_min, the _max figures at base_max', () => {
-  it('rate band 9.50..11.50 gives repayment_min "1050.09" and repayment_max at 11.50%, e_max "11.5000"', async () => {
-    const row = rowOf((await calc(pro, plainDeal())).body, cat.plain);
-    expect(row).toMatchObject({
-      base_max: '11.5000',
-      rate_max: '11.5000',
-      e_max: '11.5000',
-      repayment_max: money(PMT(0.115 / 12, 60, -50000, 0, 0)),
-    });
-    expect(row.repayment_max).toBe('1099.63');
-  });
-
-  it('a bracket mapped through an ancestor category prices the deal; one mapped to another asset does not', async () => {
-    const body = (await calc(pro, plainDeal())).body;
-    expect(rowOf(body, cat.otherBracket).organisation_id).toBe(cat.other);
-    expect(body.results.map((r: any) => r.rate_bracket_id)).not.toContain(cat.funded);
-  });
-});
-
-describe('Rule 7 Brokerage: the funded brokerage reference value over HTTP', () => {
+  // Rule 7 Brokerage: the funded brokerage reference value
   it('P 60,000, base 7.50%, 48 monthly in advance, balloon 12,000, brokerage 1,800 funded: repayment "1271.16", e "8.8807"', async () => {
     const res = await calc(pro, {
       cost: 60000,
@@ -270,9 +242,8 @@ describe('Rule 7 Brokerage: the funded brokerage reference value over HTTP', () 
       advance: true,
     });
   });
-});
 
-describe('Rule 7 Brokerage: the rate-loaded alternative over HTTP', () => {
+  // Rule 7 Brokerage: the rate-loaded alternative
   it('L 0.5 and 2% brokerage + GST on 60,000: priced at 8.5% on P 60,000, repayment "1259.20", e "8.5000", commission 1,320', async () => {
     const res = await calc(pro, {
       cost: 60000,
@@ -297,9 +268,8 @@ describe('Rule 7 Brokerage: the rate-loaded alternative over HTTP', () => {
       commission: 1320,
     });
   });
-});
 
-describe('Rule 4 Repayment: advance with balloon and zero rate reference values over HTTP', () => {
+  // Rule 4 Repayment: advance with balloon and zero rate reference values
   const deal = (advance_arrears: string, extra: Record<string, unknown> = {}) => ({
     cost: 88000,
     cost_gst: true,
@@ -330,9 +300,8 @@ describe('Rule 4 Repayment: advance with balloon and zero rate reference values 
       expect(row).toMatchObject({ repayment_min: '750.00', repayment_max: '750.00', e_min: '0.0000' });
     }
   });
-});
 
-describe('Rule 2 Rate per instalment: weekly with monthly compounding over HTTP', () => {
+  // Rule 2 Rate per instalment: weekly with monthly compounding
   it('P 50,000 at 9.5%, weekly for 5 years in arrears, product compounding monthly: "241.59" over 260 instalments (Rule 3)', async () => {
     const row = rowOf((await calc(pro, plainDeal({ repayment_frequency: 'weekly' }))).body, cat.plain);
     expect(row).toMatchObject({ repayment_min: '241.59', instalments: 260, repayment_frequency: 'weekly' });
@@ -341,6 +310,25 @@ describe('Rule 2 Rate per instalment: weekly with monthly compounding over HTTP'
   it('repayment_frequency none prices monthly (Rule 1)', async () => {
     const row = rowOf((await calc(pro, plainDeal({ repayment_frequency: 'none' }))).body, cat.plain);
     expect(row).toMatchObject({ repayment_min: '1050.09', instalments: 60 });
+  });
+});
+
+describe('Rule 11 Brackets and ranges: the _min figures price at base_min, the _max figures at base_max', () => {
+  it('rate band 9.50..11.50 gives repayment_min "1050.09" and repayment_max at 11.50%, e_max "11.5000"', async () => {
+    const row = rowOf((await calc(pro, plainDeal())).body, cat.plain);
+    expect(row).toMatchObject({
+      base_max: '11.5000',
+      rate_max: '11.5000',
+      e_max: '11.5000',
+      repayment_max: money(PMT(0.115 / 12, 60, -50000, 0, 0)),
+    });
+    expect(row.repayment_max).toBe('1099.63');
+  });
+
+  it('a bracket mapped through an ancestor category prices the deal; one mapped to another asset does not', async () => {
+    const body = (await calc(pro, plainDeal())).body;
+    expect(rowOf(body, cat.otherBracket).organisation_id).toBe(cat.other);
+    expect(body.results.map((r: any) => r.rate_bracket_id)).not.toContain(cat.funded);
   });
 });
 
@@ -538,10 +526,6 @@ describe('Request validation: 400s name the fields', () => {
     return res;
   };
 
-  it('an unknown asset answers 400 naming asset_value', async () => {
-    await expect400(plainDeal({ asset_value: 987654 }), ['asset_value']);
-  });
-
   it('missing term, advance_arrears and repayment_frequency answer 400 naming each', async () => {
     await expect400({ cost: 50000, asset_value: cat.widget }, ['term', 'advance_arrears', 'repayment_frequency']);
     const { term: _term, ...noTerm } = plainDeal();
@@ -561,21 +545,9 @@ describe('Request validation: 400s name the fields', () => {
     }
   });
 
-  it('malformed JSON answers 400 with the general error body', async () => {
-    const res = await t.rest('POST', '/api/v1/calculator', { token: pro, raw: '{"cost": 50000,' });
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
-  });
-
   it('a negative cost (number or string) answers 400 naming cost', async () => {
     await expect400(plainDeal({ cost: -1 }), ['cost']);
     await expect400(plainDeal({ cost: '-50000' }), ['cost']);
-  });
-
-  it('a balloon percentage over 100 answers 400 naming balloon; a dollar balloon over 100 is ordinary', async () => {
-    await expect400(plainDeal({ balloon: 100.5, balloon_percentage: true }), ['balloon']);
-    expect((await calc(pro, plainDeal({ balloon: 100, balloon_percentage: true }))).status).toBe(200);
-    expect((await calc(pro, plainDeal({ balloon: 5000 }))).status).toBe(200);
   });
 
   it('wrong types answer 400 naming each field', async () => {
@@ -604,10 +576,6 @@ describe('Request validation: 400s name the fields', () => {
     await expect400(plainDeal({ home_owner: true, asset_owner: false }), ['asset_owner', 'home_owner']);
   });
 
-  it('a string cost is read as a number', async () => {
-    expect(rowOf((await calc(pro, plainDeal({ cost: '50000' }))).body, cat.plain).repayment_min).toBe('1050.09');
-  });
-
   it('a refused request is neither metered nor saved', async () => {
     const usage = await calculatorUsage(userIds.pro);
     const saved = (await recents(userIds.pro)).map((s) => s.id);
@@ -615,53 +583,6 @@ describe('Request validation: 400s name the fields', () => {
     await expect400(plainDeal({ cost: -5 }), ['cost']);
     expect(await calculatorUsage(userIds.pro)).toBe(usage);
     expect((await recents(userIds.pro)).map((s) => s.id)).toEqual(saved);
-  });
-});
-
-describe('Limits: each run decrements the daily calculator allowance; past it, 429 cap_hit', () => {
-  it("each run adds one to the caller's daily_usage for metric calculator", async () => {
-    const before = await calculatorUsage(userIds.member);
-    expect((await calc(member, plainDeal())).status).toBe(200);
-    expect(await calculatorUsage(userIds.member)).toBe(before + 1);
-    expect((await calc(member, plainDeal())).status).toBe(200);
-    expect(await calculatorUsage(userIds.member)).toBe(before + 2);
-  });
-
-  it('allowance 2: two runs succeed, the third is 429 cap_hit with metric calculator, limit, used, detail and message', async () => {
-    expect((await calc(capped, plainDeal())).status).toBe(200);
-    expect((await calc(capped, plainDeal())).status).toBe(200);
-    const saved = (await recents(userIds.capped)).length;
-    const res = await calc(capped, plainDeal());
-    expect(res.status).toBe(429);
-    expect(res.body).toEqual({
-      error: 'cap_hit',
-      metric: 'calculator',
-      limit: 2,
-      used: 2,
-      detail: expect.any(String),
-      message: expect.any(String),
-    });
-    expect(res.body.detail.length).toBeGreaterThan(0);
-    // web wording (no X-Service-Client) may name the plan and the billing page
-    expect(res.body.message).toMatch(/upgrade/i);
-    expect(res.body.message).toContain('/settings/billing');
-    // a refused run consumes nothing and saves nothing
-    expect(await calculatorUsage(userIds.capped)).toBe(2);
-    expect((await recents(userIds.capped)).length).toBe(saved);
-  });
-
-  it('Authentication 11: ios (and an unrecognised client) get a fact-only sentence: no plan, no price, no link', async () => {
-    for (const client of ['ios', 'android', 'smart-fridge']) {
-      const res = await calc(capped, plainDeal(), { 'X-Service-Client': client });
-      expect(res.status).toBe(429);
-      expect(res.body).toMatchObject({ error: 'cap_hit', metric: 'calculator', limit: 2, used: 2 });
-      for (const sentence of [res.body.message, res.body.detail]) {
-        expect(sentence.length).toBeGreaterThan(0);
-        expect(sentence).not.toMatch(/upgrade|plan|\$|\/|http|pro\b|price/i);
-      }
-    }
-    const web = await calc(capped, plainDeal(), { 'X-Service-Client': 'web' });
-    expect(web.body.message).toContain('/settings/billing');
   });
 });
 
@@ -720,7 +641,7 @@ describe("Scenario: each run is saved as one of the caller's recent scenarios", 
   });
 });
 
-describe('Authentication 5: a read API token may run the calculator; no token is 401', () => {
+describe('Authentication 5: a read API token may run the calculator', () => {
   it('a read-scoped API token prices, is metered and saves a recent for its owner', async () => {
     const minted = await t.rest('POST', '/api/v1/api-tokens', {
       token: pro,
@@ -734,14 +655,5 @@ describe('Authentication 5: a read API token may run the calculator; no token is
     expect(await calculatorUsage(userIds.pro)).toBe(usage + 1);
     const saved = await t.database.prisma.scenario.findUniqueOrThrow({ where: { id: res.body.scenario_id } });
     expect(saved).toMatchObject({ user_id: userIds.pro, kind: 'recent', tool: 'calculator' });
-  });
-
-  it('no token, or a bad one, is 401 (before any field check)', async () => {
-    for (const token of [null, 'not-a-token', 'service_sk_local_nope_nope']) {
-      const res = await calc(token, plainDeal());
-      expect(res.status).toBe(401);
-      expect(typeof res.body.error).toBe('string');
-      expect((await calc(token, { cost: -1 })).status).toBe(401);
-    }
   });
 });

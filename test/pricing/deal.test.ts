@@ -200,5 +200,7 @@ describe('Rule 7 Brokerage / Rule 8 Effective rate: from a request to a priced r
     expect(formatRate(row.e_min)).toBe('8.8807');
     expect(row.balloon).toBe(12_000);
     expect(row.commission).toBe(1_800);
+    expect(row.amount_financed).toBe(61_800);
+    expect(row.rate_min).toBe(7.5);
   });
 });

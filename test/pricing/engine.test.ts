@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product, RateBracket, TriState } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import type { PricedBracket } from '../../src/modules/pricing/index.ts';
+import type { ApprovalOutcome } from '../../src/modules/matrix/index.ts';
 import {
   buildPricingIndex,
   compareCheapest,
@@ -11,8 +12,10 @@ import {
   type PricingCatalogue,
 } from '../../src/modules/pricing/engine.ts';
 import { recalculate, type RecalculateInput } from '../../src/modules/pricing/recalculate.ts';
-import { formatMoney, formatRate, pmt, ratePerInstalment } from '../../src/modules/pricing/finance.ts';
+import { formatMoney, pmt, ratePerInstalment } from '../../src/modules/pricing/finance.ts';
 import { makeAsset, makeBracket, makeDeal, makeProduct, makeRelation, syntheticCatalogue } from './fixtures.ts';
+import { joinMatrixCalculator } from '../../src/modules/matrix/join.ts';
+import { approval, outcome, pricedBracket } from '../matrix/fixtures.ts';
 
 /**
  * Asset tree used throughout:
@@ -294,19 +297,6 @@ describe('Rule 7 Brokerage', () => {
     balloon_amount: 12_000,
   };
 
-  it('funded, reference case: 1,800 brokerage funded at 7.50% -> 1271.16, e 8.8807', () => {
-    const [row] = priceOne(
-      {},
-      { ...reference, brokerage: 1_800, brokerage_gst: true },
-      { base_min: 7.5, base_max: 7.5 },
-    );
-    expect(row.amount_financed).toBe(61_800);
-    expect(row.commission).toBe(1_800);
-    expect(row.rate_min).toBe(7.5);
-    expect(formatMoney(row.repayment_min)).toBe('1271.16');
-    expect(formatRate(row.e_min)).toBe('8.8807');
-  });
-
   it('GST is added on top when brokerage_gst is false', () => {
     const [row] = priceOne({}, { ...reference, brokerage: 1_800, brokerage_gst: false });
     expect(row.commission).toBe(1_980);
@@ -552,13 +542,11 @@ describe('Rule 13 Cheapest', () => {
     expect(compareCheapest(rows[0], rows[1])).toBeLessThan(0);
     expect(ids(sortCheapestFirst([...rows].reverse()))).toEqual([101, 100]);
   });
-});
 
-describe('Rule 13 Cheapest: sorted: false leaves the order to the caller (the Matrix Calculator join)', () => {
   const catalogue = syntheticCatalogue({ brackets: 4_000, seed: 11 });
   const index = buildPricingIndex(catalogue);
 
-  it('the same rows, figure for figure, in the order the brackets were examined; sorting them gives the default answer', () => {
+  it('sorted: false leaves the order to the caller (the Matrix Calculator join): the same rows, figure for figure; sorting them gives the default answer', () => {
     for (const k of [0, 5, 17]) {
       const deal = makeDeal({ asset_value: catalogue.leafIds[k], term: 48, brokerage: 3, brokerage_percentage: true });
       const sorted = priceDeal(index, deal);
@@ -569,12 +557,53 @@ describe('Rule 13 Cheapest: sorted: false leaves the order to the caller (the Ma
     }
   });
 
-  it('filters apply as when sorted', () => {
+  it('sorted: false: filters apply as when sorted', () => {
     const deal = makeDeal({ asset_value: catalogue.leafIds[5], term: 36 });
     const options = { organisationIds: new Set([1, 2, 3]), type: 'commercial' as const };
     expect(sortCheapestFirst(priceDeal(index, deal, { ...options, sorted: false }))).toEqual(
       priceDeal(index, deal, options),
     );
+  });
+
+  describe('the Matrix Calculator join: within one approval the cheapest bracket by the same order', () => {
+    const join = (outcomes: ApprovalOutcome[], priced: PricedBracket[]) =>
+      joinMatrixCalculator(outcomes, priced, new Map([[100, 'Acme Finance']]));
+    const linked = (id: number, rate_bracket_ids: number[]) =>
+      outcome(approval({ id, name: `Approval ${id}`, rate_bracket_ids }));
+    const bracket = (rate_bracket_id: number, e_min: number, extra: Partial<PricedBracket> = {}) =>
+      pricedBracket({ rate_bracket_id, e_min, ...extra });
+    const chosen = (outcomes: ApprovalOutcome[], priced: PricedBracket[]) =>
+      join(outcomes, priced).rows.map((r) => r.bracket.rate_bracket_id);
+
+    it('lowest e_min wins, whatever the repayment', () => {
+      const priced = [
+        bracket(10, 9.1, { repayment_min: 900 }),
+        bracket(11, 8.2, { repayment_min: 1_200 }),
+        bracket(12, 8.9, { repayment_min: 800 }),
+      ];
+      expect(chosen([linked(1, [10, 11, 12])], priced)).toEqual([11]);
+    });
+    it('equal e_min: the lowest repayment_min', () => {
+      const priced = [bracket(10, 8.5, { repayment_min: 1_050.1 }), bracket(11, 8.5, { repayment_min: 1_050.09 })];
+      expect(chosen([linked(1, [10, 11])], priced)).toEqual([11]);
+    });
+    it('equal e_min and repayment_min: the lowest id, whatever the input order', () => {
+      const tie = (id: number) => bracket(id, 8.5, { repayment_min: 1_000 });
+      expect(chosen([linked(1, [12, 10, 11])], [tie(12), tie(11), tie(10)])).toEqual([10]);
+      expect(chosen([linked(1, [10, 11, 12])], [tie(10), tie(11), tie(12)])).toEqual([10]);
+    });
+    it('compares numerically, not as strings ("10.5" would sort before "9.5")', () => {
+      expect(chosen([linked(1, [1, 2])], [bracket(1, 10.5), bracket(2, 9.5)])).toEqual([2]);
+    });
+    it('compareCheapest orders a list of priced brackets the same way', () => {
+      const list = [
+        bracket(3, 8, { repayment_min: 5 }),
+        bracket(1, 9),
+        bracket(2, 8, { repayment_min: 5 }),
+        bracket(4, 8, { repayment_min: 4 }),
+      ];
+      expect([...list].sort(compareCheapest).map((b) => b.rate_bracket_id)).toEqual([4, 2, 3, 1]);
+    });
   });
 });
 

@@ -1,7 +1,9 @@
 /**
  * Every /api/v1 endpoint of the route table answers byte for byte as the committed corpus says: one request per
- * endpoint that succeeds on the demo catalogue, and for each kind of refusal (400 validation, 401, 403, 404, 409) a
- * few requests that earn it. Each answer's status, the headers a client reads (content type and length, ETag,
+ * endpoint that succeeds on the demo catalogue, and for each kind of refusal (400 validation, 401, 403, 404, 409, 429)
+ * a few requests that earn it; the hot paths (calculator, matrix, matrix calculator, recalculate) on several deals, and
+ * the same operations through POST /graphql (typed results, typed errors and GraphQL's own errors). The gateway may
+ * change how it executes an operation, never the bytes a client receives. Each answer's status, the headers a client reads (content type and length, ETag,
  * Cache-Control, Retry-After, Location, X-Scenario-Id, X-Scenario-Change-Threshold, X-Total-Count) and the exact body text are compared with
  * test/rest/golden/rest-v1.json, recorded on the code before dependencies replaced hand-written execution and
  * database plumbing.
@@ -22,6 +24,7 @@ import { routes } from '../../src/rest/routes/index.ts';
 import { type AbnRegisterStandIn, startAbnRegisterStandIn } from '../../testkit/abn-register.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
+import { recalculationBody } from '../../testkit/recalculation.ts';
 
 const CORPUS = new URL('./golden/rest-v1.json', import.meta.url);
 
@@ -397,7 +400,131 @@ function corpus(): Case[] {
 
     // Outside the table.
     c('GET /nothing-here', '404 unknown route', 'broker', '/nothing-here'),
+
+    // The hot paths again: more deals and their typed refusals, on the data as the requests above left it.
+    ...DEALS.flatMap((deal, i) => [
+      c('POST /matrix-calculator/', `matrix calculator deal ${i + 1}`, 'broker', '/matrix-calculator/', { body: deal }),
+      c('POST /matrix/', `matrix deal ${i + 1}`, 'broker', '/matrix/', { body: deal }),
+      c('POST /calculator', `calculate deal ${i + 1}`, 'broker', '/calculator', { body: deal }),
+    ]),
+    c('POST /calculator/recalculate', 'recalculate weekly with balloon', 'broker', '/calculator/recalculate', {
+      body: recalculationBody(1, { repayment_frequency: 'weekly', balloon: 5000, noi_min: 156, noi_max: 260 }),
+    }),
+    c('POST /calculator/recalculate', 'recalculate unknown bracket', 'broker', '/calculator/recalculate', {
+      body: recalculationBody(987654),
+    }),
+    c('GET /calculator/financiers', 'financiers, no surface named', 'broker', '/calculator/financiers'),
+    c('GET /calculator/financiers', 'financiers, Free broker', 'free', '/calculator/financiers'),
+    c('POST /calculator', '400 malformed JSON on a deal', 'broker', '/calculator', { raw: '{"cost": 5' }),
+    c('POST /matrix-calculator/', '401 no credentials', null, '/matrix-calculator/', { body: DEMO_DEAL }),
+    c('POST /matrix-calculator/', '403 Free broker on the Matrix Calculator', 'free', '/matrix-calculator/', {
+      body: DEMO_DEAL,
+    }),
+    c('POST /matrix-calculator/', '429 matrix allowance spent', 'broker', '/matrix-calculator/', {
+      body: DEMO_DEAL,
+      before: () => allow(100, 0),
+    }),
+    c('POST /calculator', '429 calculator allowance spent', 'broker', '/calculator', {
+      body: DEMO_DEAL,
+      before: () => allow(0, 100),
+    }),
+    c('POST /matrix-calculator/', 'matrix calculator, allowances restored', 'user', '/matrix-calculator/', {
+      body: DEALS[0],
+      before: () => allow(null, null),
+    }),
+
+    // GraphQL, the same operations: its typed results and its own errors.
+    graphql('matrixCalculator', 'broker', GRAPHQL_MATRIX_CALCULATOR, { input: DEMO_DEAL }),
+    graphql('matrixCalculator second deal', 'user', GRAPHQL_MATRIX_CALCULATOR, { input: DEALS[1] }),
+    graphql('calculate', 'broker', GRAPHQL_CALCULATE, { input: DEALS[2] }),
+    graphql('matrixCalculator validation error', 'broker', GRAPHQL_MATRIX_CALCULATOR, {
+      input: { ...DEMO_DEAL, term: 0 },
+    }),
+    graphql('matrixCalculator entitlement error', 'free', GRAPHQL_MATRIX_CALCULATOR, { input: DEMO_DEAL }),
+    graphql('matrixCalculator unauthenticated', null, GRAPHQL_MATRIX_CALCULATOR, { input: DEMO_DEAL }),
+    graphql(
+      'calculate unauthenticated',
+      null,
+      '{ calculate(input: {cost: "1", asset_value: 11, term: 12}) { __typename ... on Error { message code } } }',
+    ),
+    graphql('variable coercion error', 'broker', GRAPHQL_MATRIX_CALCULATOR, { input: { ...DEMO_DEAL, term: 'sixty' } }),
+    graphql('unknown field', 'broker', '{ matrixCalculator(input: {cost: "1"}) { nope } }'),
+    graphql('syntax error', 'broker', '{ matrixCalculator(input: '),
+    graphql(
+      'financiers',
+      'broker',
+      '{ financiers { __typename ... on QueryFinanciersSuccess { data { id name } } ... on Error { message } } }',
+    ),
+    graphql(
+      'me',
+      'user',
+      '{ me { __typename ... on User { email first_name organisation_id } ... on Error { message code } } }',
+    ),
   ];
+}
+
+/** Deals beside DEMO_DEAL: advance, a weekly balloon, a quarterly deposit. */
+const DEALS = [
+  { cost: 30000, asset_value: 11, term: 48, advance_arrears: 'advance', repayment_frequency: 'monthly' },
+  {
+    cost: '120000.50',
+    asset_value: 11,
+    term: 36,
+    advance_arrears: 'arrears',
+    repayment_frequency: 'weekly',
+    balloon: 10,
+  },
+  {
+    cost: 15000,
+    asset_value: 11,
+    term: 24,
+    advance_arrears: 'arrears',
+    repayment_frequency: 'quarterly',
+    deposit: 2000,
+  },
+];
+
+const GRAPHQL_MATRIX_CALCULATOR = `query G($input: DealInput!) {
+  matrixCalculator(input: $input) {
+    __typename
+    ... on MatrixCalculatorResult {
+      priced_count destination_count degraded
+      results { organisation_id organisation_name approval_id approval_name doc_level status missing_fields
+        product_id rate_bracket_id base_min base_max e_min e_max repayment_min repayment_max balloon commission masked
+        priced_bracket_count financier { __typename } }
+    }
+    ... on Error { message code }
+    ... on ValidationError { errors { field messages } }
+    ... on CapHitError { detail limit used metric }
+  }
+}`;
+const GRAPHQL_CALCULATE = `query G($input: DealInput!) {
+  calculate(input: $input) {
+    __typename
+    ... on CalculatorResult { priced_count results { organisation_id rate_bracket_id rate_min rate_max repayment_min
+      repayment_max amount_financed instalments advance monthly_fee_per_instalment } }
+    ... on Error { message code }
+    ... on ValidationError { errors { field messages } }
+  }
+}`;
+
+/** A POST /graphql request (outside the route table; the same operations the hot-path routes run). */
+const graphql = (name: string, caller: Caller, query: string, variables?: unknown): Case => ({
+  route: 'POST /graphql',
+  name: `graphql ${name}`,
+  method: 'POST',
+  path: '/graphql',
+  caller,
+  body: { query, ...(variables === undefined ? {} : { variables }) },
+});
+
+/** Sets the broker's daily allowances (null: the plan's) and forgets today's usage, for a 429 and back. */
+async function allow(calculator_allowance: number | null, matrix_allowance: number | null): Promise<void> {
+  await t.database.prisma.organisation.update({
+    where: { id: BROKER_ORG },
+    data: { plan_overrides: { calculator_allowance, matrix_allowance } },
+  });
+  await t.database.prisma.dailyUsage.deleteMany({});
 }
 
 /**
@@ -475,11 +602,12 @@ describe('Every REST endpoint answers byte for byte as the committed corpus reco
     const answers: Answer[] = [];
     for (const k of cases) answers.push(await answer(k));
     const statuses = new Set(answers.map((a) => a.status));
-    for (const s of [200, 201, 204, 400, 401, 403, 404, 409]) expect(statuses, `a ${s} in the corpus`).toContain(s);
+    for (const s of [200, 201, 204, 400, 401, 403, 404, 409, 429])
+      expect(statuses, `a ${s} in the corpus`).toContain(s);
     if (process.env.GOLDEN_UPDATE) writeFileSync(CORPUS, `${JSON.stringify(answers, null, 1)}\n`);
     expect(existsSync(CORPUS), 'the corpus file exists (GOLDEN_UPDATE=1 records it)').toBe(true);
     const recorded = JSON.parse(readFileSync(CORPUS, 'utf8')) as Answer[];
     expect(answers.map((a) => a.name)).toEqual(recorded.map((g) => g.name));
     for (const [i, a] of answers.entries()) expect(a, a.name).toEqual(recorded[i]);
-  });
+  }, 300_000); // over a hundred requests in sequence, several of them full engine runs
 });

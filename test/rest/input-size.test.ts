@@ -1,16 +1,14 @@
 /**
- * Input checking costs time in proportion to the body, is capped in what it reports, and comes after authorisation
- * (docs/operations.md, "Input limits"): a body just under the limit holding a 120,000-element list gets a small 4xx at
- * once, on every body-reading route of the table (src/rest/routes/index.ts) and every MCP tool, while /healthz keeps
- * answering. These are the only timed assertions of the suite, as the rule itself is about time; the bounds are
+ * Input checking costs time in proportion to the body and is capped in what it reports (docs/operations.md, "Input
+ * limits"; that it comes after authorisation: test/rest/credentials-before-body.test.ts): a body just under the limit
+ * holding a 120,000-element list gets a small 4xx at once, on every body-reading route of the table
+ * (src/rest/routes/index.ts) and every MCP tool, while /healthz keeps answering. These are the only timed assertions of the suite, as the rule itself is about time; the bounds are
  * generous (five seconds for an answer and a second for /healthz, against milliseconds when the checking is linear
  * and minutes when it was not), so a loaded machine does not fail them.
  */
 import { type GraphQLInputType, getNullableType, isInputObjectType, isListType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildContext } from '../../src/graphql/context.ts';
-import { say } from '../../src/lib/wording.ts';
-import { compileRoute, MAX_REPORTED_ERRORS } from '../../src/rest/bridge.ts';
+import { MAX_REPORTED_ERRORS } from '../../src/rest/bridge.ts';
 import type { RouteDefinition } from '../../src/rest/define-route.ts';
 import { routes } from '../../src/rest/routes/index.ts';
 import { tools } from '../../src/mcp/tools/index.ts';
@@ -197,24 +195,6 @@ describe('REST: the services a body reaches check its lists in linear time', () 
     const named = Object.values(res.body.errors as Record<string, string[]>).flat();
     expect(named.length).toBeGreaterThan(0);
     expect(named.length).toBeLessThanOrEqual(MAX_REPORTED_ERRORS);
-  });
-});
-
-describe('REST: authorisation comes before the body (401, then 403 where the route needs a scope the caller lacks)', () => {
-  it("a read token on a write route gets the field's 403 before its body is read (malformed JSON)", async () => {
-    const read = callers[0].token;
-    const ctx = await buildContext(t.app.deps, { authorization: `Bearer ${read}` });
-    const sentences = [say('forbidden_read_scope', 'web'), say('forbidden_session_only', 'web')];
-    const refused: string[] = [];
-    for (const route of bodyRoutes.filter((r) => !r.public)) {
-      // Routes whose root field's scopes refuse a read token (their needs are known before the body is read).
-      if (!compileRoute(schema, route).access?.(ctx)) continue;
-      refused.push(`${route.method.toUpperCase()} ${route.path}`);
-      const res = await t.rest(route.method.toUpperCase(), urlOf(route), { token: read, raw: '{"broken":' });
-      expect(res.status, `${route.method} ${route.path}`).toBe(403);
-      expect(sentences, `${route.method} ${route.path}`).toContain(res.body.error);
-    }
-    expect(refused).toEqual(expect.arrayContaining(['PUT /approvals/:id', 'POST /products', 'PUT /users/:id']));
   });
 });
 

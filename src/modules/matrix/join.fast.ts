@@ -3,8 +3,8 @@
  * brackets per run, linear in approvals + priced brackets + approval-to-bracket links (brackets are indexed by id
  * once, never scanned per approval). Every sort key is worked out once per priced bracket or row into typed arrays,
  * so comparisons read numbers instead of rounding figures or collating names each time: the same orders as
- * `compareCheapest` and `compareJoinedRows`, which stay the definitions (test/matrix/join.test.ts and
- * test/matrix/market-join.test.ts hold the join to them).
+ * `compareCheapest` and `compareJoinedRows`, which stay the definitions (test/pricing/engine.test.ts's Rule 13,
+ * test/matrix/join.test.ts and test/matrix/market-join.test.ts hold the join to them).
  */
 import { nextGeneration } from '../../lib/generations.ts';
 import type { PricedBracket, PricedMarket } from '../pricing/index.ts';

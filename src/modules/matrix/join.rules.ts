@@ -3,14 +3,15 @@
  *
  * Pure: what a joined row is, which bracket it carries, the row order and the Free-tier paywall. The join itself
  * (`joinMatrixCalculator`, join.fast.ts) follows these rules over typed arrays; the public entry is join.ts.
- * - One row per approval that has at least one priced bracket, carrying the cheapest of them (Rule 13,
- *   `compareCheapest`); an approval none of whose brackets priced is omitted but still counts in `destination_count`.
+ * - One row per approval that has at least one priced bracket, carrying the cheapest of them (Rule 13, the pricing
+ *   engine's `compareCheapest`); an approval none of whose brackets priced is omitted but still counts in
+ *   `destination_count`.
  * - Only brackets of the approval's own organisation join: a link to another financier's card is a catalogue error
  *   and must never put one lender's rate under another's approval.
  * - A bracket id linked twice by one approval counts once; a bracket priced twice keeps the cheaper.
  * - Rows in `compareJoinedRows` order.
  */
-import { compareCheapest, type PricedBracket } from '../pricing/index.ts';
+import type { PricedBracket } from '../pricing/index.ts';
 import { roundRate } from '../pricing/index.ts';
 import type { ApprovalOutcome } from './criteria.ts';
 import { compareNames, compareNumbers, docLevelRank } from './results.ts';
@@ -32,9 +33,6 @@ export interface MatrixCalculatorJoin {
   /** Approvals not ruled out, whether or not any of their brackets priced: can exceed `rows.length`. */
   destination_count: number;
 }
-
-/** Rule 13 Cheapest: one definition for both engines, comparing figures as the row shows them. */
-export { compareCheapest };
 
 /** The row order's first key: `confirmed` before `possible`. */
 export const STATUS_RANK = { confirmed: 0, possible: 1 } as const;

@@ -4,7 +4,6 @@
  */
 export { joinMatrixCalculator } from './join.fast.ts';
 export {
-  compareCheapest,
   compareJoinedRows,
   FREE_TIER_VISIBLE_ROWS,
   type JoinedRow,

@@ -56,19 +56,6 @@ describe('POST /matrix-calculator/ Rule 4: the rate bracket is the join key (Rul
     expect(Number.parseFloat(docFee.e_min)).toBeGreaterThan(6);
   });
 
-  it('Rule 13: equal e_min falls to the lower repayment_min, then to the lower id', async () => {
-    const res = await run(pro, deal());
-    expect(rowOf(res.body, a.repaymentTie)).toMatchObject({
-      rate_bracket_id: b.at6,
-      e_min: '6.0000',
-      priced_bracket_count: 2,
-    });
-    expect(rowOf(res.body, a.idTie)).toMatchObject({
-      rate_bracket_id: Math.min(b.twinA, b.twinB),
-      priced_bracket_count: 2,
-    });
-  });
-
   it('an approval whose brackets were all filtered out by pricing is omitted from results but counted in destination_count', async () => {
     const res = await run(pro, deal());
     expect(res.body.results.map((r: any) => r.approval_id).sort((x: number, y: number) => x - y)).toEqual(
