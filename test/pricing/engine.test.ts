@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Product, RateBracket, TriState } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import type { PricedBracket } from '../../src/modules/pricing/index.ts';
-import type { ApprovalOutcome } from '../../src/modules/matrix/index.ts';
+import type { ApprovalOutcome } from '../../src/modules/matrix/criteria.ts';
 import {
   buildPricingIndex,
   compareCheapest,
