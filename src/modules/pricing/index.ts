@@ -12,6 +12,7 @@ export {
   priceMarket,
   priceOneBracket,
   productOfBracket,
+  repaymentFloor,
   type PricedMarket,
   type PricingIndex,
 } from './engine.ts';
