@@ -474,12 +474,16 @@ class FastSearch implements ApprovalSearch {
     const terms = this.terms();
     const b0 = work.b0;
     const dOf = (d: number) => (Math.abs(d - work.d0) < SAME ? 0 : Math.abs(d - work.d0));
+    // Per wait, the terms a sufficient candidate can have: none where the criteria fail (`criteriaHold`), else those
+    // where some linked bracket could price.
+    const open = waits.map((wait) => (this.criteriaHold(wait) ? terms.filter((t) => this.pricesAt(wait, t, b0)) : []));
     for (let levers = 0; levers <= 2; levers++) {
-      for (const wait of waits) {
+      for (let w = 0; w < waits.length; w++) {
+        const wait = waits[w];
         // Keys (dDeposit, dTerm) of this many levers, in the plain rule's order: term by term, deposit by deposit.
         const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
         let order = 0;
-        for (const term of terms) {
+        for (const term of open[w]) {
           const dTerm = Math.abs(term - work.t0);
           // A changed term alone keeps the deal's deposit; levers 0 and 1 need only the deposits equal to it there.
           const wanted = (dDeposit: number) => (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) === levers;
@@ -489,7 +493,9 @@ class FastSearch implements ApprovalSearch {
             ? this.sameDeposits(wait, term, b0)
             : this.deposits(wait, term, b0)) {
             const dDeposit = dOf(deposit);
-            if (wanted(dDeposit)) keys.push({ dDeposit, dTerm, order, deposit, term });
+            // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
+            if (wanted(dDeposit) && deposit + MONEY_TOLERANCE >= this.minimum)
+              keys.push({ dDeposit, dTerm, order, deposit, term });
             order += 1;
           }
         }
@@ -505,6 +511,31 @@ class FastSearch implements ApprovalSearch {
       }
     }
     return null;
+  }
+
+  /**
+   * Whether the approval's criteria hold after `wait` months on every candidate whose deposit meets its minimum: the
+   * candidates differ only in deposit, term and balloon; its criteria read the term as a range the searched terms are
+   * already narrowed to, and the deposit as that minimum, and read no balloon. So one candidate decides them all,
+   * before any is priced.
+   */
+  private criteriaHold(wait: number): boolean {
+    const terms = this.terms();
+    if (terms.length === 0) return false;
+    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
+    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
+  }
+
+  /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
+  private pricesAt(wait: number, term: number, balloon: number): boolean {
+    const feasible = this.feasibleAt(wait, balloon);
+    for (let k = 0; k < this.linked.length; k++) {
+      const l = this.linked[k];
+      const b = l.bracket;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
+    }
+    return false;
   }
 
   /**
