@@ -630,11 +630,30 @@ export function structureWith(
       no_suggestion_reason: best !== null ? null : facts ? 'fact' : 'out_of_bounds',
     });
   }
-  answers.sort(compareAnswers);
   return {
-    approvals: answers,
+    approvals: sortedAnswers(answers),
     cheapest: cheapest === null || cheapestApproval === null ? null : suggestionOf(cheapestApproval, cheapest, input),
   };
+}
+
+/**
+ * `compareAnswers`' order. The thousands without a suggestion are sorted on ranks read once: each distinct name is
+ * collated once, not once per comparison.
+ */
+function sortedAnswers(answers: ApprovalStructuring[]): ApprovalStructuring[] {
+  const suggested = answers.filter((a) => a.suggestion !== null).sort(compareAnswers);
+  const rest = answers.filter((a) => a.suggestion === null);
+  const names = [...new Set(rest.map((a) => a.approval.name))].sort(compareNames);
+  const nameRank = new Map(names.map((name, k) => [name, k]));
+  const keyed = rest.map((a) => ({
+    answer: a,
+    level: docLevelRank(a.approval.doc_level),
+    name: nameRank.get(a.approval.name) ?? 0,
+    id: a.approval.id,
+  }));
+  keyed.sort((x, y) => x.level - y.level || x.name - y.name || x.id - y.id);
+  for (const k of keyed) suggested.push(k.answer);
+  return suggested;
 }
 
 /** Those with a suggestion first, by the change order; then the rest by doc level and name. */
