@@ -21,7 +21,7 @@
  * - BENCH_DEALS (default 500), BENCH_PASSES (3), BENCH_LOAD_SECONDS (3), BENCH_CONNECTIONS (8);
  * - BENCH_FIGURES: a comma list of figure numbers to run (default all), e.g. `BENCH_FIGURES=8 BENCH_ONLY=pglite`: the
  *   large catalogue, the Matrix engines and the structuring figure only;
- * - BENCH_STRUCTURING_DEALS (default 20): the first deals of the same set that figure 8 times;
+ * - BENCH_STRUCTURING_DEALS (default 50): the first deals of the same set that figure 8 times;
  * - BENCH_DATABASE_URL or DATABASE_URL: the PostgreSQL server (default postgres://postgres:postgres@127.0.0.1:5432/postgres
  *   when it answers, else the PostgreSQL column says "skipped"; a fresh database per catalogue, dropped at the end);
  * - BENCH_ONLY=pglite|postgres: one database only;
@@ -72,7 +72,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const FIGURES = new Set((process.env.BENCH_FIGURES ?? '').split(',').filter((x) => x.trim() !== ''));
 /** True when figure `id` runs (BENCH_FIGURES unset: every figure). */
 const wanted = (id: string) => FIGURES.size === 0 || FIGURES.has(id);
-const STRUCTURING_DEALS = Math.max(1, Number(process.env.BENCH_STRUCTURING_DEALS ?? 20));
+const STRUCTURING_DEALS = Math.max(1, Number(process.env.BENCH_STRUCTURING_DEALS ?? 50));
 const CALCULATOR_REQUESTS = 100;
 const WARM_QUERY_REQUESTS = 20;
 const DEFAULT_POSTGRES_URL = 'postgres://postgres:postgres@127.0.0.1:5432/postgres';

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
-import { priceDeal, priceOneBracket } from '../../src/modules/pricing/engine.ts';
+import { priceDeal, priceOneBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
 import { structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
 import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
@@ -157,6 +157,54 @@ describe('one bracket priced alone is the row priceDeal gives it', () => {
         }
       }),
       { seed: 20_261_128, numRuns: 500 },
+    );
+  });
+});
+
+describe("the cheapest reachable change is the plain rule's when it lies deep in the search order", () => {
+  // Many approvals and brackets: the fast path visits (term, balloon) cells from the least repayment floor up and stops
+  // early, so a floor above a reachable repayment would lose the cheapest here.
+  const manyArb = caseArb.chain((c) =>
+    fc
+      .record({
+        brackets: fc.array(bracketArb, { minLength: 6, maxLength: 10 }),
+        approvals: fc.array(approvalArb, { minLength: 8, maxLength: 14 }),
+        products: fc.array(productArb, { minLength: 2, maxLength: 4 }),
+      })
+      .map((more) => ({ ...c, ...more, rankBy: 'repayment' as const })),
+  );
+  it('holds on generated catalogues of many approvals, ranked by repayment', () => {
+    fc.assert(
+      fc.property(manyArb, (c) => {
+        const { world, input } = build(c);
+        const catalogue = catalogueOf(world);
+        expect(structureDealFast(input, catalogue).cheapest).toEqual(structureDeal(input, catalogue).cheapest);
+      }),
+      { seed: 20_261_128, numRuns: 200 },
+    );
+  });
+});
+
+describe('the repayment floor is under every row it bounds', () => {
+  it('holds for every bracket on generated deals, with a larger balloon and a smaller amount financed', () => {
+    fc.assert(
+      fc.property(
+        caseArb,
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 0, max: 50 }),
+        (c, moreBalloon, lessAmount) => {
+          const { world, input } = build(c);
+          const { pricingIndex } = catalogueOf(world);
+          for (const b of world.brackets) {
+            const row = priceOneBracket(pricingIndex, input.deal, b.id, 'commercial');
+            if (row === null) continue;
+            const wider = { ...input.deal, balloon_amount: input.deal.balloon_amount + moreBalloon };
+            const floor = repaymentFloor(pricingIndex, b.id, wider, row.amount_financed - lessAmount);
+            expect(floor).toBeLessThanOrEqual(row.repayment_min);
+          }
+        },
+      ),
+      { seed: 20_261_128, numRuns: 1_000 },
     );
   });
 });

@@ -236,6 +236,36 @@ export function productOfBracket(index: PricingIndex, rateBracketId: number): Pr
   return position === undefined ? null : data.products[data.bracketProduct[position]];
 }
 
+/**
+ * A floor under the bracket's `repayment_min` on every deal it prices that has `deal`'s term, frequency and timing, a
+ * balloon of at most `deal.balloon_amount` and an amount financed (P) of at least `minAmountFinanced` dollars; -Infinity
+ * when the bracket is unknown or the deal has no priceable term. A caller that searches many changed deals can skip
+ * those whose floor already ranks after the best it has (the structuring engine does).
+ *
+ * Why it holds (Rules 2, 4, 7, 9): the rate is the bracket's `base_min` plus a rate loading that is never negative,
+ * and the rate per instalment rises with it; the instalment `(P - B(1+i)^-n) i / ((1 - (1+i)^-n)(1 + i t))` rises with
+ * P and with i and falls as the balloon B rises; the monthly fee per instalment is the product's alone. So the
+ * instalment at the least rate, the least P and the greatest balloon, plus the fee, is at most every priced one.
+ */
+export function repaymentFloor(
+  index: PricingIndex,
+  rateBracketId: number,
+  deal: Deal,
+  minAmountFinanced: number,
+): number {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  const terms = dealTerms(deal);
+  if (position === undefined || terms === null) return -Infinity;
+  const bracket = data.brackets[position];
+  const product = data.products[data.bracketProduct[position]];
+  const i = ratePerInstalment(bracket.base_min / 100, compoundingPerYear(product.compounding_frequency), terms.m);
+  const instalment = pmt(i, terms.n, Math.max(0, minAmountFinanced), Math.max(0, terms.balloon), terms.advance);
+  const floor = Math.max(0, instalment) + (Math.max(0, product.monthly_fee ?? 0) * 12) / terms.m;
+  // Below the computed figure by more than its round-off, so a row priced at exactly these figures is never under it.
+  return Number.isFinite(floor) ? floor - 1e-9 * Math.abs(floor) - 1e-9 : -Infinity;
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // Pricing one deal
 // ---------------------------------------------------------------------------------------------------------------

@@ -17,6 +17,7 @@ export {
   priceOneBracket,
   productOfBracket,
   reachableBracketCount,
+  repaymentFloor,
   sortCheapestFirst,
 } from './engine.fast.ts';
 export {

@@ -12,6 +12,7 @@ export {
   priceMarket,
   priceOneBracket,
   productOfBracket,
+  repaymentFloor,
   type PricedBracket,
   type PricedMarket,
   type PricingIndex,

@@ -26,6 +26,7 @@ import {
   type PricedBracket,
   priceOneBracket,
   productOfBracket,
+  repaymentFloor,
 } from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
 import {
@@ -80,9 +81,14 @@ class DealWork {
   /** `${product id}|${wait}|${balloon}` -> per term: 0 not asked, 1 prices, 2 cannot price whatever the deposit. */
   private readonly feasible = new Map<string, Int8Array>();
   private readonly thresholds = new Map<number, Thresholds>();
-  /** `${bracket id}|${wait}|${deposit}|${term}|${balloon}` -> the bracket's row on that changed deal, or null. */
-  private readonly priced = new Map<string, PricedBracket | null>();
-  private readonly deals = new Map<string, Deal>();
+  /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
+  private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
+  /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
+  private readonly dMax: number;
+  /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
+  private readonly floors = new Map<number, Map<number, Float64Array>>();
+  /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
+  private readonly leastAmounts = new Map<number, number>();
 
   constructor(
     readonly input: StructuringInput,
@@ -93,6 +99,7 @@ class DealWork {
     this.b0 = input.deal.balloon_amount;
     this.maxTerm = Math.max(input.bounds.max_term, this.t0);
     const hi = input.bounds.max_deposit;
+    this.dMax = Math.max(hi + MONEY_TOLERANCE, this.d0);
     const grid = (value: (k: number) => number): Grid => {
       const step = value(1);
       return { value, step, last: Math.floor(hi / step + 1e-9) };
@@ -119,15 +126,25 @@ class DealWork {
     return base;
   }
 
+  /** The changed deal and its priced rows (one slot per distinct change). */
+  private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
+    let byBalloon = this.slots.get(wait);
+    if (byBalloon === undefined) this.slots.set(wait, (byBalloon = new Map()));
+    let byTerm = byBalloon.get(balloon);
+    if (byTerm === undefined) byBalloon.set(balloon, (byTerm = new Map()));
+    let byDeposit = byTerm.get(term);
+    if (byDeposit === undefined) byTerm.set(term, (byDeposit = new Map()));
+    let slot = byDeposit.get(deposit);
+    if (slot === undefined) {
+      slot = { deal: changedDeal(this.input, this.base(wait), deposit, term, balloon), rows: new Map() };
+      byDeposit.set(deposit, slot);
+    }
+    return slot;
+  }
+
   /** The changed deal (one object per distinct change). */
   deal(wait: number, deposit: number, term: number, balloon: number): Deal {
-    const key = `${wait}|${deposit}|${term}|${balloon}`;
-    let deal = this.deals.get(key);
-    if (deal === undefined) {
-      deal = changedDeal(this.input, this.base(wait), deposit, term, balloon);
-      this.deals.set(key, deal);
-    }
-    return deal;
+    return this.slot(wait, deposit, term, balloon).deal;
   }
 
   /**
@@ -176,14 +193,50 @@ class DealWork {
 
   /** One bracket's row on a changed deal, priced once per deal. */
   price(id: number, wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
-    const key = `${id}|${wait}|${deposit}|${term}|${balloon}`;
-    let row = this.priced.get(key);
+    const slot = this.slot(wait, deposit, term, balloon);
+    let row = slot.rows.get(id);
     if (row === undefined) {
-      row = priceOneBracket(this.catalogue.pricingIndex, this.deal(wait, deposit, term, balloon), id, 'commercial');
-      this.priced.set(key, row);
+      row = priceOneBracket(this.catalogue.pricingIndex, slot.deal, id, 'commercial');
+      slot.rows.set(id, row);
     }
     return row;
   }
+
+  /**
+   * A floor under the bracket's `repayment_min` at (term, balloon) on every deposit searched (`repaymentFloor`: the
+   * least amount financed is at the largest deposit, or the bracket's minimum). `reference` is a deal its product
+   * prices; wait does not move a figure, only whether the product prices.
+   */
+  floorOf(b: RateBracket, min: number, reference: Deal, term: number, balloon: number): number {
+    let least = this.leastAmounts.get(b.id);
+    if (least === undefined) {
+      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, { ...reference, deposit: this.dMax });
+      // A cent below the rounded figures: P itself is within half a cent of them.
+      least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
+      this.leastAmounts.set(b.id, least);
+    }
+    let byBalloon = this.floors.get(b.id);
+    if (byBalloon === undefined) this.floors.set(b.id, (byBalloon = new Map()));
+    let perTerm = byBalloon.get(balloon);
+    if (perTerm === undefined) byBalloon.set(balloon, (perTerm = new Float64Array(this.maxTerm + 1).fill(Number.NaN)));
+    let floor = perTerm[term];
+    if (Number.isNaN(floor)) {
+      floor = repaymentFloor(
+        this.catalogue.pricingIndex,
+        b.id,
+        changedDeal(this.input, reference, this.dMax, term, balloon),
+        least,
+      );
+      perTerm[term] = floor;
+    }
+    return floor;
+  }
+}
+
+/** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */
+interface Slot {
+  deal: Deal;
+  rows: Map<number, PricedBracket | null>;
 }
 
 /** A linked bracket the search reads: its record, product and amount range. */
@@ -195,6 +248,8 @@ interface Linked {
   max: number;
   /** Its deposit thresholds, once its product priced some (wait, term). */
   thresholds: Thresholds | null;
+  /** The deal its thresholds were read on (its product prices it). */
+  reference: Deal | null;
 }
 
 class FastSearch implements ApprovalSearch {
@@ -219,7 +274,7 @@ class FastSearch implements ApprovalSearch {
       const product = productOfBracket(catalogue.pricingIndex, id);
       if (b === undefined || product === null || b.organisation_id !== a.organisation_id) continue;
       const [min, max] = amountRange(b, product);
-      this.linked.push({ id, bracket: b, productId: product.id, min, max, thresholds: null });
+      this.linked.push({ id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null });
     }
     this.minimum = depositRequired(a, input.deal.cost_inc) ?? 0;
     this.lo = Math.max(0, this.minimum - MONEY_TOLERANCE);
@@ -306,6 +361,7 @@ class FastSearch implements ApprovalSearch {
     if (l.thresholds === null) {
       const reference = changedDeal(this.work.input, this.work.base(wait), 0, term, balloon);
       l.thresholds = this.work.thresholdsOf(l.bracket, l.min, l.max, reference);
+      l.reference = reference;
     }
     return l.thresholds;
   }
@@ -420,12 +476,16 @@ class FastSearch implements ApprovalSearch {
     const terms = this.terms();
     const b0 = work.b0;
     const dOf = (d: number) => (Math.abs(d - work.d0) < SAME ? 0 : Math.abs(d - work.d0));
+    // Per wait, the terms a sufficient candidate can have: none where the criteria fail (`criteriaHold`), else those
+    // where some linked bracket could price.
+    const open = waits.map((wait) => (this.criteriaHold(wait) ? terms.filter((t) => this.pricesAt(wait, t, b0)) : []));
     for (let levers = 0; levers <= 2; levers++) {
-      for (const wait of waits) {
+      for (let w = 0; w < waits.length; w++) {
+        const wait = waits[w];
         // Keys (dDeposit, dTerm) of this many levers, in the plain rule's order: term by term, deposit by deposit.
         const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
         let order = 0;
-        for (const term of terms) {
+        for (const term of open[w]) {
           const dTerm = Math.abs(term - work.t0);
           // A changed term alone keeps the deal's deposit; levers 0 and 1 need only the deposits equal to it there.
           const wanted = (dDeposit: number) => (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) === levers;
@@ -435,7 +495,9 @@ class FastSearch implements ApprovalSearch {
             ? this.sameDeposits(wait, term, b0)
             : this.deposits(wait, term, b0)) {
             const dDeposit = dOf(deposit);
-            if (wanted(dDeposit)) keys.push({ dDeposit, dTerm, order, deposit, term });
+            // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
+            if (wanted(dDeposit) && deposit + MONEY_TOLERANCE >= this.minimum)
+              keys.push({ dDeposit, dTerm, order, deposit, term });
             order += 1;
           }
         }
@@ -454,6 +516,31 @@ class FastSearch implements ApprovalSearch {
   }
 
   /**
+   * Whether the approval's criteria hold after `wait` months on every candidate whose deposit meets its minimum: the
+   * candidates differ only in deposit, term and balloon; its criteria read the term as a range the searched terms are
+   * already narrowed to, and the deposit as that minimum, and read no balloon. So one candidate decides them all,
+   * before any is priced.
+   */
+  private criteriaHold(wait: number): boolean {
+    const terms = this.terms();
+    if (terms.length === 0) return false;
+    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
+    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
+  }
+
+  /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
+  private pricesAt(wait: number, term: number, balloon: number): boolean {
+    const feasible = this.feasibleAt(wait, balloon);
+    for (let k = 0; k < this.linked.length; k++) {
+      const l = this.linked[k];
+      const b = l.bracket;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
+    }
+    return false;
+  }
+
+  /**
    * The deposits of (wait, term) whose change is none: the deal's own, and any grid value within `SAME` of it. Order
    * positions of the rest do not matter here (only ties of equal keys are ordered, and those share the term).
    */
@@ -462,24 +549,75 @@ class FastSearch implements ApprovalSearch {
     return this.deposits(wait, term, balloon).filter((d) => Math.abs(d - this.work.d0) < SAME);
   }
 
-  cheapest(wait: number, rankBy: RankBy): Candidate | null {
-    let best: Candidate | null = null;
+  /**
+   * The plain rule's candidates (every term, balloon and deposit it tries), ranked as it ranks them; ties of the whole
+   * ranking go to the earlier in its order. By repayment, each (term, balloon) is visited from the least floor up
+   * (`DealWork.floorOf`, the least over the brackets that could price there) and the search ends at the first floor
+   * that ranks after the best so far or `toBeat`: no candidate left can rank before them.
+   */
+  cheapest(wait: number, rankBy: RankBy, toBeat: Candidate | null): Candidate | null {
     const { bounds } = this.work.input;
-    const balloons = new Set<number>([this.work.b0]);
-    if (bounds.min_balloon !== null) balloons.add(Math.ceil(bounds.min_balloon - 1e-9));
-    if (bounds.max_balloon !== null) balloons.add(Math.floor(bounds.max_balloon + 1e-9));
-    for (const term of this.terms()) {
-      for (const balloon of balloons) {
-        for (const deposit of this.deposits(wait, term, balloon)) {
-          const bracket = this.bracketAt(wait, deposit, term, balloon);
-          // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
-          if (bracket === null || (best !== null && rankFigures(bracket, best.bracket, rankBy) > 0)) continue;
-          const c = this.confirmed(bracket, wait, deposit, term, balloon);
-          if (c !== null && (best === null || compareRank(c, best, rankBy) < 0)) best = c;
+    const balloonSet = new Set<number>([this.work.b0]);
+    if (bounds.min_balloon !== null) balloonSet.add(Math.ceil(bounds.min_balloon - 1e-9));
+    if (bounds.max_balloon !== null) balloonSet.add(Math.floor(bounds.max_balloon + 1e-9));
+    const balloons = [...balloonSet];
+    const terms = this.terms();
+    const cells: { order: number; term: number; balloon: number; floor: number }[] = [];
+    for (let ti = 0; ti < terms.length; ti++) {
+      for (let bi = 0; bi < balloons.length; bi++) {
+        const floor = rankBy === 'repayment' ? this.floorAt(wait, terms[ti], balloons[bi]) : -Infinity;
+        if (floor !== Infinity)
+          cells.push({ order: ti * balloons.length + bi, term: terms[ti], balloon: balloons[bi], floor });
+      }
+    }
+    if (rankBy === 'repayment') cells.sort((x, y) => x.floor - y.floor || x.order - y.order);
+    let best: Candidate | null = null;
+    let bestOrder = 0;
+    for (const cell of cells) {
+      if (rankBy === 'repayment') {
+        const floor = roundMoney(cell.floor);
+        if (toBeat !== null && floor > roundMoney(toBeat.bracket.repayment_min)) break;
+        if (best !== null && floor > roundMoney(best.bracket.repayment_min)) break;
+      }
+      const deposits = this.deposits(wait, cell.term, cell.balloon);
+      for (let di = 0; di < deposits.length; di++) {
+        const deposit = deposits[di];
+        const bracket = this.bracketAt(wait, deposit, cell.term, cell.balloon);
+        // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
+        if (bracket === null) continue;
+        if (toBeat !== null && rankFigures(bracket, toBeat.bracket, rankBy) > 0) continue;
+        if (best !== null && rankFigures(bracket, best.bracket, rankBy) > 0) continue;
+        const c = this.confirmed(bracket, wait, deposit, cell.term, cell.balloon);
+        if (c === null) continue;
+        // The plain rule keeps the first of equals in its order: term, balloon, deposit.
+        const order = cell.order * 65_536 + di;
+        const rank = best === null ? -1 : compareRank(c, best, rankBy);
+        if (rank < 0 || (rank === 0 && order < bestOrder)) {
+          best = c;
+          bestOrder = order;
         }
       }
     }
     return best;
+  }
+
+  /**
+   * The least repayment floor at (wait, term, balloon) over the linked brackets that could price there; Infinity
+   * when none can.
+   */
+  private floorAt(wait: number, term: number, balloon: number): number {
+    let least = Infinity;
+    const feasible = this.feasibleAt(wait, balloon);
+    for (let k = 0; k < this.linked.length; k++) {
+      const l = this.linked[k];
+      const b = l.bracket;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (!this.work.prices(feasible[k], l.id, wait, term, balloon)) continue;
+      this.thresholdsOf(l, wait, term, balloon);
+      const floor = this.work.floorOf(b, l.min, l.reference as Deal, term, balloon);
+      if (floor < least) least = floor;
+    }
+    return least;
   }
 }
 
