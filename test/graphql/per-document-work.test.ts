@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DECLARED_SIZES, analyseOperation, operationShape } from '../../src/graphql-server/cost.ts';
 import { schema } from '../../src/graphql-server/schema.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { TEST_SCALE } from '../../testkit/sizes.ts';
 import { DEAL, messages, post } from './http.ts';
 
 let t: TestApp;
@@ -90,7 +91,11 @@ describe('Limits: a document refused for its shape is refused every time it is s
 
 describe('Request body: MAX_BODY_BYTES is the only limit on a /graphql body', () => {
   let big: TestApp;
-  const limit = 25_200_000;
+  // Yoga's own limit is 25 MB: at full size (CI) the body read is over it, under a limit configured just above it. A
+  // local run (testkit/sizes.ts) proves the same rule, just under the limit read and just over it 413, a hundredth
+  // the size: sending 25 MB is most of this file's time.
+  const limit = TEST_SCALE >= 1 ? 25_200_000 : 252_000;
+  const justUnder = limit - limit / 250;
   beforeAll(async () => {
     big = await startTestApp({ seed: 'none', config: { maxBodyBytes: limit } });
   });
@@ -107,8 +112,9 @@ describe('Request body: MAX_BODY_BYTES is the only limit on a /graphql body', ()
     return { status: res.status, body: await res.json() };
   };
 
-  it('a body just over 25 MB, under a 25.2 MB limit, is read and answered (Yoga’s own 25 MB limit is off)', async () => {
-    expect(await send(25_100_000)).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+  const overYoga = limit > 25_000_000 ? ', over Yoga’s own 25 MB limit (off)' : '';
+  it(`a body just under the limit (${justUnder} of ${limit} bytes) is read and answered${overYoga}`, async () => {
+    expect(await send(justUnder)).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
   }, 180_000);
 
   it('a body over the limit is still 413 from the body reader', async () => {

@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { openDatabase } from '../../src/lib/db.ts';
 import { listMigrations } from '../../src/lib/migrations.ts';
 import { checkReadiness } from '../../src/lib/readiness.ts';
+import { pgliteStartingPoint } from '../../testkit/starting-points.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -49,8 +50,16 @@ describe('GET /readyz: ready when the database answers and every migration is ap
     expect((await t.rest('GET', '/readyz')).status).toBe(200);
   });
 
+  // The two databases below are copies of the run's migrated starting point (testkit/starting-points.ts): an empty
+  // PGlite cluster costs seconds to make. A database never migrated has no migrations table; this one has it dropped.
   it('not ready on a database never migrated', async () => {
-    const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: false });
+    const db = await openDatabase({
+      databaseUrl: null,
+      dataDir: ':memory:',
+      migrate: false,
+      pgliteDataDir: pgliteStartingPoint('none'),
+    });
+    await db.prisma.$executeRawUnsafe('DROP TABLE IF EXISTS "_prisma_migrations"');
     expect(
       await checkReadiness(
         db.prisma,
@@ -62,7 +71,11 @@ describe('GET /readyz: ready when the database answers and every migration is ap
   });
 
   it('not ready when the database is gone', async () => {
-    const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+    const db = await openDatabase({
+      databaseUrl: null,
+      dataDir: ':memory:',
+      pgliteDataDir: pgliteStartingPoint('none'),
+    });
     await db.close();
     expect(await checkReadiness(db.prisma, 2000, [])).toEqual({ ready: false, reason: 'the database is unavailable' });
   });

@@ -8,7 +8,15 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/lib/data-dir-lock.ts';
 import { DEMO_LOGINS, DEMO_PASSWORD } from '../../src/lib/startup.ts';
-import { cleanUpSpawned, freePort, processAlive, runCommand, server, tempDataDir } from '../../testkit/spawned.ts';
+import {
+  cleanUpSpawned,
+  freePort,
+  preparedDataDir,
+  processAlive,
+  runCommand,
+  server,
+  tempDataDir,
+} from '../../testkit/spawned.ts';
 
 afterAll(cleanUpSpawned);
 
@@ -92,7 +100,8 @@ describe('a database that cannot be reached stops the start with one line naming
 
 describe('SIGTERM to `npm start` stops the server itself', SLOW, () => {
   it('the server process exits and releases the data-directory lock', async () => {
-    const dataDir = tempDataDir();
+    // Its subject is the signal, not a first start: a database copied from the migrated starting point.
+    const dataDir = await preparedDataDir('none');
     const port = await freePort();
     const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir });
     await npm.waitForStdout(/serving on/);

@@ -3,7 +3,8 @@
  * one that works: run against the demo data as the demo user who would send it, each answers 2xx (and the pricing
  * routes a non-empty result list). Ids in paths are real demo ids; an id of something the demo data does not hold
  * until someone makes it (an API token, a scenario, a rate-card version) is the first one made, and the run makes it
- * first on a fresh copy of the demo data.
+ * first on a fresh copy of the demo data. A copy costs a database and an app, so runs that make things of different
+ * kinds share one: each still makes the first of its kind there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/rest/openapi/document.ts';
@@ -20,8 +21,11 @@ type DemoUser =
 interface Run {
   /** Who sends it; null: no credentials (the public routes). */
   as: DemoUser | null;
-  /** Runs on a fresh copy of the demo data after this, which makes what the example's ids name. */
-  fresh?: (t: TestApp, token: string) => Promise<void>;
+  /**
+   * Runs on a fresh copy of the demo data (`copy`: each made once, shared by runs that make different kinds of
+   * things) after `make`, which makes what the example's ids name.
+   */
+  fresh?: { copy: Copy; make: (t: TestApp, token: string) => Promise<void> };
   /** The example's `refresh` is a placeholder: a refresh token of a fresh sign-in is sent in its place. */
   refreshToken?: true;
   /** The pricing routes: the answer's `results` must not be empty. */
@@ -29,6 +33,8 @@ interface Run {
   /** POST /mcp: sent with an AI-assistant token (origin `mcp`) the user mints first, as an assistant would be. */
   mcpToken?: true;
 }
+
+type Copy = 'a' | 'b' | 'c';
 
 const BROKER = 'broker.admin@demo.test';
 const FINANCIER = 'financier.admin@demo.test';
@@ -40,8 +46,9 @@ async function expectStatus(pending: Promise<{ status: number; body: unknown }>,
 }
 
 /** A change to the financier's rate card: its first version ids exist after it. */
-const changeRateCard = (t: TestApp, token: string) =>
-  expectStatus(t.rest('PATCH', '/api/v1/products/1', { token, body: { monthly_fee: 5.5 } }), 200);
+const changeRateCard = async (t: TestApp, token: string) => {
+  await expectStatus(t.rest('PATCH', '/api/v1/products/1', { token, body: { monthly_fee: 5.5 } }), 200);
+};
 
 /** Every operation of the document, and how its example is sent. */
 const RUNS: Record<string, Run> = {
@@ -49,8 +56,15 @@ const RUNS: Record<string, Run> = {
   createApiToken: { as: BROKER },
   revokeApiToken: {
     as: BROKER,
-    fresh: (t, token) =>
-      expectStatus(t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'Script', scope: 'read' } }), 201),
+    fresh: {
+      copy: 'a',
+      make: async (t, token) => {
+        await expectStatus(
+          t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'Script', scope: 'read' } }),
+          201,
+        );
+      },
+    },
   },
   listApprovals: { as: BROKER },
   approvalOptions: { as: BROKER },
@@ -66,11 +80,14 @@ const RUNS: Record<string, Run> = {
   reactivateSubscription: {
     as: BROKER,
     // The demo broker's subscription renews; reactivating needs one scheduled to cancel at the period's end.
-    fresh: async (t) => {
-      await t.database.prisma.subscription.update({
-        where: { organisation_id: 8 },
-        data: { cancel_at_period_end: true, processor_id: 'sub_demo' },
-      });
+    fresh: {
+      copy: 'a',
+      make: async (t) => {
+        await t.database.prisma.subscription.update({
+          where: { organisation_id: 8 },
+          data: { cancel_at_period_end: true, processor_id: 'sub_demo' },
+        });
+      },
     },
   },
   createCheckoutSession: { as: 'free.broker@demo.test' },
@@ -79,7 +96,12 @@ const RUNS: Record<string, Run> = {
   financiers: { as: BROKER },
   promoteScenario: {
     as: BROKER,
-    fresh: (t, token) => expectStatus(t.rest('POST', '/api/v1/calculator', { token, body: DEMO_DEAL }), 200),
+    fresh: {
+      copy: 'a',
+      make: async (t, token) => {
+        await expectStatus(t.rest('POST', '/api/v1/calculator', { token, body: DEMO_DEAL }), 200);
+      },
+    },
   },
   abnLookup: { as: BROKER },
   getFeatureFlags: { as: BROKER },
@@ -89,26 +111,29 @@ const RUNS: Record<string, Run> = {
   mcp: { as: BROKER, mcpToken: true },
   revokeMcpConnection: {
     as: BROKER,
-    fresh: async (t, token) => {
-      const minted = await expectStatus(
-        t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'Claude', scope: 'read', origin: 'mcp' } }),
-        201,
-      );
-      // The assistant's handshake records its connection.
-      const initialize = {
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'initialize',
-        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'Claude', version: '1' } },
-      };
-      await expectStatus(
-        t.rest('POST', '/mcp', {
-          token: minted.token,
-          body: initialize,
-          headers: { accept: 'application/json, text/event-stream' },
-        }),
-        200,
-      );
+    fresh: {
+      copy: 'b',
+      make: async (t, token) => {
+        const minted = await expectStatus(
+          t.rest('POST', '/api/v1/api-tokens', { token, body: { name: 'Claude', scope: 'read', origin: 'mcp' } }),
+          201,
+        );
+        // The assistant's handshake records its connection.
+        const initialize = {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'Claude', version: '1' } },
+        };
+        await expectStatus(
+          t.rest('POST', '/mcp', {
+            token: minted.token,
+            body: initialize,
+            headers: { accept: 'application/json, text/event-stream' },
+          }),
+          200,
+        );
+      },
     },
   },
   getNotificationPreferences: { as: BROKER },
@@ -118,11 +143,11 @@ const RUNS: Record<string, Run> = {
   getOrganisation: { as: BROKER },
   createProduct: { as: FINANCIER },
   updateProduct: { as: FINANCIER },
-  rateCardVersionDiff: { as: FINANCIER, fresh: changeRateCard },
-  restoreRateCardVersion: { as: FINANCIER, fresh: changeRateCard },
+  rateCardVersionDiff: { as: FINANCIER, fresh: { copy: 'a', make: changeRateCard } },
+  restoreRateCardVersion: { as: FINANCIER, fresh: { copy: 'b', make: changeRateCard } },
   previewRateCardImport: { as: FINANCIER },
   // A card no one has changed since the demo data was loaded is at version 0 (the preview says so).
-  applyRateCardImport: { as: FINANCIER, fresh: async () => {} },
+  applyRateCardImport: { as: FINANCIER, fresh: { copy: 'c', make: async () => {} } },
   reportDuplicates: { as: BROKER },
   fileIssueReport: { as: BROKER },
   updateUser: { as: BROKER },
@@ -191,6 +216,7 @@ describe('Every operation carries a request example: each path parameter, each r
 describe('Each example answers 2xx against the demo data, sent as the demo user who would send it', () => {
   let shared: TestApp;
   let register: AbnRegisterStandIn;
+  const copies = new Map<Copy, TestApp>();
   const sessions = new WeakMap<TestApp, Map<string, { access: string; refresh: string }>>();
 
   async function signIn(t: TestApp, email: DemoUser): Promise<{ access: string; refresh: string }> {
@@ -209,8 +235,11 @@ describe('Each example answers 2xx against the demo data, sent as the demo user 
         abnLookupGuid: 'demo-guid',
       },
     });
-  });
+    for (const name of new Set(Object.values(RUNS).flatMap((run) => (run.fresh ? [run.fresh.copy] : []))))
+      copies.set(name, await startTestApp());
+  }, 240_000); // four apps
   afterAll(async () => {
+    for (const app of copies.values()) await app.close();
     await shared?.close();
     await register?.close();
   });
@@ -219,28 +248,24 @@ describe('Each example answers 2xx against the demo data, sent as the demo user 
     it(`${op.operationId}: ${op.method} ${op.path}`, async () => {
       const run = RUNS[op.operationId];
       expect(run, `${op.operationId} has no entry in RUNS`).toBeDefined();
-      const t = run.fresh ? await startTestApp() : shared;
-      try {
-        let token = run.as ? (await signIn(t, run.as)).access : null;
-        if (run.fresh) await run.fresh(t, token ?? '');
-        if (run.mcpToken) {
-          const body = { name: 'Claude', scope: 'read', origin: 'mcp' };
-          token = (await expectStatus(t.rest('POST', '/api/v1/api-tokens', { token, body }), 201)).token;
-        }
-        const { url, body } = exampleRequest(op);
-        let sent = body;
-        if (run.refreshToken) {
-          expect(Object.keys(body as object)).toEqual(['refresh']);
-          sent = { refresh: (await t.login('broker.user@demo.test')).refresh };
-        }
-        const headers = run.mcpToken ? { accept: 'application/json, text/event-stream' } : undefined;
-        const res = await t.rest(op.method, url, { token, body: sent, headers });
-        const documented2xx = Object.keys(op.responses).filter((status) => status.startsWith('2'));
-        expect(documented2xx, JSON.stringify(res.body).slice(0, 500)).toContain(String(res.status));
-        if (run.results) expect((res.body as { results: unknown[] }).results.length).toBeGreaterThan(0);
-      } finally {
-        if (t !== shared) await t.close();
+      const t = run.fresh ? copies.get(run.fresh.copy)! : shared;
+      let token = run.as ? (await signIn(t, run.as)).access : null;
+      if (run.fresh) await run.fresh.make(t, token ?? '');
+      if (run.mcpToken) {
+        const body = { name: 'Claude', scope: 'read', origin: 'mcp' };
+        token = (await expectStatus(t.rest('POST', '/api/v1/api-tokens', { token, body }), 201)).token;
       }
+      const { url, body } = exampleRequest(op);
+      let sent = body;
+      if (run.refreshToken) {
+        expect(Object.keys(body as object)).toEqual(['refresh']);
+        sent = { refresh: (await t.login('broker.user@demo.test')).refresh };
+      }
+      const headers = run.mcpToken ? { accept: 'application/json, text/event-stream' } : undefined;
+      const res = await t.rest(op.method, url, { token, body: sent, headers });
+      const documented2xx = Object.keys(op.responses).filter((status) => status.startsWith('2'));
+      expect(documented2xx, JSON.stringify(res.body).slice(0, 500)).toContain(String(res.status));
+      if (run.results) expect((res.body as { results: unknown[] }).results.length).toBeGreaterThan(0);
     });
   }
 });
