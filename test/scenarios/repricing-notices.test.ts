@@ -13,7 +13,7 @@ import {
   type Transport,
 } from '../../src/modules/notifications/index.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
-import { DEMO_DEAL as DEAL } from '../../testkit/demo.ts';
+import { savedRun as savedRunAs } from './saved-run.ts';
 
 const NOON_SYDNEY = new Date('2026-06-01T02:00:00Z'); // 12:00 in Sydney (winter, UTC+10)
 const clock = new ManualClock(NOON_SYDNEY);
@@ -53,18 +53,7 @@ beforeEach(async () => {
 const patchPreferences = (body: unknown) =>
   t.rest('PATCH', '/api/v1/notifications/preferences', { token: broker, body });
 
-/** Runs the tool as the broker and saves it; answers the saved scenario's id. */
-async function savedRun(path: '/calculator' | '/matrix-calculator/'): Promise<number> {
-  const res = await t.rest('POST', `/api/v1${path}`, { token: broker, body: DEAL });
-  expect(res.status).toBe(200);
-  const id = Number(res.headers.get('x-scenario-id'));
-  const promoted = await t.rest('POST', `/api/v1/calculator/scenarios/${id}/promote`, {
-    token: broker,
-    body: { name: `Saved ${id}` },
-  });
-  expect(promoted.status).toBe(200);
-  return id;
-}
+const savedRun = (path: '/calculator' | '/matrix-calculator/') => savedRunAs(t, broker, path);
 
 const scenarioRow = (id: number) => t.database.prisma.scenario.findUniqueOrThrow({ where: { id } });
 const savedCheapest = async (id: number) =>

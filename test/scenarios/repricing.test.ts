@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL as DEAL } from '../../testkit/demo.ts';
+import { savedRun as savedRunAs } from './saved-run.ts';
 
 let t: TestApp;
 let broker: string;
@@ -30,18 +31,8 @@ beforeEach(async () => {
   await runOnce(); // drains changes left by earlier tests (and the demo load)
 });
 
-/** Runs the tool as the broker (metered, a recent) and saves it; answers the saved scenario's id. */
-async function savedRun(path: '/calculator' | '/matrix-calculator/', deal: object = DEAL): Promise<number> {
-  const res = await t.rest('POST', `/api/v1${path}`, { token: broker, body: deal });
-  expect(res.status).toBe(200);
-  const id = Number(res.headers.get('x-scenario-id'));
-  const promoted = await t.rest('POST', `/api/v1/calculator/scenarios/${id}/promote`, {
-    token: broker,
-    body: { name: `Saved ${id}` },
-  });
-  expect(promoted.status).toBe(200);
-  return id;
-}
+const savedRun = (path: '/calculator' | '/matrix-calculator/', deal: object = DEAL) =>
+  savedRunAs(t, broker, path, deal);
 
 const scenarioRow = (id: number) => t.database.prisma.scenario.findUniqueOrThrow({ where: { id } });
 
