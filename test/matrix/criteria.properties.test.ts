@@ -14,6 +14,7 @@ import {
   evaluateApprovals,
   MISSING_FIELD_NAMES,
   MONEY_TOLERANCE,
+  unmetCriteria,
 } from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSET_TREE, deal } from './fixtures.ts';
 
@@ -484,6 +485,24 @@ describe('The criteria table (the layout the hot path scans) answers what the de
         expect(evaluateApprovals(table, deals[0], ancestry)).toEqual(first);
       }),
       { ...PARAMS, numRuns: 300 },
+    );
+  });
+});
+
+describe('The unmet criteria (what blocks an approval) agree with its outcome', () => {
+  it('confirmed: none unmet; possible: exactly its missing fields, unanswered; dropped: at least one unmet', () => {
+    fc.assert(
+      fc.property(arbApproval, arbDeal, (a, d) => {
+        const outcome = evaluateApproval(a, d, ancestry);
+        const unmet = unmetCriteria(a, d, ancestry);
+        if (outcome === null) expect(unmet.length).toBeGreaterThan(0);
+        else if (outcome.status === 'confirmed') expect(unmet).toEqual([]);
+        else {
+          expect(unmet.every((u) => u.deal_value === null)).toBe(true);
+          expect([...new Set(unmet.map((u) => u.field))].sort()).toEqual(outcome.missing_fields);
+        }
+      }),
+      PARAMS,
     );
   });
 });

@@ -71,19 +71,25 @@ export function unmetCriteria(approval: Approval, deal: Deal, ancestry: AssetAnc
   range(a.min_asset_age, a.max_asset_age, d.asset_age, 'asset_age');
   range(a.min_file_age, a.max_file_age, d.file_age, 'file_age');
   range(a.min_credit_score, a.max_credit_score, d.credit_score, 'credit_score');
+  // As evaluatePrepared reads them: the minimum against the youngest, the maximum against the oldest; the other end
+  // of the pair only settles a bound it cannot pass, and otherwise the answer it stands for is still missing.
   const minAge = a.min_borrower_age;
   if (minAge !== null) {
-    const young = p.borrowerYoungest ?? p.borrowerOldest;
+    const young = p.borrowerYoungest;
     if (young !== null) {
       if (young < minAge) add('min_borrower_age', 'borrower_age_youngest', young, minAge);
-    } else if (minAge > 0) add('min_borrower_age', 'borrower_age_youngest', null, minAge);
+    } else if (p.borrowerOldest !== null && p.borrowerOldest < minAge)
+      add('min_borrower_age', 'borrower_age_youngest', p.borrowerOldest, minAge);
+    else if (minAge > 0) add('min_borrower_age', 'borrower_age_youngest', null, minAge);
   }
   const maxAge = a.max_borrower_age;
   if (maxAge !== null) {
-    const old = p.borrowerOldest ?? p.borrowerYoungest;
+    const old = p.borrowerOldest;
     if (old !== null) {
       if (old > maxAge) add('max_borrower_age', 'borrower_age_oldest', old, maxAge);
-    } else add('max_borrower_age', 'borrower_age_oldest', null, maxAge);
+    } else if (p.borrowerYoungest !== null && p.borrowerYoungest > maxAge)
+      add('max_borrower_age', 'borrower_age_oldest', p.borrowerYoungest, maxAge);
+    else add('max_borrower_age', 'borrower_age_oldest', null, maxAge);
   }
   const flag = (wanted: boolean | null, answer: boolean | null, field: string) => {
     if (wanted !== null && answer !== wanted) add(field, field, answer, wanted);
