@@ -1,7 +1,8 @@
 /**
  * Figure 9: saved scenarios re-priced at scale (docs/scenarios.md "Re-pricing saved scenarios"), on the large
- * catalogue's app, with the re-pricing worker running in the server as `src/main.ts` runs it (its poll interval and
- * per-pass bound from the environment: SCENARIO_REPRICE_INTERVAL_MS, SCENARIO_REPRICE_PER_PASS).
+ * catalogue's app, with the re-pricing worker running as `src/main.ts` runs it (SCENARIO_REPRICE_WORKER: its own
+ * thread on PostgreSQL, the server thread on PGlite; its poll interval and per-pass bound from the environment:
+ * SCENARIO_REPRICE_INTERVAL_MS, SCENARIO_REPRICE_PER_PASS).
  *
  * Set-up: BENCH_REPRICING_BROKERS broker users (10 per broker organisation, the bench broker's plan) own
  * BENCH_REPRICING_SCENARIOS saved scenarios, spread round-robin. Each row is a copy of a run the bench broker really
@@ -345,7 +346,7 @@ export async function repricingFigures(
       `${ratio < 1.2 ? 'PASS' : 'MISS'} ${(ratio / 1.2).toFixed(2)}x of bound`,
     );
     report.note(
-      `(9) ${SCENARIOS} saved scenarios (copies of ${templates.length} real runs, both pricing tools) over ${brokers.length} brokers in ${organisations.length} organisations, set up in ${seconds(setupMs)}; worker in the server, poll ${bench.config.scenarioRepriceIntervalMs} ms, ${bench.config.scenarioRepricePerPass} a pass; settled = change log and queue empty (polled every ${POLL_MS} ms); latency: ${LATENCY_CONNECTIONS} keep-alive connections, 1-second loads pooled, ${LATENCY_SECONDS} s idle, then from case B's commit until it settled`,
+      `(9) ${SCENARIOS} saved scenarios (copies of ${templates.length} real runs, both pricing tools) over ${brokers.length} brokers in ${organisations.length} organisations, set up in ${seconds(setupMs)}; worker ${bench.config.scenarioRepriceWorker === 'thread' ? 'in its own thread' : 'on the server thread'}, poll ${bench.config.scenarioRepriceIntervalMs} ms, ${bench.config.scenarioRepricePerPass} a pass; settled = change log and queue empty (polled every ${POLL_MS} ms); latency: ${LATENCY_CONNECTIONS} keep-alive connections, 1-second loads pooled, ${LATENCY_SECONDS} s idle, then from case B's commit until it settled`,
     );
   } finally {
     await bench.app.repricing.stop();

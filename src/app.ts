@@ -24,6 +24,7 @@ import { createMcpHandlers, MCP_PATH } from './mcp/server.ts';
 import { billingHttp } from './webhooks/billing.ts';
 import { createDeliveryWorker, transportsFromConfig, type DeliveryWorker } from './modules/notifications/index.ts';
 import { createRepricingWorker, type RepricingWorker } from './modules/repricing/index.ts';
+import { repricingThread } from './repricing-thread.ts';
 
 export interface App {
   express: express.Express;
@@ -112,10 +113,18 @@ export function createApp(options: { config: Config; database: Database; clock?:
     pollIntervalMs: options.config.notificationPollIntervalMs,
     sendTimeoutMs: options.config.pushTimeoutMs + 1000,
   });
-  const repricing = createRepricingWorker({
+  const inline = createRepricingWorker({
     ...deps,
     pollIntervalMs: options.config.scenarioRepriceIntervalMs,
     perPass: options.config.scenarioRepricePerPass,
   });
+  // SCENARIO_REPRICE_WORKER picks what start() starts; runOnce() always runs a pass here (tests, the bench).
+  const mode = options.config.scenarioRepriceWorker;
+  const repricing: RepricingWorker =
+    mode === 'inline'
+      ? inline
+      : mode === 'thread'
+        ? { ...repricingThread(options.config), runOnce: inline.runOnce }
+        : { start() {}, stop: async () => {}, runOnce: inline.runOnce };
   return { express: app, deps, notifications, repricing, explorer };
 }

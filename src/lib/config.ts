@@ -100,6 +100,8 @@ export interface Config extends DatabaseTimeouts {
   scenarioRepriceIntervalMs: number;
   /** Saved scenarios the re-pricing worker re-prices per pass at most. */
   scenarioRepricePerPass: number;
+  /** Where this process re-prices saved scenarios (SCENARIO_REPRICE_WORKER; docs/scenarios.md). */
+  scenarioRepriceWorker: RepriceWorkerMode;
   /** Bound on one call to a push service. */
   pushTimeoutMs: number;
   /** APNs token authentication; null = iOS devices get the recording transport. */
@@ -400,11 +402,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     notificationPollIntervalMs: int(env, 'NOTIFICATION_POLL_INTERVAL_MS', 2000),
     scenarioRepriceIntervalMs: int(env, 'SCENARIO_REPRICE_INTERVAL_MS', 2000),
     scenarioRepricePerPass: int(env, 'SCENARIO_REPRICE_PER_PASS', 200),
+    scenarioRepriceWorker: repriceWorkerMode(env.SCENARIO_REPRICE_WORKER, databaseUrl),
     pushTimeoutMs: int(env, 'PUSH_TIMEOUT_MS', 10_000),
     apns: apns(env),
     fcm: fcm(env),
   };
   return { ...config, ...overrides };
+}
+
+/**
+ * Where saved scenarios are re-priced: `thread` (a worker thread with its own database pool at a lower CPU priority,
+ * so no engine run waits between a request and its answer), `inline` (on the request thread, yielding between two
+ * runs), `off` (not in this process: another process on the same database does it).
+ */
+export const REPRICE_WORKER_MODES = ['thread', 'inline', 'off'] as const;
+export type RepriceWorkerMode = (typeof REPRICE_WORKER_MODES)[number];
+
+/** SCENARIO_REPRICE_WORKER: default `thread` on PostgreSQL; PGlite is one connection on this thread, so `inline`. */
+function repriceWorkerMode(raw: string | undefined, databaseUrl: string | null): RepriceWorkerMode {
+  const mode = raw || (databaseUrl ? 'thread' : 'inline');
+  if (!isOneOf(REPRICE_WORKER_MODES, mode))
+    throw new ConfigError(`SCENARIO_REPRICE_WORKER must be one of ${REPRICE_WORKER_MODES.join(', ')}`);
+  if (mode === 'thread' && !databaseUrl)
+    throw new ConfigError(
+      'SCENARIO_REPRICE_WORKER=thread needs DATABASE_URL: the embedded database (PGlite) is one connection on the server thread',
+    );
+  return mode;
 }
 
 /** CORS_ALLOWED_ORIGINS: comma-separated origins, each scheme://host[:port] exactly as browsers send it. */

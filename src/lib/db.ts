@@ -103,6 +103,8 @@ export interface DatabaseOptions {
   lockOwner?: string;
   /** PGlite in memory only: start from this dump of a data directory (dumpDataDir) instead of an empty cluster. */
   pgliteDataDir?: Blob;
+  /** PostgreSQL: connections in the pool (default 10; the re-pricing thread keeps 2). */
+  poolSize?: number;
   /** Told each step of opening (connecting, each migration applied), so a start can say what it is doing. */
   onProgress?: (step: string) => void;
 }
@@ -249,7 +251,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       }
     }
     // Our own pool (not one the adapter makes) so its state can be read; the adapter ends it on disconnect.
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, ...timeouts });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10, ...timeouts });
     const adapter = withTransactionDeadline(
       new PrismaPg(pool, {
         statementNameGenerator: preparedStatementNames() as (query: { sql: string }) => string,

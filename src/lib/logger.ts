@@ -29,6 +29,11 @@ export function setLogDestination(next: LogDestination | null): void {
   destination = next ?? process.stderr;
 }
 
+/** Writes a line another thread logged (the re-pricing thread, src/repricing-thread.ts) where this one's lines go. */
+export function writeLogLine(line: string): void {
+  destination.write(line);
+}
+
 /** Field names whose values are secrets wherever they appear in a logged object. */
 const SECRET_FIELDS = ['authorization', 'password', 'token', 'access', 'refresh', 'secret', 'cookie'];
 

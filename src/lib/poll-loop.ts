@@ -20,6 +20,8 @@ export interface PollLoopOptions<Summary> {
   /** Log event names: `<name>_failed` / `<name>_recovered`, and `done` (with the summary) after a pass that did work. */
   events: { failed: string; recovered: string; done: string };
   didWork: (summary: Summary) => boolean;
+  /** True when the pass stopped at its bound with work left: the next pass starts at once, not after the poll. */
+  more?: (summary: Summary) => boolean;
   /** Called after every pass with its summary, or with what it threw (operations hooks and tests observe it). */
   onPass?: (outcome: Summary | { error: unknown }) => void;
 }
@@ -29,6 +31,7 @@ export function pollLoop<Summary extends object>(options: PollLoopOptions<Summar
   let timer: NodeJS.Timeout | undefined;
   let pass: Promise<unknown> = Promise.resolve();
   let failing = false;
+  let delay = options.pollIntervalMs;
 
   const tick = () => {
     timer = undefined;
@@ -39,6 +42,7 @@ export function pollLoop<Summary extends object>(options: PollLoopOptions<Summar
         failing = false;
         if (options.didWork(summary)) logger.info(options.events.done, { ...(summary as Record<string, unknown>) });
         options.onPass?.(summary);
+        delay = options.more?.(summary) ? 0 : options.pollIntervalMs;
       })
       .catch((e: unknown) => {
         // Logged once per outage, not once per poll.
@@ -47,10 +51,11 @@ export function pollLoop<Summary extends object>(options: PollLoopOptions<Summar
             message: (e as Error)?.message,
           });
         failing = true;
+        delay = options.pollIntervalMs;
         options.onPass?.({ error: e });
       })
       .finally(() => {
-        if (running) timer = setTimeout(tick, options.pollIntervalMs);
+        if (running) timer = setTimeout(tick, delay);
       });
   };
 

@@ -45,6 +45,27 @@ describe('a JWT_SECRET that is a published placeholder is refused at start', () 
   });
 });
 
+describe('SCENARIO_REPRICE_WORKER: a thread on PostgreSQL, inline on PGlite, or off', () => {
+  const PG = { DATABASE_URL: 'postgres://u:p@db.example:5432/service', JWT_SECRET: 'k'.repeat(64) };
+  it('defaults to a thread on PostgreSQL and inline on the embedded database', () => {
+    expect(load(PG).scenarioRepriceWorker).toBe('thread');
+    expect(load({}).scenarioRepriceWorker).toBe('inline');
+  });
+  it('takes each mode where it can run', () => {
+    for (const mode of ['thread', 'inline', 'off'])
+      expect(load({ ...PG, SCENARIO_REPRICE_WORKER: mode }).scenarioRepriceWorker).toBe(mode);
+    expect(load({ SCENARIO_REPRICE_WORKER: 'off' }).scenarioRepriceWorker).toBe('off');
+  });
+  it('refuses an unknown mode, and a thread on the embedded database (one connection, on the server thread)', () => {
+    expect(() => load({ ...PG, SCENARIO_REPRICE_WORKER: 'process' })).toThrow(
+      /^SCENARIO_REPRICE_WORKER must be one of thread, inline, off$/,
+    );
+    expect(() => load({ SCENARIO_REPRICE_WORKER: 'thread' })).toThrow(
+      /^SCENARIO_REPRICE_WORKER=thread needs DATABASE_URL/,
+    );
+  });
+});
+
 describe('database timeouts are configurable, with sane defaults', () => {
   it('defaults', () => {
     const c = load({});

@@ -5,6 +5,7 @@
  * cheapest repayment moves by their threshold. The worker is driven with runOnce() (no sleeps).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createRepricingWorker } from '../../src/modules/repricing/index.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { DEMO_DEAL as DEAL } from '../../testkit/demo.ts';
 import { savedRun as savedRunAs } from './saved-run.ts';
@@ -142,6 +143,29 @@ describe('Only the scenarios a change can affect are re-run', () => {
   });
 });
 
+describe('A rate-bracket change reaches only the deals whose term its brackets cover, before or after', () => {
+  it("a bracket of the saved financier outside the deal's term queues nothing; moved onto it, queues the scenario", async () => {
+    const id = await savedRun('/calculator'); // term 60
+    const saved = await t.database.prisma.rateBracket.findUniqueOrThrow({
+      where: { id: (await savedCheapest(id)).rate_bracket_id },
+    });
+    const { id: _id, created_at: _c, updated_at: _u, ...fields } = saved;
+    const longer = await t.database.prisma.rateBracket.create({
+      data: { ...fields, name: 'Long terms only', min_term: 72, max_term: 84 },
+    });
+    const outside = await runOnce();
+    expect(outside.changes).toBe(1);
+    expect(outside.queued).toBe(0);
+    await t.database.prisma.rateBracket.update({ where: { id: longer.id }, data: { min_term: 60 } });
+    const onto = await runOnce();
+    expect(onto.queued).toBe(1);
+    expect(onto.repriced).toBe(1);
+    // Moved off again: the terms it covered before the change reach the deal, so the scenario is re-priced once more.
+    await t.database.prisma.rateBracket.update({ where: { id: longer.id }, data: { min_term: 72 } });
+    expect((await runOnce()).queued).toBe(1);
+  });
+});
+
 describe('Notifications: one per scenario per pass, when the move reaches the threshold', () => {
   it('a burst of edits gives one rate_card notification naming the old and new figure and the financier', async () => {
     const id = await savedRun('/calculator');
@@ -186,5 +210,44 @@ describe('Every surface is covered by the database: an approval edited over REST
     const pass = await runOnce();
     expect(pass.queued).toBeGreaterThanOrEqual(1);
     expect((await scenarioRow(id)).repriced_at).not.toBeNull();
+  });
+});
+
+describe('A pass that stops at its bound is followed at once by the next, not after the poll interval', () => {
+  it('13 queued scenarios at 5 a pass settle in three back-to-back passes of an hourly poll', async () => {
+    const id = await savedRun('/calculator');
+    await t.database.prisma.$executeRawUnsafe(
+      `INSERT INTO scenarios (user_id, tool, kind, name, request, summary)
+       SELECT user_id, tool, kind, name || ' copy ' || g, request, summary FROM scenarios, generate_series(1, 12) g
+        WHERE id = $1::int`,
+      id,
+    );
+    await raiseRate((await savedCheapest(id)).rate_bracket_id, 1);
+    const passes: { repriced: number; more: boolean }[] = [];
+    let settled!: () => void;
+    const done = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    const worker = createRepricingWorker({
+      ...t.app.deps,
+      pollIntervalMs: 3_600_000,
+      perPass: 5,
+      onPass: (outcome) => {
+        if ('error' in outcome) throw outcome.error;
+        passes.push({ repriced: outcome.repriced, more: outcome.more });
+        if (!outcome.more) settled();
+      },
+    });
+    worker.start();
+    try {
+      await done;
+    } finally {
+      await worker.stop();
+    }
+    expect(passes).toEqual([
+      { repriced: 5, more: true },
+      { repriced: 5, more: true },
+      { repriced: 3, more: false },
+    ]);
   });
 });

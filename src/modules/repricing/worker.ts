@@ -24,7 +24,7 @@ import { DEFAULT_SCENARIO_CHANGE_THRESHOLD, queueNotification } from '../notific
 import { calculate } from '../pricing/index.ts';
 import { readCurrent, readSummary, type CurrentCheapest, type ScenarioSummary } from '../scenarios/index.ts';
 import type { AppDeps, ServiceContext } from '../../lib/service-context.ts';
-import { affectedScenarios, changeScope, type Candidate } from './affected.ts';
+import { affectedScenarios, changeScope, type Candidate, type ChangeRow } from './affected.ts';
 import { noticeText, repricingOutcome } from './outcome.ts';
 
 /** The tools whose saved scenarios are re-priced: those that price (an Approval Matrix run shows no figure). */
@@ -50,12 +50,23 @@ export interface RepricingSummary {
   /** Scenarios re-priced (figures written). */
   repriced: number;
   notified: number;
+  /** The pass stopped at its bound (`perPass`) with scenarios still queued: the next pass starts at once. */
+  more: boolean;
 }
 
-const emptySummary = (): RepricingSummary => ({ changes: 0, examined: 0, queued: 0, repriced: 0, notified: 0 });
+const emptySummary = (): RepricingSummary => ({
+  changes: 0,
+  examined: 0,
+  queued: 0,
+  repriced: 0,
+  notified: 0,
+  more: false,
+});
 
-function add(total: RepricingSummary, part: Partial<RepricingSummary>): void {
-  for (const key of Object.keys(part) as (keyof RepricingSummary)[]) total[key] += part[key] ?? 0;
+type Counts = Omit<RepricingSummary, 'more'>;
+
+function add(total: RepricingSummary, part: Partial<Counts>): void {
+  for (const key of Object.keys(part) as (keyof Counts)[]) total[key] += part[key] ?? 0;
 }
 
 /** Step 1: drain one claim of the change log into the queue. */
@@ -63,18 +74,18 @@ async function queueAffected(
   prisma: PrismaClient,
   snapshot: CatalogueSnapshot,
   limit: number,
-): Promise<Partial<RepricingSummary>> {
+): Promise<Partial<Counts>> {
   return prisma.$transaction(
     async (tx) => {
       // Only changes the snapshot already holds (stamped with a version it has reached); a newer one waits for a
       // pass that has loaded it. A row without a stamp (a constraint fired early) counts as the current version.
-      const changes = await rawQuery<{ organisation_id: number | null }>(
+      const changes = await rawQuery<ChangeRow>(
         tx,
         `DELETE FROM catalogue_changes WHERE id IN (
            SELECT id FROM catalogue_changes
             WHERE coalesce(version, (SELECT version FROM catalogue_state WHERE id = 1)) <= $1::bigint
             ORDER BY id LIMIT $2::int FOR UPDATE SKIP LOCKED)
-         RETURNING organisation_id`,
+         RETURNING organisation_id, kind, min_term, max_term`,
         snapshot.version.toString(),
         limit,
       );
@@ -83,11 +94,12 @@ async function queueAffected(
       const rows = await rawQuery<{
         id: number;
         asset: string | null;
+        term: string | null;
         saved_org: string | null;
         current_org: string | null;
       }>(
         tx,
-        `SELECT id, request->>'asset_value' AS asset, summary->'cheapest'->'financier'->>'id' AS saved_org,
+        `SELECT id, request->>'asset_value' AS asset, request->>'term' AS term, summary->'cheapest'->'financier'->>'id' AS saved_org,
                 current->'cheapest'->>'organisation_id' AS current_org
            FROM scenarios WHERE kind = 'saved' AND tool = ANY($1::text[])`,
         [...REPRICED_TOOLS],
@@ -96,6 +108,7 @@ async function queueAffected(
       const candidates: Candidate[] = rows.map((r) => ({
         id: r.id,
         assetId: int(r.asset),
+        term: int(r.term),
         savedOrganisationId: int(r.saved_org),
         currentOrganisationId: int(r.current_org),
       }));
@@ -305,6 +318,7 @@ export async function repricePending(deps: RepricingDeps): Promise<RepricingSumm
     if (done.claimed === 0) break;
     add(total, { repriced: done.repriced, notified: done.notified });
     budget -= done.claimed;
+    if (budget <= 0) total.more = true;
   }
   return total;
 }
@@ -327,6 +341,7 @@ export function createRepricingWorker(
       done: 'scenarios.repriced',
     },
     didWork: (summary) => Boolean(summary.changes || summary.repriced),
+    more: (summary) => summary.more,
     onPass: deps.onPass,
   });
   return { ...loop, runOnce: () => repricePending(deps) };
