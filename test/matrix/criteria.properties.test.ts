@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Approval, AssetState, TransactionType } from '../../src/modules/catalogue/model.ts';
+import type { Approval } from '../../src/modules/catalogue/model.ts';
+import type { AssetState, TransactionType } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import {
   type ApprovalOutcome,

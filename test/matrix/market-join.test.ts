@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { DocLevel, RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { DocLevel, RepaymentFrequency } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import type { ApprovalOutcome } from '../../src/modules/matrix/criteria.ts';
 import { compareJoinedRows, joinMatrixCalculator } from '../../src/modules/matrix/join.ts';

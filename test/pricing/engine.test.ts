@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Product, RateBracket, TriState } from '../../src/modules/catalogue/model.ts';
+import type { Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { TriState } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import type { PricedBracket } from '../../src/modules/pricing/index.ts';
 import type { ApprovalOutcome } from '../../src/modules/matrix/criteria.ts';

@@ -2,13 +2,8 @@
  * Test and benchmark fixtures for the pricing engine: record builders with neutral defaults (nothing bounded,
  * nothing charged) and a seeded synthetic catalogue of realistic shape.
  */
-import type {
-  AssetNode,
-  AssetRateBracketRelation,
-  CompoundingFrequency,
-  Product,
-  RateBracket,
-} from '../../src/modules/catalogue/model.ts';
+import type { AssetNode, AssetRateBracketRelation, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
+import type { CompoundingFrequency } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import type { PricingCatalogue } from '../../src/modules/pricing/engine.ts';
 import { UNANSWERED } from '../support/deal.ts';

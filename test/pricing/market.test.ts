@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { RepaymentFrequency } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import { buildPricingIndex, priceDeal, priceMarket, type PricedMarket } from '../../src/modules/pricing/engine.ts';
 import { makeDeal, syntheticCatalogue } from './fixtures.ts';

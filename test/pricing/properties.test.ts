@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { RepaymentFrequency } from '../../src/modules/catalogue/model.ts';
+import type { RepaymentFrequency } from '../../src/lib/vocabulary.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import { describe, expect, it } from 'vitest';
 import { buildPricingIndex, priceDeal } from '../../src/modules/pricing/engine.ts';

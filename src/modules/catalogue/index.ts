@@ -20,17 +20,9 @@ export {
   productAsStored,
   type Approval,
   type AssetNode,
-  type AssetState,
-  type DocLevel,
-  type EvaluationStatus,
-  type TransactionType,
   type AssetRateBracketRelation,
-  type CardType,
   type Product,
   type RateBracket,
-  type TriState,
-  type CompoundingFrequency,
-  type RepaymentFrequency,
 } from './model.ts';
 export { CatalogueCache, type CatalogueIndexBuilders } from './snapshot.ts';
 

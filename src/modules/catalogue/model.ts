@@ -12,9 +12,6 @@ import type {
   TriState,
 } from '../../lib/vocabulary.ts';
 
-// The engines read these records with the vocabulary's types (defined once, in lib/vocabulary.ts).
-export type * from '../../lib/vocabulary.ts';
-
 export interface AssetNode {
   id: number;
   name: string;

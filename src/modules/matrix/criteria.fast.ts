@@ -10,8 +10,8 @@
  * an approval the table cannot state exactly is evaluated by it directly.
  */
 import { nextGeneration } from '../../lib/generations.ts';
-import { ASSET_STATES, TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
-import type { Approval, AssetState } from '../catalogue/index.ts';
+import { ASSET_STATES, TRANSACTION_TYPES, type AssetState } from '../../lib/vocabulary.ts';
+import type { Approval } from '../catalogue/index.ts';
 import {
   ABN_AGE,
   ASSET_AGE,

@@ -13,8 +13,13 @@
  * against this file on random catalogues. The public entry is criteria.ts. See docs/matrix.md for the field mapping
  * table and the decisions behind the edge cases.
  */
-import { TRANSACTION_TYPES } from '../../lib/vocabulary.ts';
-import type { Approval, AssetState, EvaluationStatus, TransactionType } from '../catalogue/index.ts';
+import {
+  TRANSACTION_TYPES,
+  type AssetState,
+  type EvaluationStatus,
+  type TransactionType,
+} from '../../lib/vocabulary.ts';
+import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import type { AssetAncestry } from './asset-ancestry.ts';
 

@@ -6,8 +6,7 @@
  *
  * Pure: no I/O.
  */
-import { DOC_LEVELS } from '../../lib/vocabulary.ts';
-import type { DocLevel } from '../catalogue/index.ts';
+import { DOC_LEVELS, type DocLevel } from '../../lib/vocabulary.ts';
 import type { ApprovalOutcome } from './criteria.ts';
 
 /** Position in DOC_LEVELS: 0 = least onerous. An unknown level sorts after every known one. */

@@ -1,5 +1,5 @@
 /** Matrix and Matrix Calculator results as the API shows them: figures rounded, masked rows without figures. */
-import type { DocLevel, EvaluationStatus } from '../catalogue/index.ts';
+import type { DocLevel, EvaluationStatus } from '../../lib/vocabulary.ts';
 import { formatMoney, formatRate, roundMoney } from '../pricing/index.ts';
 import type { CalculatorRow, RateCardIdentity } from '../pricing/index.ts';
 import type { ApprovalOutcome } from './criteria.ts';

@@ -18,7 +18,8 @@
  * test/pricing/engine.agreement.test.ts holds this file equal to `priceDealByRules` on random catalogues and deals.
  * The public entry is engine.ts.
  */
-import type { AssetNode, CardType, Product, RateBracket, TriState } from '../catalogue/index.ts';
+import type { AssetNode, Product, RateBracket } from '../catalogue/index.ts';
+import type { CardType, TriState } from '../../lib/vocabulary.ts';
 import { nextGeneration } from '../../lib/generations.ts';
 import { type Deal, withGst } from '../deal/index.ts';
 import {

@@ -8,14 +8,8 @@
  * same arithmetic over typed arrays), which test/pricing/engine.agreement.test.ts holds equal to this file on random
  * catalogues and deals. The public entry is engine.ts. See docs/pricing.md for every convention settled here.
  */
-import type {
-  AssetNode,
-  AssetRateBracketRelation,
-  CardType,
-  Product,
-  RateBracket,
-  TriState,
-} from '../catalogue/index.ts';
+import type { AssetNode, AssetRateBracketRelation, Product, RateBracket } from '../catalogue/index.ts';
+import type { CardType, TriState } from '../../lib/vocabulary.ts';
 import { type Deal, withGst, withoutGst } from '../deal/index.ts';
 import {
   compoundingPerYear,

@@ -8,7 +8,7 @@
  *   rate per inst. = RATE(n, -instalment, amount, -B, t)
  * Rates in this module are FRACTIONS (0.095 for 9.5% p.a.) unless a name says "percent".
  */
-import type { CompoundingFrequency, RepaymentFrequency } from '../catalogue/index.ts';
+import type { CompoundingFrequency, RepaymentFrequency } from '../../lib/vocabulary.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Rule 1 Frequencies, Rule 2 Rate per instalment, Rule 3 Instalments

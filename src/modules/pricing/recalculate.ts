@@ -5,7 +5,7 @@
  * Two kinds of refusal, kept apart: `recalculationInputErrors` names the fields a caller got wrong (the API's 400);
  * `recalculate` returns `{ ok: false }` only for a row that cannot be re-priced from well-formed figures (the 500).
  */
-import type { RepaymentFrequency } from '../catalogue/index.ts';
+import type { RepaymentFrequency } from '../../lib/vocabulary.ts';
 import type { FieldError } from '../../lib/errors.ts';
 import { productOfBracket, type PricingIndex } from './engine.ts';
 import { effectiveAnnualRate, instalmentsPerYear, pmt, ratePerInstalment, roundMoney, roundRate } from './finance.ts';

@@ -1,5 +1,5 @@
 /** A priced bracket as the API shows it: rates and repayments as plain decimal strings (Rule 10). */
-import type { RepaymentFrequency } from '../catalogue/index.ts';
+import type { RepaymentFrequency } from '../../lib/vocabulary.ts';
 import type { Deal } from '../deal/index.ts';
 import type { PricedBracket } from './engine.ts';
 import { formatMoney, formatRate, roundMoney } from './finance.ts';
