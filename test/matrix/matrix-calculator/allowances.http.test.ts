@@ -10,6 +10,16 @@ import { t, UNLIMITED, DEAL, SALES_TALK, useMatrixCalculatorApp, run, prisma, us
 
 useMatrixCalculatorApp();
 
+/** The contract's 429 body: both texts present (their wording is tested in test/lib/wording.test.ts). */
+const capHit = (limit: number, used: number, metric: 'calculator' | 'matrix') => ({
+  error: 'cap_hit',
+  detail: expect.any(String),
+  message: expect.any(String),
+  limit,
+  used,
+  metric,
+});
+
 describe('Limits: daily allowances (429 cap_hit; metric names which); Rule 6: a Matrix Calculator run decrements both', () => {
   let userId: number;
   let session: string;
@@ -42,14 +52,7 @@ describe('Limits: daily allowances (429 cap_hit; metric names which); Rule 6: a 
     expect((await run(session, DEAL)).status).toBe(200);
     const res = await run(session, DEAL);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({
-      error: 'cap_hit',
-      detail: expect.any(String),
-      message: expect.any(String),
-      limit: 1,
-      used: 1,
-      metric: 'calculator',
-    });
+    expect(res.body).toEqual(capHit(1, 1, 'calculator'));
     expect(await usageOf(userId)).toEqual({ calculator: 1, matrix: 1 });
   });
 
@@ -59,14 +62,7 @@ describe('Limits: daily allowances (429 cap_hit; metric names which); Rule 6: a 
     expect((await run(session, DEAL)).status).toBe(200);
     const res = await run(session, DEAL);
     expect(res.status).toBe(429);
-    expect(res.body).toEqual({
-      error: 'cap_hit',
-      detail: expect.any(String),
-      message: expect.any(String),
-      limit: 2,
-      used: 2,
-      metric: 'matrix',
-    });
+    expect(res.body).toEqual(capHit(2, 2, 'matrix'));
     expect(await usageOf(userId)).toEqual({ calculator: 2, matrix: 2 });
   });
 
@@ -99,14 +95,7 @@ describe('Limits: daily allowances (429 cap_hit; metric names which); Rule 6: a 
     for (const token of [session, readToken]) {
       const res = await t.rest('POST', '/api/v1/matrix/', { token, body: DEAL });
       expect(res.status).toBe(429);
-      expect(res.body).toEqual({
-        error: 'cap_hit',
-        detail: expect.any(String),
-        message: expect.any(String),
-        limit: 2,
-        used: 2,
-        metric: 'matrix',
-      });
+      expect(res.body).toEqual(capHit(2, 2, 'matrix'));
     }
     expect(await usageOf(userId)).toEqual({ matrix: 2 });
   });
@@ -126,14 +115,7 @@ describe('Limits: daily allowances (429 cap_hit; metric names which); Rule 6: a 
     const web = await run(session, DEAL);
     const android = await run(session, DEAL, { 'X-Service-Client': 'android' });
     const odd = await run(session, DEAL, { 'X-Service-Client': 'blackberry' });
-    expect(android.body).toEqual({
-      error: 'cap_hit',
-      detail: expect.any(String),
-      message: expect.any(String),
-      limit: 1,
-      used: 1,
-      metric: 'matrix',
-    });
+    expect(android.body).toEqual(capHit(1, 1, 'matrix'));
     for (const text of [android.body.detail, android.body.message]) expect(text).not.toMatch(SALES_TALK);
     expect(odd.body).toEqual(android.body);
     expect(web.body.message).not.toBe(android.body.message);
