@@ -51,26 +51,40 @@ function threadEntry(): [string | URL, { eval?: boolean }] {
 
 export function repricingThread(config: Config): RepricingThread {
   let worker: Worker | null = null;
+  let restart: NodeJS.Timeout | undefined;
   /** Settles when the thread has closed its pool (or exited, or could not start). */
   let finished: Promise<void> = Promise.resolve();
-  return {
-    start() {
-      if (worker) return;
-      const [entry, how] = threadEntry();
-      const thread = new Worker(entry, { ...how, workerData: { role: ROLE, config } });
-      worker = thread;
-      finished = new Promise((resolve) => {
-        thread.on('message', (message: FromThread) => {
-          if ('log' in message) writeLogLine(message.log);
-          else resolve();
-        });
-        thread.once('exit', () => resolve());
+  const start = () => {
+    if (worker) return;
+    restart = undefined;
+    const [entry, how] = threadEntry();
+    const thread = new Worker(entry, { ...how, workerData: { role: ROLE, config } });
+    worker = thread;
+    finished = new Promise((resolve) => {
+      thread.on('message', (message: FromThread) => {
+        if ('log' in message) writeLogLine(message.log);
+        else resolve();
       });
-      thread.on('error', (e) => logger.error('scenarios.reprice_thread_failed', { message: e.message }));
-      // The thread must not keep a process alive that has nothing else to do (a shutdown waits for stop()).
-      thread.unref();
-    },
+      thread.once('exit', () => resolve());
+    });
+    thread.on('error', (e) => logger.error('scenarios.reprice_thread_failed', { message: e.message }));
+    // A thread that ends unasked (it could not open its pool, or a bug threw) is started again after a poll: the
+    // queue waits in the database meanwhile, as it would for a process that restarts.
+    thread.once('exit', (code) => {
+      if (worker !== thread) return;
+      worker = null;
+      logger.error('scenarios.reprice_thread_exited', { code, restart_in_ms: config.scenarioRepriceIntervalMs });
+      restart = setTimeout(start, config.scenarioRepriceIntervalMs);
+      restart.unref();
+    });
+    // The thread must not keep a process alive that has nothing else to do (a shutdown waits for stop()).
+    thread.unref();
+  };
+  return {
+    start,
     async stop() {
+      clearTimeout(restart);
+      restart = undefined;
       const thread = worker;
       worker = null;
       if (!thread) return;
