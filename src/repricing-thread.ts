@@ -32,7 +32,7 @@ type ToThread = { stop: true };
 type FromThread = { log: string } | { stopped: true };
 
 export interface RepricingThread {
-  /** Starts the thread (idempotent); a thread that cannot start logs why and leaves the queue to other workers. */
+  /** Starts the thread (idempotent); one that ends unasked logs why and is started again after a poll interval. */
   start(): void;
   /** Asks the thread to finish its pass and close its pool, then waits for it to exit. */
   stop(): Promise<void>;
