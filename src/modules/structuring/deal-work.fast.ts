@@ -93,7 +93,7 @@ export class DealWork {
 
   /**
    * The changed deal as `changedDeal` builds it, in one object reused per wait: only for the pricing engine's pure
-   * questions whose answer is a number (`amountFinancedCents`, `repaymentFloor`), which keep no reference to the deal,
+   * questions that keep no reference to the deal (`amountFinancedCents`, `repaymentFloor`, `priceOneBracket`),
    * so the ~40 fields are not copied per question. Valid until the next call.
    */
   probe(wait: number, deposit: number, term: number, balloon: number): Deal {
@@ -120,7 +120,7 @@ export class DealWork {
     if (byDeposit === undefined) byTerm.set(term, (byDeposit = new Map()));
     let slot = byDeposit.get(deposit);
     if (slot === undefined) {
-      slot = { deal: changedDeal(this.input, this.base(wait), deposit, term, balloon), rows: new Map() };
+      slot = { deal: null, rows: new Map() };
       byDeposit.set(deposit, slot);
     }
     return slot;
@@ -128,7 +128,9 @@ export class DealWork {
 
   /** The changed deal (one object per distinct change). */
   deal(wait: number, deposit: number, term: number, balloon: number): Deal {
-    return this.slot(wait, deposit, term, balloon).deal;
+    const slot = this.slot(wait, deposit, term, balloon);
+    slot.deal ??= changedDeal(this.input, this.base(wait), deposit, term, balloon);
+    return slot.deal;
   }
 
   /**
@@ -181,7 +183,9 @@ export class DealWork {
     const slot = this.slot(wait, deposit, term, balloon);
     let row = slot.rows.get(id);
     if (row === undefined) {
-      row = priceOneBracket(this.catalogue.pricingIndex, slot.deal, id, 'commercial');
+      // The row keeps no reference to the deal: the probe serves, and the deal is built only for a candidate.
+      const deal = slot.deal ?? this.probe(wait, deposit, term, balloon);
+      row = priceOneBracket(this.catalogue.pricingIndex, deal, id, 'commercial');
       slot.rows.set(id, row);
     }
     return row;
@@ -228,6 +232,7 @@ export interface Reference {
 
 /** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */
 interface Slot {
-  deal: Deal;
+  /** Built when a candidate needs it (`deal`). */
+  deal: Deal | null;
   rows: Map<number, PricedBracket | null>;
 }

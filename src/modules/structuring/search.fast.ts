@@ -41,6 +41,8 @@ export class FastSearch implements ApprovalSearch {
   private readonly hi: number;
   /** Per linked bracket: the deposits it adds (its interval's ends and the grid values nearest the deal's own). */
   private readonly added = new Map<number, number[]>();
+  /** The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. */
+  private readonly depositLists = new Map<number, number[]>();
   private termList: number[] | null = null;
   /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
   private readonly feasible = new Map<string, Int8Array[]>();
@@ -204,17 +206,25 @@ export class FastSearch implements ApprovalSearch {
   /** The plain rule's deposits for (wait, term, balloon), in its order. */
   private deposits(wait: number, term: number, balloon: number): number[] {
     const work = this.work;
-    const out = new Set<number>([work.d0]);
-    if (this.lo > this.hi) return [...out];
+    if (this.lo > this.hi) return [work.d0];
     const feasible = this.feasibleAt(wait, balloon);
-    for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
+    const linked = this.linked;
+    // They depend only on which linked brackets' products price here: one list per such set, kept.
+    let mask = 0;
+    for (let k = 0; k < linked.length && k < 30; k++)
+      if (work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
+    const kept = linked.length <= 30 ? this.depositLists.get(mask) : undefined;
+    if (kept !== undefined) return kept;
+    const out = new Set<number>([work.d0]);
+    for (let k = 0; k < linked.length; k++) {
+      const l = linked[k];
       if (!work.prices(feasible[k], l.id, wait, term, balloon)) continue;
       for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
     }
     const result: number[] = [];
     for (const d of out)
       if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
+    if (linked.length <= 30) this.depositLists.set(mask, result);
     return result;
   }
 
@@ -265,7 +275,6 @@ export class FastSearch implements ApprovalSearch {
     const work = this.work;
     const terms = this.terms();
     const b0 = work.b0;
-    const dOf = (d: number) => (Math.abs(d - work.d0) < SAME ? 0 : Math.abs(d - work.d0));
     // Per wait, the terms a sufficient candidate can have: none where the criteria fail (`criteriaHold`), else those
     // where some linked bracket could price.
     const open = waits.map((wait) => (this.criteriaHold(wait) ? terms.filter((t) => this.pricesAt(wait, t, b0)) : []));
@@ -277,16 +286,17 @@ export class FastSearch implements ApprovalSearch {
         let order = 0;
         for (const term of open[w]) {
           const dTerm = Math.abs(term - work.t0);
-          // A changed term alone keeps the deal's deposit; levers 0 and 1 need only the deposits equal to it there.
-          const wanted = (dDeposit: number) => (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) === levers;
           // No change of term: levers 0 and 1 only. A changed term: levers 1 and 2 only.
           if ((levers === 2 && dTerm === 0) || (levers === 0 && dTerm > 0)) continue;
-          for (const deposit of levers < 2 && dTerm > 0
-            ? this.sameDeposits(wait, term, b0)
-            : this.deposits(wait, term, b0)) {
-            const dDeposit = dOf(deposit);
+          // The deposit's change this many levers needs: a changed term alone keeps the deal's deposit, so levers 0
+          // and 1 need only the deposits equal to it there.
+          const depositChanged = levers - (dTerm > 0 ? 1 : 0) === 1;
+          const deposits = levers < 2 && dTerm > 0 ? this.sameDeposits(wait, term, b0) : this.deposits(wait, term, b0);
+          for (let i = 0; i < deposits.length; i++) {
+            const deposit = deposits[i];
+            const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
             // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
-            if (wanted(dDeposit) && deposit + MONEY_TOLERANCE >= this.minimum)
+            if (dDeposit > 0 === depositChanged && deposit + MONEY_TOLERANCE >= this.minimum)
               keys.push({ dDeposit, dTerm, order, deposit, term });
             order += 1;
           }
