@@ -94,6 +94,18 @@ const ASSET_AGE = { min: 'min_asset_age', max: 'max_asset_age' };
 const FILE_AGE = { min: 'min_file_age', max: 'max_file_age' };
 const CREDIT_SCORE = { min: 'min_credit_score', max: 'max_credit_score' };
 
+/** An approval's list as its unmet criterion states it (`a,b,c`), joined once per list. */
+const joined = new WeakMap<readonly (string | number)[], string>();
+
+function listed(list: readonly (string | number)[]): string {
+  let text = joined.get(list);
+  if (text === undefined) {
+    text = list.join(',');
+    joined.set(list, text);
+  }
+  return text;
+}
+
 function flag(v: UnmetVisitor, wanted: boolean | null, answer: boolean | null, field: string): void {
   if (wanted !== null && answer !== wanted) v.unmet(field, field, answer, wanted);
 }
@@ -106,7 +118,7 @@ export function visitUnmetCriteria(approval: Approval, p: PreparedDeal, v: Unmet
   const a = approval;
   const d = p.deal;
   if (a.asset_ids.length > 0 && !coversDealAsset(a.asset_ids, p))
-    v.unmet('asset_ids', 'asset_value', d.asset_value, a.asset_ids.join(','));
+    v.unmet('asset_ids', 'asset_value', d.asset_value, listed(a.asset_ids));
   if (a.min_asset_cost !== null && d.cost_inc + MONEY_TOLERANCE < a.min_asset_cost)
     v.unmet('min_asset_cost', 'cost', d.cost_inc, a.min_asset_cost);
   if (a.max_asset_cost !== null && d.cost_inc - MONEY_TOLERANCE > a.max_asset_cost)
@@ -146,12 +158,12 @@ export function visitUnmetCriteria(approval: Approval, p: PreparedDeal, v: Unmet
   const types = a.transaction_types;
   if (types.length > 0) {
     if (d.transaction_type === null) {
-      if (!namesEveryTransactionType(types)) v.unmet('transaction_types', 'transaction_type', null, types.join(','));
+      if (!namesEveryTransactionType(types)) v.unmet('transaction_types', 'transaction_type', null, listed(types));
     } else if (!types.includes(d.transaction_type))
-      v.unmet('transaction_types', 'transaction_type', d.transaction_type, types.join(','));
+      v.unmet('transaction_types', 'transaction_type', d.transaction_type, listed(types));
   }
   if (a.industries.length > 0 && (p.industry === null || !industryListed(a.industries, p.industry))) {
-    v.unmet('industries', 'industry', d.industry, a.industries.join(','));
+    v.unmet('industries', 'industry', d.industry, listed(a.industries));
   }
   const required = depositRequired(a, d.cost_inc);
   if (required !== null) {

@@ -23,7 +23,14 @@
  *   cheapest, then the plain rule's own order). With a balloon range it checks every candidate, as the plain rule.
  */
 import type { Approval } from '../catalogue/index.ts';
-import { evaluatePrepared, prepareDeal, type UnmetVisitor, visitUnmetCriteria } from '../matrix/index.ts';
+import {
+  compareNames,
+  docLevelRank,
+  evaluatePrepared,
+  prepareDeal,
+  type UnmetVisitor,
+  visitUnmetCriteria,
+} from '../matrix/index.ts';
 import { DealWork } from './deal-work.fast.ts';
 import {
   type ApprovalStructuring,
@@ -73,10 +80,13 @@ export function structureDealFast(input: StructuringInput, catalogue: Structurin
   const { deal } = input;
   const prepared = prepareDeal(deal, catalogue.ancestry);
   const unmet = new Blockers();
-  const answers: ApprovalStructuring[] = [];
+  const suggested: ApprovalStructuring[] = [];
+  // The rest by position in `catalogue.approvals`, listed at the end in `sortedAnswers`' order (`restOrder`).
+  const rest: (ApprovalStructuring | undefined)[] = new Array(catalogue.approvals.length);
   let cheapest: Candidate | null = null;
   let cheapestApproval: Approval | null = null;
-  for (const a of catalogue.approvals) {
+  for (let position = 0; position < catalogue.approvals.length; position++) {
+    const a = catalogue.approvals[position];
     const outcome = evaluatePrepared(a, prepared);
     let status: StructuringStatus;
     let blockers: Blocker[];
@@ -116,16 +126,45 @@ export function structureDealFast(input: StructuringInput, catalogue: Structurin
         }
       }
     }
-    answers.push({
+    const answer: ApprovalStructuring = {
       approval: a,
       status,
       blockers,
       suggestion: best === null ? null : suggestionOf(a, best, input),
       no_suggestion_reason: best !== null ? null : facts ? 'fact' : 'out_of_bounds',
-    });
+    };
+    if (best === null) rest[position] = answer;
+    else suggested.push(answer);
+  }
+  const approvals = sortedAnswers(suggested);
+  for (const position of restOrder(catalogue.approvals)) {
+    const answer = rest[position];
+    if (answer !== undefined) approvals.push(answer);
   }
   return {
-    approvals: sortedAnswers(answers),
+    approvals,
     cheapest: cheapest === null || cheapestApproval === null ? null : suggestionOf(cheapestApproval, cheapest, input),
   };
+}
+
+const restOrders = new WeakMap<readonly Approval[], Int32Array>();
+
+/**
+ * Positions in `approvals` in `sortedAnswers`' order for answers without a suggestion (doc level, name, id), sorted
+ * once per list: the names' order is a total one (`compareNames`), so the order of any subset is this one's.
+ */
+function restOrder(approvals: readonly Approval[]): Int32Array {
+  let order = restOrders.get(approvals);
+  if (order !== undefined) return order;
+  const levels = approvals.map((a) => docLevelRank(a.doc_level));
+  order = Int32Array.from(approvals.keys());
+  order.sort(
+    (x, y) =>
+      levels[x] - levels[y] ||
+      compareNames(approvals[x].name, approvals[y].name) ||
+      approvals[x].id - approvals[y].id ||
+      x - y,
+  );
+  restOrders.set(approvals, order);
+  return order;
 }

@@ -46,6 +46,9 @@ export class FastSearch implements ApprovalSearch {
   private termList: number[] | null = null;
   /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
   private readonly feasible = new Map<string, Int8Array[]>();
+  private lastWait = 0;
+  private lastBalloon = 0;
+  private lastFeasible: Int8Array[] | null = null;
 
   constructor(
     private readonly a: Approval,
@@ -139,12 +142,17 @@ export class FastSearch implements ApprovalSearch {
 
   /** Per linked bracket, its product's per-term answer at (wait, balloon). */
   private feasibleAt(wait: number, balloon: number): Int8Array[] {
+    // Asked per term and bracket, nearly always for the same (wait, balloon) as the last time.
+    if (this.lastFeasible !== null && wait === this.lastWait && balloon === this.lastBalloon) return this.lastFeasible;
     const key = `${wait}|${balloon}`;
     let arrays = this.feasible.get(key);
     if (arrays === undefined) {
       arrays = this.linked.map((l) => this.work.termsOf(l.productId, wait, balloon));
       this.feasible.set(key, arrays);
     }
+    this.lastWait = wait;
+    this.lastBalloon = balloon;
+    this.lastFeasible = arrays;
     return arrays;
   }
 
