@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DOC_LEVELS } from '../../src/lib/vocabulary.ts';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import { priceDeal, priceOneBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
@@ -141,6 +142,39 @@ describe('the fast path answers what the plain rule answers', () => {
         expect(structureDealFast(input, catalogue)).toEqual(structureDeal(input, catalogue));
       }),
       { seed: 20_261_128, numRuns: 1_500 },
+    );
+  });
+});
+
+describe("approvals without a suggestion are listed in the plain rule's order", () => {
+  // Names that collate equal but differ (case, accents), digits read by value, and every doc level: the fast path
+  // lists these in an order sorted once per approvals list, the plain rule sorts them per deal.
+  const NAMES = ['Tier 2', 'tier 2', 'Tier 10', 'Tiér 2', 'Low Doc', 'low doc', 'Alpha', 'alpha ', 'Zeta'];
+  const namedArb = caseArb.chain((c) =>
+    fc
+      .record({
+        approvals: fc.array(approvalArb, { minLength: 6, maxLength: 12 }),
+        names: fc.array(fc.constantFrom(...NAMES), { minLength: 12, maxLength: 12 }),
+        levels: fc.array(fc.constantFrom(...DOC_LEVELS), { minLength: 12, maxLength: 12 }),
+        ids: fc.shuffledSubarray([...Array(40).keys()], { minLength: 12, maxLength: 12 }),
+      })
+      .map((more) => ({ ...c, ...more })),
+  );
+  it('holds on generated catalogues with names, doc levels and ids in any order', () => {
+    fc.assert(
+      fc.property(namedArb, (c) => {
+        const { world, input } = build(c);
+        world.approvals = world.approvals.map((a, i) => ({
+          ...a,
+          id: c.ids[i] + 1,
+          name: c.names[i],
+          doc_level: c.levels[i],
+        }));
+        const catalogue = catalogueOf(world);
+        const fast = structureDealFast(input, catalogue).approvals.map((a) => a.approval.id);
+        expect(fast).toEqual(structureDeal(input, catalogue).approvals.map((a) => a.approval.id));
+      }),
+      { seed: 20_261_128, numRuns: 400 },
     );
   });
 });
