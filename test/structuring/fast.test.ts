@@ -10,7 +10,8 @@ import { DOC_LEVELS } from '../../src/lib/vocabulary.ts';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import { priceDeal, priceOneBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
-import { structureDeal } from '../../src/modules/structuring/engine.ts';
+import { firstTrueFrom } from '../../src/modules/structuring/deal-work.fast.ts';
+import { firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
 import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
 
@@ -175,6 +176,31 @@ describe("approvals without a suggestion are listed in the plain rule's order", 
         expect(fast).toEqual(structureDeal(input, catalogue).approvals.map((a) => a.approval.id));
       }),
       { seed: 20_261_128, numRuns: 400 },
+    );
+  });
+});
+
+describe('a bisection started from a guess ends where the plain bisection ends', () => {
+  it('holds for every monotone test and any guess, near, far, outside the range or none', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: -50, max: 600 }),
+        fc.oneof(fc.integer({ min: -400, max: 600 }), fc.constantFrom(Number.NaN, Infinity, -Infinity)),
+        (lo, width, threshold, guess) => {
+          const hi = lo + width;
+          const tested: number[] = [];
+          const test = (k: number) => {
+            tested.push(k);
+            return k >= threshold;
+          };
+          expect(firstTrueFrom(lo, hi, guess, test)).toBe(firstTrue(lo, hi, (k) => k >= threshold));
+          // It asks only inside [lo, hi), as the plain bisection does.
+          expect(tested.every((k) => k >= lo && k < hi)).toBe(true);
+        },
+      ),
+      { seed: 20_261_128, numRuns: 3_000 },
     );
   });
 });

@@ -170,9 +170,13 @@ export class DealWork {
     };
     t = { belowMax: [], belowMin: [] };
     for (const g of this.grids) {
-      const belowMax = firstTrue(0, g.last + 1, (k) => amount(g.value(k)) <= max);
+      // Guessed where a straight line through the amounts at both ends crosses each bound; the tests decide.
+      const first = amount(g.value(0));
+      const slope = g.last > 0 ? (amount(g.value(g.last)) - first) / g.last : Number.NaN;
+      const belowMax = firstTrueFrom(0, g.last + 1, Math.ceil((max - first) / slope), (k) => amount(g.value(k)) <= max);
       t.belowMax.push(belowMax);
-      t.belowMin.push(firstTrue(belowMax, g.last + 1, (k) => amount(g.value(k)) < min));
+      const guess = Math.ceil((min - first) / slope);
+      t.belowMin.push(firstTrueFrom(belowMax, g.last + 1, guess, (k) => amount(g.value(k)) < min));
     }
     this.thresholds.set(b.id, t);
     return t;
@@ -235,4 +239,34 @@ interface Slot {
   /** Built when a candidate needs it (`deal`). */
   deal: Deal | null;
   rows: Map<number, PricedBracket | null>;
+}
+
+/**
+ * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer
+ * exactly when the test holds at k (or k is hi) and not at k - 1 (or k is lo), so a near guess costs two tests; a far
+ * one gallops away from it until the answer is bracketed, then bisects there. Any guess gives `firstTrue`'s answer.
+ */
+export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
+  if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
+  const holds = (k: number) => k >= hi || test(k);
+  let at = Math.min(hi, Math.max(lo, guess));
+  let step = 1;
+  if (holds(at)) {
+    // The answer is at or below `at`.
+    for (;;) {
+      const k = at - step;
+      if (k < lo) return firstTrue(lo, at, test);
+      if (!holds(k)) return firstTrue(k + 1, at, test);
+      at = k;
+      step *= 2;
+    }
+  }
+  // The answer is above `at`.
+  for (;;) {
+    const k = at + step;
+    if (k >= hi) return firstTrue(at + 1, hi, test);
+    if (holds(k)) return firstTrue(at + 1, k, test);
+    at = k;
+    step *= 2;
+  }
 }
