@@ -21,7 +21,6 @@ export {
   evaluatePrepared,
   MISSING_FIELD_NAMES,
   MONEY_TOLERANCE,
-  type PreparedDeal,
   prepareDeal,
 } from './criteria.rules.ts';
 export { type UnmetCriterion, type UnmetVisitor, unmetCriteria, visitUnmetCriteria } from './criteria.unmet.ts';

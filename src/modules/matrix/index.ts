@@ -14,7 +14,6 @@ export {
   evaluateApproval,
   evaluatePrepared,
   MONEY_TOLERANCE,
-  type PreparedDeal,
   prepareDeal,
   unmetCriteria,
   type UnmetCriterion,

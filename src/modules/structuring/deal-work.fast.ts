@@ -52,6 +52,8 @@ export class DealWork {
   private readonly dMax: number;
   /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
   private readonly floors = new Map<number, Map<number, Float64Array>>();
+  /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
+  private readonly leastFloors = new Map<string, number>();
   /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
   private readonly leastAmounts = new Map<number, number>();
 
@@ -182,6 +184,34 @@ export class DealWork {
     return t;
   }
 
+  /**
+   * The least of a linked bracket's repayment floors (`floorOf`) over every term any approval searches (the bounds'
+   * and the deal's own) where its term range and its product allow it, at (wait, balloon): under every floor it has
+   * in any approval's search there. Infinity when it prices at none of them.
+   */
+  leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    const key = `${l.id}|${wait}|${balloon}`;
+    let least = this.leastFloors.get(key);
+    if (least !== undefined) return least;
+    least = Infinity;
+    const { bounds } = this.input;
+    const b = l.bracket;
+    const lo = Math.max(Math.min(bounds.min_term, this.t0), b.min_term ?? 1, 1);
+    const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
+    for (let term = Math.ceil(lo); term <= hi; term++) {
+      if (term !== this.t0 && (term < bounds.min_term || term > bounds.max_term)) continue;
+      if (!this.prices(terms, l.id, wait, term, balloon)) continue;
+      if (l.reference === null) {
+        l.reference = { wait, term, balloon };
+        l.thresholds = this.thresholdsOf(b, l.min, l.max, l.reference);
+      }
+      const floor = this.floorOf(b, l.min, l.reference, term, balloon);
+      if (floor < least) least = floor;
+    }
+    this.leastFloors.set(key, least);
+    return least;
+  }
+
   /** One bracket's row on a changed deal, priced once per deal. */
   price(id: number, wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
     const slot = this.slot(wait, deposit, term, balloon);
@@ -225,6 +255,19 @@ export class DealWork {
     }
     return floor;
   }
+}
+
+/** A linked bracket the search reads: its record, product and amount range. */
+export interface Linked {
+  id: number;
+  bracket: RateBracket;
+  productId: number;
+  min: number;
+  max: number;
+  /** Its deposit thresholds, once its product priced some (wait, term). */
+  thresholds: Thresholds | null;
+  /** Where its thresholds were read (its product prices there). */
+  reference: Reference | null;
 }
 
 /** Where a bracket's product prices: a deal at these figures with no deposit. */

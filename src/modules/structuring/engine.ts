@@ -575,7 +575,7 @@ export function structureDeal(input: StructuringInput, catalogue: StructuringCat
 
 /**
  * What `structureWith` asks of the search over one approval's changes: the plain one (`Search`, above) or the one in
- * engine.fast.ts, which answers the same (test/structuring/fast.test.ts).
+ * search.fast.ts (the fast path's), which answers the same (test/structuring/fast.test.ts).
  */
 export interface ApprovalSearch {
   /** The approval confirmed and priced on `deal`: its cheapest linked bracket, else null. */
@@ -590,7 +590,7 @@ export interface ApprovalSearch {
 }
 
 /** `structureDeal` with the search given per approval. */
-export function structureWith(
+function structureWith(
   input: StructuringInput,
   catalogue: StructuringCatalogue,
   searchOf: (a: Approval) => ApprovalSearch,

@@ -2,7 +2,7 @@
  * One approval's search for the structuring fast path (engine.fast.ts): its smallest change in the change order and
  * its cheapest reachable change, over the work one deal shares (deal-work.fast.ts).
  */
-import type { Approval, RateBracket } from '../catalogue/index.ts';
+import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
 import { compareCheapest, type PricedBracket, priceOneBracket, productOfBracket } from '../pricing/index.ts';
@@ -18,20 +18,7 @@ import {
   type Candidate,
   type RankBy,
 } from './engine.ts';
-import type { DealWork, Reference, Thresholds } from './deal-work.fast.ts';
-
-/** A linked bracket the search reads: its record, product and amount range. */
-interface Linked {
-  id: number;
-  bracket: RateBracket;
-  productId: number;
-  min: number;
-  max: number;
-  /** Its deposit thresholds, once its product priced some (wait, term). */
-  thresholds: Thresholds | null;
-  /** Where its thresholds were read (its product prices there). */
-  reference: Reference | null;
-}
+import type { DealWork, Linked, Reference, Thresholds } from './deal-work.fast.ts';
 
 export class FastSearch implements ApprovalSearch {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
@@ -369,6 +356,7 @@ export class FastSearch implements ApprovalSearch {
     if (bounds.min_balloon !== null) balloonSet.add(Math.ceil(bounds.min_balloon - 1e-9));
     if (bounds.max_balloon !== null) balloonSet.add(Math.floor(bounds.max_balloon + 1e-9));
     const balloons = [...balloonSet];
+    if (rankBy === 'repayment' && toBeat !== null && this.surelyNoBetter(wait, balloons, toBeat)) return null;
     const terms = this.terms();
     const cells: { order: number; term: number; balloon: number; floor: number }[] = [];
     for (let ti = 0; ti < terms.length; ti++) {
@@ -407,6 +395,23 @@ export class FastSearch implements ApprovalSearch {
       }
     }
     return best;
+  }
+
+  /**
+   * True when no cell's floor can rank before `toBeat`: the least floor of each linked bracket over every term any
+   * approval searches (`DealWork.leastFloorOf`) is under the floor of each cell this approval has, so when the least
+   * of them ranks after `toBeat`, the walk below would stop at its first cell.
+   */
+  private surelyNoBetter(wait: number, balloons: readonly number[], toBeat: Candidate): boolean {
+    let least = Infinity;
+    for (const balloon of balloons) {
+      const feasible = this.feasibleAt(wait, balloon);
+      for (let k = 0; k < this.linked.length && least !== -Infinity; k++) {
+        const floor = this.work.leastFloorOf(this.linked[k], feasible[k], wait, balloon);
+        if (floor < least) least = floor;
+      }
+    }
+    return roundMoney(least) > roundMoney(toBeat.bracket.repayment_min);
   }
 
   /**
