@@ -49,11 +49,17 @@ import {
 } from './engine.ts';
 import { FastSearch } from './search.fast.ts';
 
-/** Each unmet criterion of one approval, as a blocker; with whether a fact is among them and the wait time needs. */
+/**
+ * Each unmet criterion of one approval, as a blocker; with whether a fact is among them and the wait time needs. One
+ * deal's blockers are shared by the approvals they are equal for (the same criterion, bound and answer): thousands of
+ * approvals state the same few, and a blocker is read, never changed.
+ */
 class Blockers implements UnmetVisitor {
   list: Blocker[] = [];
   facts = false;
   needed = 0;
+  /** criterion -> required -> the blocker made for it on this deal. */
+  private readonly kept = new Map<string, Map<number | string | boolean, Blocker>>();
 
   reset(): void {
     this.list = [];
@@ -67,7 +73,13 @@ class Blockers implements UnmetVisitor {
     value: number | string | boolean | null,
     required: number | string | boolean,
   ) {
-    const b = blockerOf(criterion, field, value, required);
+    let byRequired = this.kept.get(criterion);
+    if (byRequired === undefined) this.kept.set(criterion, (byRequired = new Map()));
+    let b = byRequired.get(required);
+    if (b === undefined || b.deal_value !== value || b.field !== field) {
+      b = blockerOf(criterion, field, value, required);
+      byRequired.set(required, b);
+    }
     if (b.kind === 'fact') this.facts = true;
     else if (b.kind === 'time') this.needed = Math.max(this.needed, b.eligible_in_months ?? 0);
     this.list.push(b);
