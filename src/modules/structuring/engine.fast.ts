@@ -162,21 +162,19 @@ export function structureDealFast(input: StructuringInput, catalogue: Structurin
 const restOrders = new WeakMap<readonly Approval[], Int32Array>();
 
 /**
- * Positions in `approvals` in `sortedAnswers`' order for answers without a suggestion (doc level, name, id), sorted
- * once per list: the names' order is a total one (`compareNames`), so the order of any subset is this one's.
+ * Positions in `approvals` in `sortedAnswers`' order for answers without a suggestion (doc level, name, id), kept per
+ * list: the names' order is a total one (`compareNames`), so the order of any subset is this one's. Each distinct name
+ * is collated once, as `sortedAnswers` does.
  */
 function restOrder(approvals: readonly Approval[]): Int32Array {
   let order = restOrders.get(approvals);
   if (order !== undefined) return order;
+  const names = [...new Set(approvals.map((a) => a.name))].sort(compareNames);
+  const nameRank = new Map(names.map((name, k) => [name, k]));
   const levels = approvals.map((a) => docLevelRank(a.doc_level));
+  const ranks = approvals.map((a) => nameRank.get(a.name) ?? 0);
   order = Int32Array.from(approvals.keys());
-  order.sort(
-    (x, y) =>
-      levels[x] - levels[y] ||
-      compareNames(approvals[x].name, approvals[y].name) ||
-      approvals[x].id - approvals[y].id ||
-      x - y,
-  );
+  order.sort((x, y) => levels[x] - levels[y] || ranks[x] - ranks[y] || approvals[x].id - approvals[y].id || x - y);
   restOrders.set(approvals, order);
   return order;
 }
