@@ -6,10 +6,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { DOC_LEVELS } from '../../src/lib/vocabulary.ts';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
 import { priceDeal, priceOneBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
-import { structureDeal } from '../../src/modules/structuring/engine.ts';
+import { firstTrueFrom } from '../../src/modules/structuring/deal-work.fast.ts';
+import { firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
 import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
 
@@ -141,6 +143,64 @@ describe('the fast path answers what the plain rule answers', () => {
         expect(structureDealFast(input, catalogue)).toEqual(structureDeal(input, catalogue));
       }),
       { seed: 20_261_128, numRuns: 1_500 },
+    );
+  });
+});
+
+describe("approvals without a suggestion are listed in the plain rule's order", () => {
+  // Names that collate equal but differ (case, accents), digits read by value, and every doc level: the fast path
+  // lists these in an order sorted once per approvals list, the plain rule sorts them per deal.
+  const NAMES = ['Tier 2', 'tier 2', 'Tier 10', 'Tiér 2', 'Low Doc', 'low doc', 'Alpha', 'alpha ', 'Zeta'];
+  const namedArb = caseArb.chain((c) =>
+    fc
+      .record({
+        approvals: fc.array(approvalArb, { minLength: 6, maxLength: 12 }),
+        names: fc.array(fc.constantFrom(...NAMES), { minLength: 12, maxLength: 12 }),
+        levels: fc.array(fc.constantFrom(...DOC_LEVELS), { minLength: 12, maxLength: 12 }),
+        ids: fc.shuffledSubarray([...Array(40).keys()], { minLength: 12, maxLength: 12 }),
+      })
+      .map((more) => ({ ...c, ...more })),
+  );
+  it('holds on generated catalogues with names, doc levels and ids in any order', () => {
+    fc.assert(
+      fc.property(namedArb, (c) => {
+        const { world, input } = build(c);
+        world.approvals = world.approvals.map((a, i) => ({
+          ...a,
+          id: c.ids[i] + 1,
+          name: c.names[i],
+          doc_level: c.levels[i],
+        }));
+        const catalogue = catalogueOf(world);
+        const fast = structureDealFast(input, catalogue).approvals.map((a) => a.approval.id);
+        expect(fast).toEqual(structureDeal(input, catalogue).approvals.map((a) => a.approval.id));
+      }),
+      { seed: 20_261_128, numRuns: 400 },
+    );
+  });
+});
+
+describe('a bisection started from a guess ends where the plain bisection ends', () => {
+  it('holds for every monotone test and any guess, near, far, outside the range or none', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 200 }),
+        fc.integer({ min: 0, max: 300 }),
+        fc.integer({ min: -50, max: 600 }),
+        fc.oneof(fc.integer({ min: -400, max: 600 }), fc.constantFrom(Number.NaN, Infinity, -Infinity)),
+        (lo, width, threshold, guess) => {
+          const hi = lo + width;
+          const tested: number[] = [];
+          const test = (k: number) => {
+            tested.push(k);
+            return k >= threshold;
+          };
+          expect(firstTrueFrom(lo, hi, guess, test)).toBe(firstTrue(lo, hi, (k) => k >= threshold));
+          // It asks only inside [lo, hi), as the plain bisection does.
+          expect(tested.every((k) => k >= lo && k < hi)).toBe(true);
+        },
+      ),
+      { seed: 20_261_128, numRuns: 3_000 },
     );
   });
 });

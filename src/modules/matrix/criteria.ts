@@ -15,8 +15,15 @@ import { type ApprovalOutcome, evaluatePrepared, prepareDeal } from './criteria.
 
 export { type AssetAncestry, buildAssetAncestry } from './asset-ancestry.ts';
 export { buildCriteriaTable, type CriteriaTable } from './criteria.fast.ts';
-export { type ApprovalOutcome, depositRequired, MISSING_FIELD_NAMES, MONEY_TOLERANCE } from './criteria.rules.ts';
-export { type UnmetCriterion, unmetCriteria } from './criteria.unmet.ts';
+export {
+  type ApprovalOutcome,
+  depositRequired,
+  evaluatePrepared,
+  MISSING_FIELD_NAMES,
+  MONEY_TOLERANCE,
+  prepareDeal,
+} from './criteria.rules.ts';
+export { type UnmetCriterion, type UnmetVisitor, unmetCriteria, visitUnmetCriteria } from './criteria.unmet.ts';
 
 /** Evaluates one approval against one deal: the outcome, or null when a supplied answer violates a criterion (dropped). */
 export function evaluateApproval(approval: Approval, deal: Deal, ancestry: AssetAncestry): ApprovalOutcome | null {

@@ -12,9 +12,13 @@ export {
   type AssetAncestry,
   depositRequired,
   evaluateApproval,
+  evaluatePrepared,
   MONEY_TOLERANCE,
+  prepareDeal,
   unmetCriteria,
   type UnmetCriterion,
+  type UnmetVisitor,
+  visitUnmetCriteria,
 } from './criteria.ts';
 export { FREE_TIER_VISIBLE_ROWS } from './join.ts';
 export { compareNames, docLevelRank } from './results.ts';

@@ -618,9 +618,20 @@ export function amountFinancedCents(index: PricingIndex, rateBracketId: number, 
   const position = data.bracketPositionById.get(rateBracketId);
   const terms = dealTerms(deal);
   if (position === undefined || terms === null) return null;
-  const product = data.products[data.bracketProduct[position]];
-  const quote = quoteProductByRules({ ...product, min_amount: null, max_amount: null }, deal, terms);
+  const quote = quoteProductByRules(unlimited(data.products[data.bracketProduct[position]]), deal, terms);
   return quote === null ? null : quote.amount_financed_cents;
+}
+
+/** Each product without its amount range, made once: amountFinancedCents asks it many times a deal. */
+const unlimitedProducts = new WeakMap<Product, Product>();
+
+function unlimited(product: Product): Product {
+  let copy = unlimitedProducts.get(product);
+  if (copy === undefined) {
+    copy = { ...product, min_amount: null, max_amount: null };
+    unlimitedProducts.set(product, copy);
+  }
+  return copy;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -1,7 +1,12 @@
 /**
  * The structuring engine's fast path: the same answers as `structureDeal` in engine.ts (the plain rule, which defines
  * them; test/structuring/fast.test.ts holds the two equal on generated deals and catalogues), at a cost that does not
- * grow with the catalogue's size per candidate. The service runs this one.
+ * grow with the catalogue's size per candidate. The service runs this one. Its parts:
+ * - this file: the walk over the approvals, as `structureWith` walks them, with the deal prepared for the criteria
+ *   engine once and each unmet criterion made a blocker as it is found (`visitUnmetCriteria`), and an approval's
+ *   search set up only when it is searched (one blocked by a fact never is);
+ * - deal-work.fast.ts: what one deal's search shares across approvals;
+ * - search.fast.ts: one approval's search.
  *
  * What differs is only how the candidates are found and checked, never which ones count:
  * - one deal's work is shared by every approval: each linked bracket is priced alone (`priceOneBracket`, not a walk
@@ -17,613 +22,159 @@
  *   changes) and stops at the first order key that has a sufficient candidate, checking only that key's ties (the
  *   cheapest, then the plain rule's own order). With a balloon range it checks every candidate, as the plain rule.
  */
-import type { Approval, RateBracket } from '../catalogue/index.ts';
-import type { Deal } from '../deal/index.ts';
-import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
+import type { Approval } from '../catalogue/index.ts';
 import {
-  amountFinancedCents,
-  compareCheapest,
-  type PricedBracket,
-  priceOneBracket,
-  productOfBracket,
-  repaymentFloor,
-} from '../pricing/index.ts';
-import { roundMoney, roundRate } from '../pricing/index.ts';
+  compareNames,
+  docLevelRank,
+  evaluatePrepared,
+  prepareDeal,
+  type UnmetVisitor,
+  visitUnmetCriteria,
+} from '../matrix/index.ts';
+import { DealWork } from './deal-work.fast.ts';
 import {
-  advancedDeal,
-  amountRange,
-  candidateOf,
-  changedDeal,
-  compareChanges,
-  compareRank,
-  firstTrue,
-  SAME,
-  structureWith,
-  type ApprovalSearch,
+  type ApprovalStructuring,
+  type Blocker,
+  blockerOf,
   type Candidate,
-  type RankBy,
+  compareRank,
+  pricingBlockers,
+  sortedAnswers,
   type Structuring,
   type StructuringCatalogue,
   type StructuringInput,
+  type StructuringStatus,
+  suggestionOf,
+  waits,
 } from './engine.ts';
+import { FastSearch } from './search.fast.ts';
 
-/** Structures one deal exactly as `structureDeal` (engine.ts) does. */
+/**
+ * Each unmet criterion of one approval, as a blocker; with whether a fact is among them and the wait time needs. One
+ * deal's blockers are shared by the approvals they are equal for (the same criterion, bound and answer): thousands of
+ * approvals state the same few, and a blocker is read, never changed.
+ */
+class Blockers implements UnmetVisitor {
+  list: Blocker[] = [];
+  facts = false;
+  needed = 0;
+  /** criterion -> required -> the blocker made for it on this deal. */
+  private readonly kept = new Map<string, Map<number | string | boolean, Blocker>>();
+
+  reset(): void {
+    this.list = [];
+    this.facts = false;
+    this.needed = 0;
+  }
+
+  unmet(
+    criterion: string,
+    field: string,
+    value: number | string | boolean | null,
+    required: number | string | boolean,
+  ) {
+    let byRequired = this.kept.get(criterion);
+    if (byRequired === undefined) this.kept.set(criterion, (byRequired = new Map()));
+    let b = byRequired.get(required);
+    if (b === undefined || b.deal_value !== value || b.field !== field) {
+      b = blockerOf(criterion, field, value, required);
+      byRequired.set(required, b);
+    }
+    if (b.kind === 'fact') this.facts = true;
+    else if (b.kind === 'time') this.needed = Math.max(this.needed, b.eligible_in_months ?? 0);
+    this.list.push(b);
+  }
+}
+
+/** Structures one deal exactly as `structureDeal` (engine.ts) does: `structureWith`'s walk, step for step. */
 export function structureDealFast(input: StructuringInput, catalogue: StructuringCatalogue): Structuring {
-  const shared = new DealWork(input, catalogue);
-  return structureWith(input, catalogue, (a) => new FastSearch(a, shared));
-}
-
-/** A deposit grid: whole dollars, or whole percentage points of `deposit_base`. */
-interface Grid {
-  value(k: number): number;
-  step: number;
-  /** The last k within `max_deposit`. */
-  last: number;
-}
-
-/** A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its minimum. */
-interface Thresholds {
-  belowMax: number[];
-  belowMin: number[];
-}
-
-/** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
-class DealWork {
-  readonly d0: number;
-  readonly t0: number;
-  readonly b0: number;
-  readonly grids: Grid[];
-  /** True when a grid value other than the deal's deposit is within `SAME` of it (then it counts as no change). */
-  readonly nearOwnDeposit: boolean;
-  /** The longest term any search tries. */
-  readonly maxTerm: number;
-  private readonly bases = new Map<number, Deal>();
-  /** `${product id}|${wait}|${balloon}` -> per term: 0 not asked, 1 prices, 2 cannot price whatever the deposit. */
-  private readonly feasible = new Map<string, Int8Array>();
-  private readonly thresholds = new Map<number, Thresholds>();
-  /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
-  private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
-  /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
-  private readonly dMax: number;
-  /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
-  private readonly floors = new Map<number, Map<number, Float64Array>>();
-  /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
-  private readonly leastAmounts = new Map<number, number>();
-
-  constructor(
-    readonly input: StructuringInput,
-    readonly catalogue: StructuringCatalogue,
-  ) {
-    this.d0 = input.deal.deposit ?? 0;
-    this.t0 = input.deal.term ?? 0;
-    this.b0 = input.deal.balloon_amount;
-    this.maxTerm = Math.max(input.bounds.max_term, this.t0);
-    const hi = input.bounds.max_deposit;
-    this.dMax = Math.max(hi + MONEY_TOLERANCE, this.d0);
-    const grid = (value: (k: number) => number): Grid => {
-      const step = value(1);
-      return { value, step, last: Math.floor(hi / step + 1e-9) };
-    };
-    this.grids = [grid((k) => k)];
-    const percentBase = input.deposit_base;
-    if (percentBase > 0) this.grids.push(grid((k) => (percentBase * k) / 100));
-    this.nearOwnDeposit = this.grids.some(
-      (g) =>
-        !(g.step >= 1e-6) ||
-        [Math.floor(this.d0 / g.step), Math.ceil(this.d0 / g.step)].some((k) => {
-          const v = g.value(k);
-          return v !== this.d0 && Math.abs(v - this.d0) < SAME;
-        }),
-    );
-  }
-
-  base(wait: number): Deal {
-    let base = this.bases.get(wait);
-    if (base === undefined) {
-      base = advancedDeal(this.input.deal, wait);
-      this.bases.set(wait, base);
+  const work = new DealWork(input, catalogue);
+  const { deal } = input;
+  const prepared = prepareDeal(deal, catalogue.ancestry);
+  const unmet = new Blockers();
+  const suggested: ApprovalStructuring[] = [];
+  // The rest by position in `catalogue.approvals`, listed at the end in `sortedAnswers`' order (`restOrder`).
+  const rest: (ApprovalStructuring | undefined)[] = new Array(catalogue.approvals.length);
+  let cheapest: Candidate | null = null;
+  let cheapestApproval: Approval | null = null;
+  for (let position = 0; position < catalogue.approvals.length; position++) {
+    const a = catalogue.approvals[position];
+    const outcome = evaluatePrepared(a, prepared);
+    let status: StructuringStatus;
+    let blockers: Blocker[];
+    let facts: boolean;
+    let needed = 0;
+    let search: FastSearch | null = null;
+    if (outcome?.status === 'confirmed') {
+      search = new FastSearch(a, work);
+      if (search.verify(deal) !== null) {
+        const c = search.cheapest(0, input.rank_by, cheapest);
+        if (c !== null && (cheapest === null || compareRank(c, cheapest, input.rank_by) < 0)) {
+          cheapest = c;
+          cheapestApproval = a;
+        }
+        continue;
+      }
+      status = 'unpriced';
+      blockers = pricingBlockers(a, deal, catalogue);
+      facts = false;
+    } else {
+      status = outcome === null ? 'ruled_out' : 'possible';
+      unmet.reset();
+      visitUnmetCriteria(a, prepared, unmet);
+      blockers = unmet.list;
+      facts = unmet.facts;
+      needed = unmet.needed;
     }
-    return base;
-  }
-
-  /** The changed deal and its priced rows (one slot per distinct change). */
-  private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
-    let byBalloon = this.slots.get(wait);
-    if (byBalloon === undefined) this.slots.set(wait, (byBalloon = new Map()));
-    let byTerm = byBalloon.get(balloon);
-    if (byTerm === undefined) byBalloon.set(balloon, (byTerm = new Map()));
-    let byDeposit = byTerm.get(term);
-    if (byDeposit === undefined) byTerm.set(term, (byDeposit = new Map()));
-    let slot = byDeposit.get(deposit);
-    if (slot === undefined) {
-      slot = { deal: changedDeal(this.input, this.base(wait), deposit, term, balloon), rows: new Map() };
-      byDeposit.set(deposit, slot);
-    }
-    return slot;
-  }
-
-  /** The changed deal (one object per distinct change). */
-  deal(wait: number, deposit: number, term: number, balloon: number): Deal {
-    return this.slot(wait, deposit, term, balloon).deal;
-  }
-
-  /**
-   * Per term, whether the product prices (wait, term, balloon) at all: 0 not asked yet, 1 yes, 2 not whatever the
-   * deposit (`prices` fills it). One array per product, wait and balloon, shared by every approval.
-   */
-  termsOf(productId: number, wait: number, balloon: number): Int8Array {
-    const key = `${productId}|${wait}|${balloon}`;
-    let terms = this.feasible.get(key);
-    if (terms === undefined) {
-      terms = new Int8Array(this.maxTerm + 1);
-      this.feasible.set(key, terms);
-    }
-    return terms;
-  }
-
-  /** As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. */
-  prices(terms: Int8Array, id: number, wait: number, term: number, balloon: number): boolean {
-    if (terms[term] === 0) {
-      const deal = changedDeal(this.input, this.base(wait), 0, term, balloon);
-      terms[term] = amountFinancedCents(this.catalogue.pricingIndex, id, deal) === null ? 2 : 1;
-    }
-    return terms[term] === 1;
-  }
-
-  /**
-   * The bracket's deposit thresholds, found on a deal its product prices (`reference`): the amount financed there is
-   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises.
-   */
-  thresholdsOf(b: RateBracket, min: number, max: number, reference: Deal): Thresholds {
-    let t = this.thresholds.get(b.id);
-    if (t !== undefined) return t;
-    const amount = (d: number): number => {
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, { ...reference, deposit: d });
-      return cents === null ? -Infinity : cents;
-    };
-    t = { belowMax: [], belowMin: [] };
-    for (const g of this.grids) {
-      const belowMax = firstTrue(0, g.last + 1, (k) => amount(g.value(k)) <= max);
-      t.belowMax.push(belowMax);
-      t.belowMin.push(firstTrue(belowMax, g.last + 1, (k) => amount(g.value(k)) < min));
-    }
-    this.thresholds.set(b.id, t);
-    return t;
-  }
-
-  /** One bracket's row on a changed deal, priced once per deal. */
-  price(id: number, wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
-    const slot = this.slot(wait, deposit, term, balloon);
-    let row = slot.rows.get(id);
-    if (row === undefined) {
-      row = priceOneBracket(this.catalogue.pricingIndex, slot.deal, id, 'commercial');
-      slot.rows.set(id, row);
-    }
-    return row;
-  }
-
-  /**
-   * A floor under the bracket's `repayment_min` at (term, balloon) on every deposit searched (`repaymentFloor`: the
-   * least amount financed is at the largest deposit, or the bracket's minimum). `reference` is a deal its product
-   * prices; wait does not move a figure, only whether the product prices.
-   */
-  floorOf(b: RateBracket, min: number, reference: Deal, term: number, balloon: number): number {
-    let least = this.leastAmounts.get(b.id);
-    if (least === undefined) {
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, { ...reference, deposit: this.dMax });
-      // A cent below the rounded figures: P itself is within half a cent of them.
-      least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
-      this.leastAmounts.set(b.id, least);
-    }
-    let byBalloon = this.floors.get(b.id);
-    if (byBalloon === undefined) this.floors.set(b.id, (byBalloon = new Map()));
-    let perTerm = byBalloon.get(balloon);
-    if (perTerm === undefined) byBalloon.set(balloon, (perTerm = new Float64Array(this.maxTerm + 1).fill(Number.NaN)));
-    let floor = perTerm[term];
-    if (Number.isNaN(floor)) {
-      floor = repaymentFloor(
-        this.catalogue.pricingIndex,
-        b.id,
-        changedDeal(this.input, reference, this.dMax, term, balloon),
-        least,
-      );
-      perTerm[term] = floor;
-    }
-    return floor;
-  }
-}
-
-/** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */
-interface Slot {
-  deal: Deal;
-  rows: Map<number, PricedBracket | null>;
-}
-
-/** A linked bracket the search reads: its record, product and amount range. */
-interface Linked {
-  id: number;
-  bracket: RateBracket;
-  productId: number;
-  min: number;
-  max: number;
-  /** Its deposit thresholds, once its product priced some (wait, term). */
-  thresholds: Thresholds | null;
-  /** The deal its thresholds were read on (its product prices it). */
-  reference: Deal | null;
-}
-
-class FastSearch implements ApprovalSearch {
-  /** Linked brackets of the approval's own financier, in the approval's order, without repeats. */
-  private readonly linked: Linked[] = [];
-  private readonly minimum: number;
-  private readonly lo: number;
-  private readonly hi: number;
-  /** Per linked bracket: the deposits it adds (its interval's ends and the grid values nearest the deal's own). */
-  private readonly added = new Map<number, number[]>();
-  private termList: number[] | null = null;
-  /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
-  private readonly feasible = new Map<string, Int8Array[]>();
-
-  constructor(
-    private readonly a: Approval,
-    private readonly work: DealWork,
-  ) {
-    const { catalogue, input } = work;
-    for (const id of new Set(a.rate_bracket_ids)) {
-      const b = catalogue.bracketsById.get(id);
-      const product = productOfBracket(catalogue.pricingIndex, id);
-      if (b === undefined || product === null || b.organisation_id !== a.organisation_id) continue;
-      const [min, max] = amountRange(b, product);
-      this.linked.push({ id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null });
-    }
-    this.minimum = depositRequired(a, input.deal.cost_inc) ?? 0;
-    this.lo = Math.max(0, this.minimum - MONEY_TOLERANCE);
-    this.hi = input.bounds.max_deposit;
-  }
-
-  verify(deal: Deal): PricedBracket | null {
-    if (evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status !== 'confirmed') return null;
-    let best: PricedBracket | null = null;
-    for (const l of this.linked) {
-      const row = priceOneBracket(this.work.catalogue.pricingIndex, deal, l.id, 'commercial');
-      if (row !== null && (best === null || compareCheapest(row, best) < 0)) best = row;
-    }
-    return best;
-  }
-
-  /** The approval's cheapest linked bracket on the changed deal (Rule 13), before its criteria are read. */
-  private bracketAt(wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
-    const work = this.work;
-    let bracket: PricedBracket | null = null;
-    for (let k = 0; k < this.linked.length; k++) {
-      if (this.surelyNot(k, wait, deposit, term, balloon)) continue;
-      const row = work.price(this.linked[k].id, wait, deposit, term, balloon);
-      if (row !== null && (bracket === null || compareCheapest(row, bracket) < 0)) bracket = row;
-    }
-    return bracket;
-  }
-
-  private candidate(wait: number, deposit: number, term: number, balloon: number): Candidate | null {
-    const bracket = this.bracketAt(wait, deposit, term, balloon);
-    return bracket === null ? null : this.confirmed(bracket, wait, deposit, term, balloon);
-  }
-
-  /** The candidate when the approval is confirmed on the changed deal, else null. */
-  private confirmed(
-    bracket: PricedBracket,
-    wait: number,
-    deposit: number,
-    term: number,
-    balloon: number,
-  ): Candidate | null {
-    const work = this.work;
-    const deal = work.deal(wait, deposit, term, balloon);
-    if (evaluateApproval(this.a, deal, work.catalogue.ancestry)?.status !== 'confirmed') return null;
-    return candidateOf(
-      { deposit: work.d0, term: work.t0, balloon: work.b0 },
-      wait,
-      deposit,
-      term,
-      balloon,
-      bracket,
-      deal,
-    );
-  }
-
-  /** As the plain rule: the bounds (with the deal's own), narrowed by the approval's own term criteria. */
-  private terms(): number[] {
-    if (this.termList !== null) return this.termList;
-    const { bounds } = this.work.input;
-    const t0 = this.work.t0;
-    const lo = Math.max(Math.min(bounds.min_term, t0), this.a.min_term ?? 1, 1);
-    const hi = Math.min(Math.max(bounds.max_term, t0), this.a.max_term ?? Infinity);
-    const terms: number[] = [];
-    for (let t = Math.ceil(lo); t <= hi; t++) {
-      if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
-    }
-    this.termList = terms;
-    return terms;
-  }
-
-  /** Per linked bracket, its product's per-term answer at (wait, balloon). */
-  private feasibleAt(wait: number, balloon: number): Int8Array[] {
-    const key = `${wait}|${balloon}`;
-    let arrays = this.feasible.get(key);
-    if (arrays === undefined) {
-      arrays = this.linked.map((l) => this.work.termsOf(l.productId, wait, balloon));
-      this.feasible.set(key, arrays);
-    }
-    return arrays;
-  }
-
-  /** The bracket's thresholds, read on (wait, term, balloon), where its product prices. */
-  private thresholdsOf(l: Linked, wait: number, term: number, balloon: number): Thresholds {
-    if (l.thresholds === null) {
-      const reference = changedDeal(this.work.input, this.work.base(wait), 0, term, balloon);
-      l.thresholds = this.work.thresholdsOf(l.bracket, l.min, l.max, reference);
-      l.reference = reference;
-    }
-    return l.thresholds;
-  }
-
-  /**
-   * True when the bracket surely cannot price `deposit` at (wait, term, balloon): outside its own term range, its
-   * product prices nothing there, or the amount financed is outside its range (the thresholds bound it on both sides:
-   * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
-   */
-  private surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
-    const l = this.linked[k];
-    const b = l.bracket;
-    if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) return true;
-    if (!(deposit >= 0)) return false;
-    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
-    const t = this.thresholdsOf(l, wait, term, balloon);
-    const grids = this.work.grids;
-    for (let at = 0; at < grids.length; at++) {
-      const g = grids[at];
-      const belowMax = t.belowMax[at];
-      const belowMin = t.belowMin[at];
-      if (belowMax >= 1 && deposit <= g.value(belowMax - 1)) return true;
-      if (belowMin <= g.last && deposit >= g.value(belowMin)) return true;
-    }
-    return false;
-  }
-
-  /** The deposits bracket `l` adds once its product prices, as the plain rule finds them. */
-  private addedBy(l: Linked, wait: number, term: number, balloon: number): number[] {
-    let out = this.added.get(l.id);
-    if (out !== undefined) return out;
-    out = [];
-    const work = this.work;
-    const t = this.thresholdsOf(l, wait, term, balloon);
-    work.grids.forEach((g, at) => {
-      let first = Math.ceil(this.lo / g.step - 1e-9);
-      const last = g.last;
-      while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
-      if (first > last) return;
-      const kLo = Math.min(Math.max(t.belowMax[at], first), last + 1);
-      const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
-      if (kLo > kHi) return;
-      const near = work.d0 / g.step;
-      for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
-    });
-    this.added.set(l.id, out);
-    return out;
-  }
-
-  /** The plain rule's deposits for (wait, term, balloon), in its order. */
-  private deposits(wait: number, term: number, balloon: number): number[] {
-    const work = this.work;
-    const out = new Set<number>([work.d0]);
-    if (this.lo > this.hi) return [...out];
-    const feasible = this.feasibleAt(wait, balloon);
-    for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
-      if (!work.prices(feasible[k], l.id, wait, term, balloon)) continue;
-      for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
-    }
-    const result: number[] = [];
-    for (const d of out)
-      if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
-    return result;
-  }
-
-  /** As the plain rule: the highest whole-dollar balloon below the deal's that still prices, by bisection. */
-  private lowerBalloon(wait: number, deposit: number, term: number): Candidate | null {
-    const { min_balloon: min } = this.work.input.bounds;
-    if (min === null) return null;
-    const kMin = Math.ceil(min - 1e-9);
-    const kMax = Math.ceil(this.work.b0 - 1e-9) - 1;
-    if (kMin > kMax) return null;
-    if (this.candidate(wait, deposit, term, kMin) === null) return null;
-    const k = firstTrue(kMin, kMax + 1, (x) => x > kMax || this.candidate(wait, deposit, term, x) === null) - 1;
-    return this.candidate(wait, deposit, term, k);
-  }
-
-  best(waits: readonly number[]): Candidate | null {
-    const { bounds } = this.work.input;
-    if (bounds.min_balloon !== null && bounds.min_balloon < this.work.b0) return this.everyCandidate(waits);
-    return this.inChangeOrder(waits);
-  }
-
-  /** Every candidate of the plain rule, in its order (the balloon's bisections need each one checked). */
-  private everyCandidate(waits: readonly number[]): Candidate | null {
     let best: Candidate | null = null;
-    const consider = (c: Candidate | null) => {
-      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+    if (!facts) {
+      search ??= new FastSearch(a, work);
+      best = search.best(waits(a, deal, needed, catalogue));
+      if (best !== null) {
+        const c = search.cheapest(best.wait, input.rank_by, cheapest);
+        if (c !== null && (cheapest === null || compareRank(c, cheapest, input.rank_by) < 0)) {
+          cheapest = c;
+          cheapestApproval = a;
+        }
+      }
+    }
+    const answer: ApprovalStructuring = {
+      approval: a,
+      status,
+      blockers,
+      suggestion: best === null ? null : suggestionOf(a, best, input),
+      no_suggestion_reason: best !== null ? null : facts ? 'fact' : 'out_of_bounds',
     };
-    const { bounds } = this.work.input;
-    const b0 = this.work.b0;
-    for (const wait of waits) {
-      for (const term of this.terms()) {
-        for (const deposit of this.deposits(wait, term, b0)) consider(this.candidate(wait, deposit, term, b0));
-        if (bounds.min_balloon !== null && bounds.min_balloon < b0) {
-          const low = Math.ceil(bounds.min_balloon - 1e-9);
-          for (const deposit of this.deposits(wait, term, low)) consider(this.lowerBalloon(wait, deposit, term));
-        }
-      }
-    }
-    return best;
+    if (best === null) rest[position] = answer;
+    else suggested.push(answer);
   }
-
-  /**
-   * The balloon fixed: every candidate's order key is known before it is checked, so the candidates are checked from
-   * the least key up; the first key with a sufficient candidate wins, its ties decided as the plain rule decides them
-   * (the cheapest, then the earlier in the plain rule's order).
-   */
-  private inChangeOrder(waits: readonly number[]): Candidate | null {
-    const work = this.work;
-    const terms = this.terms();
-    const b0 = work.b0;
-    const dOf = (d: number) => (Math.abs(d - work.d0) < SAME ? 0 : Math.abs(d - work.d0));
-    // Per wait, the terms a sufficient candidate can have: none where the criteria fail (`criteriaHold`), else those
-    // where some linked bracket could price.
-    const open = waits.map((wait) => (this.criteriaHold(wait) ? terms.filter((t) => this.pricesAt(wait, t, b0)) : []));
-    for (let levers = 0; levers <= 2; levers++) {
-      for (let w = 0; w < waits.length; w++) {
-        const wait = waits[w];
-        // Keys (dDeposit, dTerm) of this many levers, in the plain rule's order: term by term, deposit by deposit.
-        const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
-        let order = 0;
-        for (const term of open[w]) {
-          const dTerm = Math.abs(term - work.t0);
-          // A changed term alone keeps the deal's deposit; levers 0 and 1 need only the deposits equal to it there.
-          const wanted = (dDeposit: number) => (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) === levers;
-          // No change of term: levers 0 and 1 only. A changed term: levers 1 and 2 only.
-          if ((levers === 2 && dTerm === 0) || (levers === 0 && dTerm > 0)) continue;
-          for (const deposit of levers < 2 && dTerm > 0
-            ? this.sameDeposits(wait, term, b0)
-            : this.deposits(wait, term, b0)) {
-            const dDeposit = dOf(deposit);
-            // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
-            if (wanted(dDeposit) && deposit + MONEY_TOLERANCE >= this.minimum)
-              keys.push({ dDeposit, dTerm, order, deposit, term });
-            order += 1;
-          }
-        }
-        keys.sort((x, y) => x.dDeposit - y.dDeposit || x.dTerm - y.dTerm || x.order - y.order);
-        let best: Candidate | null = null;
-        for (let k = 0; k < keys.length; k++) {
-          const key = keys[k];
-          if (best !== null && (key.dDeposit !== best.dDeposit || key.dTerm !== best.dTerm)) break;
-          const c = this.candidate(wait, key.deposit, key.term, b0);
-          if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
-        }
-        if (best !== null) return best;
-      }
-    }
-    return null;
+  const approvals = sortedAnswers(suggested);
+  for (const position of restOrder(catalogue.approvals)) {
+    const answer = rest[position];
+    if (answer !== undefined) approvals.push(answer);
   }
-
-  /**
-   * Whether the approval's criteria hold after `wait` months on every candidate whose deposit meets its minimum: the
-   * candidates differ only in deposit, term and balloon; its criteria read the term as a range the searched terms are
-   * already narrowed to, and the deposit as that minimum, and read no balloon. So one candidate decides them all,
-   * before any is priced.
-   */
-  private criteriaHold(wait: number): boolean {
-    const terms = this.terms();
-    if (terms.length === 0) return false;
-    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
-    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
-  }
-
-  /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
-  private pricesAt(wait: number, term: number, balloon: number): boolean {
-    const feasible = this.feasibleAt(wait, balloon);
-    for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
-      const b = l.bracket;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The deposits of (wait, term) whose change is none: the deal's own, and any grid value within `SAME` of it. Order
-   * positions of the rest do not matter here (only ties of equal keys are ordered, and those share the term).
-   */
-  private sameDeposits(wait: number, term: number, balloon: number): number[] {
-    if (!this.work.nearOwnDeposit) return [this.work.d0];
-    return this.deposits(wait, term, balloon).filter((d) => Math.abs(d - this.work.d0) < SAME);
-  }
-
-  /**
-   * The plain rule's candidates (every term, balloon and deposit it tries), ranked as it ranks them; ties of the whole
-   * ranking go to the earlier in its order. By repayment, each (term, balloon) is visited from the least floor up
-   * (`DealWork.floorOf`, the least over the brackets that could price there) and the search ends at the first floor
-   * that ranks after the best so far or `toBeat`: no candidate left can rank before them.
-   */
-  cheapest(wait: number, rankBy: RankBy, toBeat: Candidate | null): Candidate | null {
-    const { bounds } = this.work.input;
-    const balloonSet = new Set<number>([this.work.b0]);
-    if (bounds.min_balloon !== null) balloonSet.add(Math.ceil(bounds.min_balloon - 1e-9));
-    if (bounds.max_balloon !== null) balloonSet.add(Math.floor(bounds.max_balloon + 1e-9));
-    const balloons = [...balloonSet];
-    const terms = this.terms();
-    const cells: { order: number; term: number; balloon: number; floor: number }[] = [];
-    for (let ti = 0; ti < terms.length; ti++) {
-      for (let bi = 0; bi < balloons.length; bi++) {
-        const floor = rankBy === 'repayment' ? this.floorAt(wait, terms[ti], balloons[bi]) : -Infinity;
-        if (floor !== Infinity)
-          cells.push({ order: ti * balloons.length + bi, term: terms[ti], balloon: balloons[bi], floor });
-      }
-    }
-    if (rankBy === 'repayment') cells.sort((x, y) => x.floor - y.floor || x.order - y.order);
-    let best: Candidate | null = null;
-    let bestOrder = 0;
-    for (const cell of cells) {
-      if (rankBy === 'repayment') {
-        const floor = roundMoney(cell.floor);
-        if (toBeat !== null && floor > roundMoney(toBeat.bracket.repayment_min)) break;
-        if (best !== null && floor > roundMoney(best.bracket.repayment_min)) break;
-      }
-      const deposits = this.deposits(wait, cell.term, cell.balloon);
-      for (let di = 0; di < deposits.length; di++) {
-        const deposit = deposits[di];
-        const bracket = this.bracketAt(wait, deposit, cell.term, cell.balloon);
-        // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
-        if (bracket === null) continue;
-        if (toBeat !== null && rankFigures(bracket, toBeat.bracket, rankBy) > 0) continue;
-        if (best !== null && rankFigures(bracket, best.bracket, rankBy) > 0) continue;
-        const c = this.confirmed(bracket, wait, deposit, cell.term, cell.balloon);
-        if (c === null) continue;
-        // The plain rule keeps the first of equals in its order: term, balloon, deposit.
-        const order = cell.order * 65_536 + di;
-        const rank = best === null ? -1 : compareRank(c, best, rankBy);
-        if (rank < 0 || (rank === 0 && order < bestOrder)) {
-          best = c;
-          bestOrder = order;
-        }
-      }
-    }
-    return best;
-  }
-
-  /**
-   * The least repayment floor at (wait, term, balloon) over the linked brackets that could price there; Infinity
-   * when none can.
-   */
-  private floorAt(wait: number, term: number, balloon: number): number {
-    let least = Infinity;
-    const feasible = this.feasibleAt(wait, balloon);
-    for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
-      const b = l.bracket;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (!this.work.prices(feasible[k], l.id, wait, term, balloon)) continue;
-      this.thresholdsOf(l, wait, term, balloon);
-      const floor = this.work.floorOf(b, l.min, l.reference as Deal, term, balloon);
-      if (floor < least) least = floor;
-    }
-    return least;
-  }
+  return {
+    approvals,
+    cheapest: cheapest === null || cheapestApproval === null ? null : suggestionOf(cheapestApproval, cheapest, input),
+  };
 }
 
-/** compareRank's first two keys (the shown repayment and rate), as it reads them. */
-function rankFigures(a: PricedBracket, b: PricedBracket, rankBy: RankBy): number {
-  const byRepayment = roundMoney(a.repayment_min) - roundMoney(b.repayment_min);
-  const byRate = roundRate(a.e_min) - roundRate(b.e_min);
-  return rankBy === 'rate' ? byRate || byRepayment : byRepayment || byRate;
+const restOrders = new WeakMap<readonly Approval[], Int32Array>();
+
+/**
+ * Positions in `approvals` in `sortedAnswers`' order for answers without a suggestion (doc level, name, id), kept per
+ * list: the names' order is a total one (`compareNames`), so the order of any subset is this one's. Each distinct name
+ * is collated once, as `sortedAnswers` does.
+ */
+function restOrder(approvals: readonly Approval[]): Int32Array {
+  let order = restOrders.get(approvals);
+  if (order !== undefined) return order;
+  const names = [...new Set(approvals.map((a) => a.name))].sort(compareNames);
+  const nameRank = new Map(names.map((name, k) => [name, k]));
+  const levels = approvals.map((a) => docLevelRank(a.doc_level));
+  const ranks = approvals.map((a) => nameRank.get(a.name) ?? 0);
+  order = Int32Array.from(approvals.keys());
+  order.sort((x, y) => levels[x] - levels[y] || ranks[x] - ranks[y] || approvals[x].id - approvals[y].id || x - y);
+  restOrders.set(approvals, order);
+  return order;
 }

@@ -114,7 +114,7 @@ export interface Suggestion {
   deal: Deal;
 }
 
-interface ApprovalStructuring {
+export interface ApprovalStructuring {
   approval: Approval;
   status: StructuringStatus;
   blockers: Blocker[];
@@ -136,29 +136,39 @@ const isMonthAge = (criterion: string): boolean =>
   criterion === 'min_abn_age' || criterion === 'min_gst_age' || criterion === 'min_file_age';
 
 function criterionBlocker(u: UnmetCriterion): Blocker {
+  return blockerOf(u.criterion, u.field, u.deal_value, u.required);
+}
+
+/** The blocker of one unmet criterion: a lever, time or fact, by its field (the table above). */
+export function blockerOf(
+  criterion: string,
+  field: string,
+  dealValue: number | string | boolean | null,
+  required: number | string | boolean,
+): Blocker {
   // One literal of one shape per blocker (no spread): thousands are built per deal.
-  const answered = u.deal_value !== null;
+  const answered = dealValue !== null;
   let kind: BlockerKind = 'fact';
   let lever: Lever | null = null;
   let months: number | null = null;
-  if (u.field === 'term') {
+  if (field === 'term') {
     kind = 'lever';
     lever = 'term';
-  } else if (u.field === 'deposit') {
+  } else if (field === 'deposit') {
     kind = 'lever';
     lever = 'deposit';
-  } else if (answered && isMonthAge(u.criterion)) {
+  } else if (answered && isMonthAge(criterion)) {
     kind = 'time';
-    months = Math.ceil((u.required as number) - (u.deal_value as number));
-  } else if (answered && u.criterion === 'min_borrower_age') {
+    months = Math.ceil((required as number) - (dealValue as number));
+  } else if (answered && criterion === 'min_borrower_age') {
     kind = 'time';
-    months = 12 * Math.ceil((u.required as number) - (u.deal_value as number));
+    months = 12 * Math.ceil((required as number) - (dealValue as number));
   }
   return {
-    criterion: u.criterion,
-    field: u.field,
-    deal_value: u.deal_value,
-    required: u.required,
+    criterion,
+    field,
+    deal_value: dealValue,
+    required,
     kind,
     lever,
     eligible_in_months: months,
@@ -166,7 +176,7 @@ function criterionBlocker(u: UnmetCriterion): Blocker {
 }
 
 /** Why none of the approval's linked brackets prices the deal: one blocker per bracket, its first unmet bound. */
-function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
+export function pricingBlockers(a: Approval, deal: Deal, catalogue: StructuringCatalogue): Blocker[] {
   const blockers: Blocker[] = [];
   const term = deal.term ?? 0;
   const lever = (criterion: string, field: string, l: Lever, value: number, required: number): Blocker => ({
@@ -521,7 +531,7 @@ export function compareRank(a: Candidate, b: Candidate, rankBy: RankBy): number 
   return (rankBy === 'rate' ? byRate || byRepayment : byRepayment || byRate) || compareChanges(a, b);
 }
 
-function suggestionOf(a: Approval, c: Candidate, input: StructuringInput): Suggestion {
+export function suggestionOf(a: Approval, c: Candidate, input: StructuringInput): Suggestion {
   const changes: Change[] = [];
   const d0 = input.deal.deposit ?? 0;
   if (c.dDeposit > 0) changes.push({ lever: 'deposit', from: d0, to: c.deposit });
@@ -540,7 +550,7 @@ function suggestionOf(a: Approval, c: Candidate, input: StructuringInput): Sugge
 }
 
 /** Waiting times worth trying: what the criteria need, and what each linked product's ABN or GST minimum adds. */
-function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
+export function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
   const out = new Set<number>([needed]);
   const advanced = advancedDeal(deal, needed);
   for (const id of a.rate_bracket_ids) {
@@ -565,7 +575,7 @@ export function structureDeal(input: StructuringInput, catalogue: StructuringCat
 
 /**
  * What `structureWith` asks of the search over one approval's changes: the plain one (`Search`, above) or the one in
- * engine.fast.ts, which answers the same (test/structuring/fast.test.ts).
+ * search.fast.ts (the fast path's), which answers the same (test/structuring/fast.test.ts).
  */
 export interface ApprovalSearch {
   /** The approval confirmed and priced on `deal`: its cheapest linked bracket, else null. */
@@ -580,7 +590,7 @@ export interface ApprovalSearch {
 }
 
 /** `structureDeal` with the search given per approval. */
-export function structureWith(
+function structureWith(
   input: StructuringInput,
   catalogue: StructuringCatalogue,
   searchOf: (a: Approval) => ApprovalSearch,
@@ -642,7 +652,7 @@ export function structureWith(
  * `compareAnswers`' order. The thousands without a suggestion are sorted on ranks read once: each distinct name is
  * collated once, not once per comparison.
  */
-function sortedAnswers(answers: ApprovalStructuring[]): ApprovalStructuring[] {
+export function sortedAnswers(answers: ApprovalStructuring[]): ApprovalStructuring[] {
   const suggested = answers.filter((a) => a.suggestion !== null).sort(compareAnswers);
   const rest = answers.filter((a) => a.suggestion === null);
   const names = [...new Set(rest.map((a) => a.approval.name))].sort(compareNames);

@@ -149,12 +149,16 @@ export async function whatWouldItTake(
   const scope = financiersInScope(caller, deal.preferred_financier);
   const levels = request.doc_levels?.length ? new Set(request.doc_levels) : null;
   const organisations = request.organisation_ids?.length ? new Set(request.organisation_ids) : null;
-  const approvals = snapshot.approvals.filter(
-    (a) =>
-      (scope === null || scope.has(a.organisation_id)) &&
-      (levels === null || levels.has(a.doc_level)) &&
-      (organisations === null || organisations.has(a.organisation_id)),
-  );
+  // Unnarrowed, the snapshot's own list: the engine keeps its listing order per list, so it is sorted once a version.
+  const approvals =
+    scope === null && levels === null && organisations === null
+      ? snapshot.approvals
+      : snapshot.approvals.filter(
+          (a) =>
+            (scope === null || scope.has(a.organisation_id)) &&
+            (levels === null || levels.has(a.doc_level)) &&
+            (organisations === null || organisations.has(a.organisation_id)),
+        );
   const input = structuringInput(deal, request);
   const answer = structureDealFast(input, {
     approvals,

@@ -1,0 +1,315 @@
+/**
+ * What one deal's structuring search shares across approvals (engine.fast.ts): the deal after each wait, whether a
+ * product prices a term at all, each bracket's deposit thresholds, repayment floors and priced rows, each asked once
+ * per deal.
+ */
+import type { RateBracket } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
+import { MONEY_TOLERANCE } from '../matrix/index.ts';
+import { amountFinancedCents, type PricedBracket, priceOneBracket, repaymentFloor } from '../pricing/index.ts';
+import {
+  advancedDeal,
+  changedDeal,
+  firstTrue,
+  SAME,
+  type StructuringCatalogue,
+  type StructuringInput,
+} from './engine.ts';
+
+/** A deposit grid: whole dollars, or whole percentage points of `deposit_base`. */
+export interface Grid {
+  value(k: number): number;
+  step: number;
+  /** The last k within `max_deposit`. */
+  last: number;
+}
+
+/** A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its minimum. */
+export interface Thresholds {
+  belowMax: number[];
+  belowMin: number[];
+}
+
+/** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
+export class DealWork {
+  readonly d0: number;
+  readonly t0: number;
+  readonly b0: number;
+  readonly grids: Grid[];
+  /** True when a grid value other than the deal's deposit is within `SAME` of it (then it counts as no change). */
+  readonly nearOwnDeposit: boolean;
+  /** The longest term any search tries. */
+  readonly maxTerm: number;
+  private readonly bases = new Map<number, Deal>();
+  /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
+  private readonly probes = new Map<number, Deal>();
+  /** `${product id}|${wait}|${balloon}` -> per term: 0 not asked, 1 prices, 2 cannot price whatever the deposit. */
+  private readonly feasible = new Map<string, Int8Array>();
+  private readonly thresholds = new Map<number, Thresholds>();
+  /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
+  private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
+  /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
+  private readonly dMax: number;
+  /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
+  private readonly floors = new Map<number, Map<number, Float64Array>>();
+  /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
+  private readonly leastFloors = new Map<string, number>();
+  /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
+  private readonly leastAmounts = new Map<number, number>();
+
+  constructor(
+    readonly input: StructuringInput,
+    readonly catalogue: StructuringCatalogue,
+  ) {
+    this.d0 = input.deal.deposit ?? 0;
+    this.t0 = input.deal.term ?? 0;
+    this.b0 = input.deal.balloon_amount;
+    this.maxTerm = Math.max(input.bounds.max_term, this.t0);
+    const hi = input.bounds.max_deposit;
+    this.dMax = Math.max(hi + MONEY_TOLERANCE, this.d0);
+    const grid = (value: (k: number) => number): Grid => {
+      const step = value(1);
+      return { value, step, last: Math.floor(hi / step + 1e-9) };
+    };
+    this.grids = [grid((k) => k)];
+    const percentBase = input.deposit_base;
+    if (percentBase > 0) this.grids.push(grid((k) => (percentBase * k) / 100));
+    this.nearOwnDeposit = this.grids.some(
+      (g) =>
+        !(g.step >= 1e-6) ||
+        [Math.floor(this.d0 / g.step), Math.ceil(this.d0 / g.step)].some((k) => {
+          const v = g.value(k);
+          return v !== this.d0 && Math.abs(v - this.d0) < SAME;
+        }),
+    );
+  }
+
+  base(wait: number): Deal {
+    let base = this.bases.get(wait);
+    if (base === undefined) {
+      base = advancedDeal(this.input.deal, wait);
+      this.bases.set(wait, base);
+    }
+    return base;
+  }
+
+  /**
+   * The changed deal as `changedDeal` builds it, in one object reused per wait: only for the pricing engine's pure
+   * questions that keep no reference to the deal (`amountFinancedCents`, `repaymentFloor`, `priceOneBracket`),
+   * so the ~40 fields are not copied per question. Valid until the next call.
+   */
+  probe(wait: number, deposit: number, term: number, balloon: number): Deal {
+    let deal = this.probes.get(wait);
+    if (deal === undefined) {
+      deal = { ...this.base(wait) };
+      this.probes.set(wait, deal);
+    }
+    deal.deposit = deposit;
+    deal.term = term;
+    deal.balloon_amount = balloon;
+    if (!this.input.asset_age_plus_term_sent)
+      deal.asset_age_plus_term = deal.asset_age === null ? null : deal.asset_age + term;
+    return deal;
+  }
+
+  /** The changed deal and its priced rows (one slot per distinct change). */
+  private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
+    let byBalloon = this.slots.get(wait);
+    if (byBalloon === undefined) this.slots.set(wait, (byBalloon = new Map()));
+    let byTerm = byBalloon.get(balloon);
+    if (byTerm === undefined) byBalloon.set(balloon, (byTerm = new Map()));
+    let byDeposit = byTerm.get(term);
+    if (byDeposit === undefined) byTerm.set(term, (byDeposit = new Map()));
+    let slot = byDeposit.get(deposit);
+    if (slot === undefined) {
+      slot = { deal: null, rows: new Map() };
+      byDeposit.set(deposit, slot);
+    }
+    return slot;
+  }
+
+  /** The changed deal (one object per distinct change). */
+  deal(wait: number, deposit: number, term: number, balloon: number): Deal {
+    const slot = this.slot(wait, deposit, term, balloon);
+    slot.deal ??= changedDeal(this.input, this.base(wait), deposit, term, balloon);
+    return slot.deal;
+  }
+
+  /**
+   * Per term, whether the product prices (wait, term, balloon) at all: 0 not asked yet, 1 yes, 2 not whatever the
+   * deposit (`prices` fills it). One array per product, wait and balloon, shared by every approval.
+   */
+  termsOf(productId: number, wait: number, balloon: number): Int8Array {
+    const key = `${productId}|${wait}|${balloon}`;
+    let terms = this.feasible.get(key);
+    if (terms === undefined) {
+      terms = new Int8Array(this.maxTerm + 1);
+      this.feasible.set(key, terms);
+    }
+    return terms;
+  }
+
+  /** As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. */
+  prices(terms: Int8Array, id: number, wait: number, term: number, balloon: number): boolean {
+    if (terms[term] === 0) {
+      const deal = this.probe(wait, 0, term, balloon);
+      terms[term] = amountFinancedCents(this.catalogue.pricingIndex, id, deal) === null ? 2 : 1;
+    }
+    return terms[term] === 1;
+  }
+
+  /**
+   * The bracket's deposit thresholds, found on a deal its product prices (`reference`): the amount financed there is
+   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises.
+   */
+  thresholdsOf(b: RateBracket, min: number, max: number, reference: Reference): Thresholds {
+    let t = this.thresholds.get(b.id);
+    if (t !== undefined) return t;
+    const { wait, term, balloon } = reference;
+    const amount = (d: number): number => {
+      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, this.probe(wait, d, term, balloon));
+      return cents === null ? -Infinity : cents;
+    };
+    t = { belowMax: [], belowMin: [] };
+    for (const g of this.grids) {
+      // Guessed where a straight line through the amounts at both ends crosses each bound; the tests decide.
+      const first = amount(g.value(0));
+      const slope = g.last > 0 ? (amount(g.value(g.last)) - first) / g.last : Number.NaN;
+      const belowMax = firstTrueFrom(0, g.last + 1, Math.ceil((max - first) / slope), (k) => amount(g.value(k)) <= max);
+      t.belowMax.push(belowMax);
+      const guess = Math.ceil((min - first) / slope);
+      t.belowMin.push(firstTrueFrom(belowMax, g.last + 1, guess, (k) => amount(g.value(k)) < min));
+    }
+    this.thresholds.set(b.id, t);
+    return t;
+  }
+
+  /**
+   * The least of a linked bracket's repayment floors (`floorOf`) over every term any approval searches (the bounds'
+   * and the deal's own) where its term range and its product allow it, at (wait, balloon): under every floor it has
+   * in any approval's search there. Infinity when it prices at none of them.
+   */
+  leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    const key = `${l.id}|${wait}|${balloon}`;
+    let least = this.leastFloors.get(key);
+    if (least !== undefined) return least;
+    least = Infinity;
+    const { bounds } = this.input;
+    const b = l.bracket;
+    const lo = Math.max(Math.min(bounds.min_term, this.t0), b.min_term ?? 1, 1);
+    const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
+    for (let term = Math.ceil(lo); term <= hi; term++) {
+      if (term !== this.t0 && (term < bounds.min_term || term > bounds.max_term)) continue;
+      if (!this.prices(terms, l.id, wait, term, balloon)) continue;
+      if (l.reference === null) {
+        l.reference = { wait, term, balloon };
+        l.thresholds = this.thresholdsOf(b, l.min, l.max, l.reference);
+      }
+      const floor = this.floorOf(b, l.min, l.reference, term, balloon);
+      if (floor < least) least = floor;
+    }
+    this.leastFloors.set(key, least);
+    return least;
+  }
+
+  /** One bracket's row on a changed deal, priced once per deal. */
+  price(id: number, wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
+    const slot = this.slot(wait, deposit, term, balloon);
+    let row = slot.rows.get(id);
+    if (row === undefined) {
+      // The row keeps no reference to the deal: the probe serves, and the deal is built only for a candidate.
+      const deal = slot.deal ?? this.probe(wait, deposit, term, balloon);
+      row = priceOneBracket(this.catalogue.pricingIndex, deal, id, 'commercial');
+      slot.rows.set(id, row);
+    }
+    return row;
+  }
+
+  /**
+   * A floor under the bracket's `repayment_min` at (term, balloon) on every deposit searched (`repaymentFloor`: the
+   * least amount financed is at the largest deposit, or the bracket's minimum). `reference` is a deal its product
+   * prices; wait does not move a figure, only whether the product prices.
+   */
+  floorOf(b: RateBracket, min: number, reference: Reference, term: number, balloon: number): number {
+    let least = this.leastAmounts.get(b.id);
+    if (least === undefined) {
+      const deal = this.probe(reference.wait, this.dMax, reference.term, reference.balloon);
+      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, deal);
+      // A cent below the rounded figures: P itself is within half a cent of them.
+      least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
+      this.leastAmounts.set(b.id, least);
+    }
+    let byBalloon = this.floors.get(b.id);
+    if (byBalloon === undefined) this.floors.set(b.id, (byBalloon = new Map()));
+    let perTerm = byBalloon.get(balloon);
+    if (perTerm === undefined) byBalloon.set(balloon, (perTerm = new Float64Array(this.maxTerm + 1).fill(Number.NaN)));
+    let floor = perTerm[term];
+    if (Number.isNaN(floor)) {
+      floor = repaymentFloor(
+        this.catalogue.pricingIndex,
+        b.id,
+        this.probe(reference.wait, this.dMax, term, balloon),
+        least,
+      );
+      perTerm[term] = floor;
+    }
+    return floor;
+  }
+}
+
+/** A linked bracket the search reads: its record, product and amount range. */
+export interface Linked {
+  id: number;
+  bracket: RateBracket;
+  productId: number;
+  min: number;
+  max: number;
+  /** Its deposit thresholds, once its product priced some (wait, term). */
+  thresholds: Thresholds | null;
+  /** Where its thresholds were read (its product prices there). */
+  reference: Reference | null;
+}
+
+/** Where a bracket's product prices: a deal at these figures with no deposit. */
+export interface Reference {
+  wait: number;
+  term: number;
+  balloon: number;
+}
+
+/** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */
+interface Slot {
+  /** Built when a candidate needs it (`deal`). */
+  deal: Deal | null;
+  rows: Map<number, PricedBracket | null>;
+}
+
+/**
+ * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer
+ * exactly when the test holds at k (or k is hi) and not at k - 1 (or k is lo), so a near guess costs two tests; a far
+ * one gallops away from it until the answer is bracketed, then bisects there. Any guess gives `firstTrue`'s answer.
+ */
+export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
+  if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
+  const holds = (k: number) => k >= hi || test(k);
+  let at = Math.min(hi, Math.max(lo, guess));
+  let step = 1;
+  if (holds(at)) {
+    // The answer is at or below `at`.
+    for (;;) {
+      const k = at - step;
+      if (k < lo) return firstTrue(lo, at, test);
+      if (!holds(k)) return firstTrue(k + 1, at, test);
+      at = k;
+      step *= 2;
+    }
+  }
+  // The answer is above `at`.
+  for (;;) {
+    const k = at + step;
+    if (k >= hi) return firstTrue(at + 1, hi, test);
+    if (holds(k)) return firstTrue(at + 1, k, test);
+    at = k;
+    step *= 2;
+  }
+}
