@@ -29,10 +29,38 @@ export async function loadDemoCatalogue(database: Database): Promise<void> {
   await loadCatalogue(database.prisma, parsed.value, { reset: false });
 }
 
+/**
+ * A dump held in memory, read as a Blob. Node's own Blob copies its bytes through a chunked internal reader both when
+ * it is made and when it is read (`arrayBuffer()`, as PGlite reads a dump): for a dump of tens of megabytes that was a
+ * large share of each test file's start. This one reads the worker's bytes with one copy; every other Blob method
+ * (stream, slice, text) still works through Blob itself, on the same bytes.
+ */
+class HeldDump extends Blob {
+  readonly #bytes: Uint8Array<ArrayBuffer>;
+  constructor(bytes: Uint8Array<ArrayBuffer>) {
+    super([bytes]);
+    this.#bytes = bytes;
+  }
+  override async arrayBuffer(): Promise<ArrayBuffer> {
+    // A copy: the opened database may write into what it reads, and the next file opens the same dump.
+    return this.#bytes.slice().buffer;
+  }
+}
+
+/** Dumps this worker has read, by file: test files share their worker (vitest.config.ts), so each is read once. */
+const heldDumps = new Map<string, HeldDump>();
+
 /** The PGlite dump of a starting point, when this run made one. */
 export function pgliteStartingPoint(point: StartingPoint): Blob | undefined {
   const dir = process.env[PGLITE_DIR_ENV];
-  return dir ? new Blob([readFileSync(path.join(dir, `${point}.tar`))]) : undefined;
+  if (!dir) return undefined;
+  const file = path.join(dir, `${point}.tar`);
+  let dump = heldDumps.get(file);
+  if (!dump) {
+    dump = new HeldDump(new Uint8Array(readFileSync(file)));
+    heldDumps.set(file, dump);
+  }
+  return dump;
 }
 
 /** The PostgreSQL template database of a starting point, when this run made one. */

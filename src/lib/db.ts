@@ -105,6 +105,12 @@ export interface DatabaseOptions {
   pgliteDataDir?: Blob;
   /** PostgreSQL: connections in the pool (default 10; the re-pricing thread keeps 2). */
   poolSize?: number;
+  /**
+   * PGlite in memory only: PostgreSQL's `shared_buffers` (e.g. '16MB'; default PGlite's own, 128MB). Its pages already
+   * live in memory, so a small pool costs little, and PostgreSQL clears the whole pool on every open (the tests open
+   * one database per file).
+   */
+  pgliteSharedBuffers?: string;
   /** Told each step of opening (connecting, each migration applied), so a start can say what it is doing. */
   onProgress?: (step: string) => void;
 }
@@ -283,7 +289,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let pglite: PGlite;
   let lock: { release(): void } | undefined;
   if (options.dataDir === ':memory:')
-    pglite = new PGlite(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : undefined);
+    pglite = new PGlite({
+      ...(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {}),
+      ...(options.pgliteSharedBuffers
+        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.pgliteSharedBuffers}`] }
+        : {}),
+    });
   else {
     // One process per data directory (src/lib/data-dir-lock.ts), and only its owner may read it.
     lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'server');

@@ -154,8 +154,18 @@ export interface McpHandlers {
   notAllowed: express.RequestHandler;
 }
 
+/**
+ * The tool table compiled against a schema, shared by every app made on it (as the REST table is, src/rest/router.ts):
+ * compiling depends on the two alone, and a process that makes many apps (the tests) compiles once.
+ */
+const compiledTools = new WeakMap<GraphQLSchema, CompiledTool[]>();
+
 export function createMcpHandlers(schema: GraphQLSchema, deps: AppDeps): McpHandlers {
-  const compiled = compileTools(schema, tools);
+  let compiled = compiledTools.get(schema);
+  if (!compiled) {
+    compiled = compileTools(schema, tools);
+    compiledTools.set(schema, compiled);
+  }
   // The one body limit and reader REST and /graphql use (src/http/body-limit.ts): a failure is the value, not a throw.
   const jsonBody = bodyReader(deps.config.maxBodyBytes, 'json');
   const readBody = (req: Request, res: Response): Promise<unknown> =>

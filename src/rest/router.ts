@@ -15,7 +15,15 @@ import { logger } from '../lib/logger.ts';
 import { isJsonBody, jsonBody } from '../http/body-limit.ts';
 import { retryableReply } from '../lib/database-errors.ts';
 import type { RestReply } from './define-route.ts';
-import { coerceVariables, compileRoute, fieldErrorBody, refusedEarly, run, sharedReply } from './bridge.ts';
+import {
+  coerceVariables,
+  compileRoute,
+  fieldErrorBody,
+  refusedEarly,
+  run,
+  sharedReply,
+  type CompiledRoute,
+} from './bridge.ts';
 import { routes } from './routes/index.ts';
 
 /**
@@ -83,6 +91,22 @@ const MALFORMED_PATH: RestReply = [
   },
 ];
 
+/**
+ * The route table compiled against a schema. Compiling depends on nothing but the two (no app state: each run gets its
+ * context), so every router made on one schema shares it: a process that makes many apps (the tests make one per file)
+ * parses, validates and compiles the table once.
+ */
+const compiledRoutes = new WeakMap<GraphQLSchema, CompiledRoute[]>();
+
+function compiledFor(schema: GraphQLSchema): CompiledRoute[] {
+  let compiled = compiledRoutes.get(schema);
+  if (!compiled) {
+    compiled = routes.map((r) => compileRoute(schema, r));
+    compiledRoutes.set(schema, compiled);
+  }
+  return compiled;
+}
+
 export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.Router {
   const router = express.Router();
   // The one body limit (src/http/body-limit.ts), read only once the steps before it let the request through.
@@ -99,7 +123,7 @@ export function createRestRouter(schema: GraphQLSchema, deps: AppDeps): express.
     next();
   });
 
-  for (const route of routes.map((r) => compileRoute(schema, r))) {
+  for (const route of compiledFor(schema)) {
     /** Credentials, the caller's scopes and the media type, judged before the body is read. */
     const judge = async (req: Request, res: Response, next: NextFunction) => {
       const ctx = await buildContext(deps, {

@@ -17,6 +17,7 @@ import {
 } from '../../src/modules/catalogue/asset-tree.ts';
 import { updateAsset } from '../../src/modules/catalogue/assets.service.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
+import { sized } from '../../testkit/sizes.ts';
 
 /** A random forest: node i's parent is a node before it (so it is a tree), or none. */
 const forest = (max: number) =>
@@ -141,7 +142,7 @@ describe('Random re-parent sequences on the database never produce a cycle', () 
           expect(new Map(stored.map((s) => [s.id, s.parent_id]))).toEqual(model);
         },
       ),
-      { numRuns: 25 },
+      { numRuns: sized(25, 5) },
     );
   });
 });

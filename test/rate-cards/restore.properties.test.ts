@@ -21,6 +21,7 @@ import {
 import * as service from '../../src/modules/rate-cards/service.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { seedKit } from '../../testkit/seed.ts';
+import { sized } from '../../testkit/sizes.ts';
 
 let t: TestApp;
 /** Assets a mapping may name (the demo catalogue's first few). */
@@ -285,7 +286,7 @@ describe('Restoring version k makes the card and its asset mappings what they we
           expect(await stateNow()).toEqual({ card: last.card, mappings: last.mappings });
         },
       ),
-      { numRuns: 25, seed: 20261123 },
+      { numRuns: sized(25, 5), seed: 20261123 },
     );
   }, 300_000);
 });
