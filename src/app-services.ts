@@ -2,7 +2,8 @@ import type { Config } from './lib/config.ts';
 import type { PrismaClient } from './generated/prisma/client.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { timedEngine } from './lib/metrics.ts';
-import type { Services } from './lib/service-context.ts';
+import type { AppDeps, Services } from './lib/service-context.ts';
+import { WriteSlots } from './lib/write-slots.ts';
 import { authenticate } from './modules/auth/index.ts';
 import { createPaymentProcessor } from './modules/billing/index.ts';
 import { CatalogueCache, type CatalogueIndexBuilders } from './modules/catalogue/index.ts';
@@ -17,8 +18,19 @@ export const catalogueIndexBuilders: CatalogueIndexBuilders = {
   ancestry: (records) => buildAssetAncestry(records.assets),
 };
 
+/** What every request and worker of a process reads (src/lib/service-context.ts), over one database. */
+export function createDeps(prisma: PrismaClient, config: Config, clock: Clock = systemClock): AppDeps {
+  return {
+    prisma,
+    config,
+    clock,
+    services: createServices(prisma, config, clock),
+    writeSlots: new WriteSlots(config.writeConcurrencyPerOrganisation),
+  };
+}
+
 /** The process-wide services (src/lib/service-context.ts), each from the module that provides it. */
-export function createServices(prisma: PrismaClient, config: Config, clock: Clock = systemClock): Services {
+function createServices(prisma: PrismaClient, config: Config, clock: Clock): Services {
   return {
     authenticate,
     catalogue: new CatalogueCache(prisma, catalogueIndexBuilders),

@@ -5,10 +5,9 @@
 import express, { type Request, type Response } from 'express';
 import type { Config } from './lib/config.ts';
 import type { Database } from './lib/db.ts';
-import { systemClock, type Clock } from './lib/clock.ts';
-import { WriteSlots } from './lib/write-slots.ts';
+import type { Clock } from './lib/clock.ts';
 import type { AppDeps } from './graphql/context.ts';
-import { createServices } from './app-services.ts';
+import { createDeps } from './app-services.ts';
 import { createRestRouter } from './rest/router.ts';
 import { openApiDocument } from './rest/openapi/document.ts';
 import { schema } from './graphql-server/schema.ts';
@@ -38,14 +37,7 @@ export interface App {
 }
 
 export function createApp(options: { config: Config; database: Database; clock?: Clock }): App {
-  const clock = options.clock ?? systemClock;
-  const deps: AppDeps = {
-    prisma: options.database.prisma,
-    config: options.config,
-    clock,
-    services: createServices(options.database.prisma, options.config, clock),
-    writeSlots: new WriteSlots(options.config.writeConcurrencyPerOrganisation),
-  };
+  const deps = createDeps(options.database.prisma, options.config, options.clock);
 
   const yoga = createGraphQLServer(deps);
 
@@ -113,11 +105,7 @@ export function createApp(options: { config: Config; database: Database; clock?:
     pollIntervalMs: options.config.notificationPollIntervalMs,
     sendTimeoutMs: options.config.pushTimeoutMs + 1000,
   });
-  const inline = createRepricingWorker({
-    ...deps,
-    pollIntervalMs: options.config.scenarioRepriceIntervalMs,
-    perPass: options.config.scenarioRepricePerPass,
-  });
+  const inline = createRepricingWorker(deps);
   // SCENARIO_REPRICE_WORKER picks what start() starts; runOnce() always runs a pass here (tests, the bench).
   const mode = options.config.scenarioRepriceWorker;
   const repricing: RepricingWorker =

@@ -12,13 +12,10 @@ import { getPriority, setPriority } from 'node:os';
 import { extname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { createServices } from './app-services.ts';
-import { systemClock } from './lib/clock.ts';
+import { createDeps } from './app-services.ts';
 import type { Config } from './lib/config.ts';
 import { openDatabase } from './lib/db.ts';
 import { logger, setLogDestination, writeLogLine } from './lib/logger.ts';
-import type { AppDeps } from './lib/service-context.ts';
-import { WriteSlots } from './lib/write-slots.ts';
 import { createRepricingWorker } from './modules/repricing/index.ts';
 
 /** Marks the thread this file starts, so importing the file in another worker thread runs nothing. */
@@ -121,18 +118,7 @@ async function threadMain(config: Config, port: NonNullable<typeof parentPort>):
     port.close();
     return;
   }
-  const deps: AppDeps = {
-    prisma: database.prisma,
-    config,
-    clock: systemClock,
-    services: createServices(database.prisma, config, systemClock),
-    writeSlots: new WriteSlots(config.writeConcurrencyPerOrganisation),
-  };
-  const worker = createRepricingWorker({
-    ...deps,
-    pollIntervalMs: config.scenarioRepriceIntervalMs,
-    perPass: config.scenarioRepricePerPass,
-  });
+  const worker = createRepricingWorker(createDeps(database.prisma, config));
   port.on('message', (message: ToThread) => {
     if (!message.stop) return;
     void (async () => {

@@ -48,11 +48,10 @@ export function changeScope(changes: readonly ChangeRow[]): ChangeScope {
       continue;
     }
     const known = organisations.get(change.organisation_id);
+    const range = { min: change.min_term, max: change.max_term };
     if (change.kind !== 'rate_bracket') organisations.set(change.organisation_id, null);
-    else if (known !== null) {
-      const range = { min: change.min_term, max: change.max_term };
-      organisations.set(change.organisation_id, known ? [...known, range] : [range]);
-    }
+    else if (known === undefined) organisations.set(change.organisation_id, [range]);
+    else known?.push(range); // null: every term is reached already
   }
   return { all, organisations };
 }

@@ -33,7 +33,7 @@ const REPRICED_TOOLS = ['calculator', 'matrix_calculator'] as const;
 export interface RepricingDeps extends AppDeps {
   /** Scenarios re-priced per transaction (default: 10 on PostgreSQL, 1 on PGlite). */
   batchSize?: number;
-  /** Scenarios re-priced per pass at most (the rest wait for the next poll). */
+  /** Scenarios re-priced per pass at most (default SCENARIO_REPRICE_PER_PASS; the rest wait for the next pass). */
   perPass?: number;
   /** Change-log rows claimed per transaction. */
   changeBatch?: number;
@@ -99,7 +99,8 @@ async function queueAffected(
         current_org: string | null;
       }>(
         tx,
-        `SELECT id, request->>'asset_value' AS asset, request->>'term' AS term, summary->'cheapest'->'financier'->>'id' AS saved_org,
+        `SELECT id, request->>'asset_value' AS asset, request->>'term' AS term,
+                summary->'cheapest'->'financier'->>'id' AS saved_org,
                 current->'cheapest'->>'organisation_id' AS current_org
            FROM scenarios WHERE kind = 'saved' AND tool = ANY($1::text[])`,
         [...REPRICED_TOOLS],
@@ -312,7 +313,7 @@ export async function repricePending(deps: RepricingDeps): Promise<RepricingSumm
     add(total, part);
     if ((part.changes ?? 0) < changeBatch) break;
   }
-  let budget = deps.perPass ?? 200;
+  let budget = deps.perPass ?? deps.config.scenarioRepricePerPass;
   while (budget > 0 && !deps.isStopping?.()) {
     const done = await repriceBatch(deps, snapshot, Math.min(batchSize, budget));
     if (done.claimed === 0) break;
@@ -328,12 +329,15 @@ export interface RepricingWorker extends PollLoop {
   runOnce(): Promise<RepricingSummary>;
 }
 
-/** Polls every `pollIntervalMs` (src/lib/poll-loop.ts: a failing pass is logged and retried, never fatal). */
+/**
+ * Polls every `pollIntervalMs` (default SCENARIO_REPRICE_INTERVAL_MS; src/lib/poll-loop.ts: a failing pass is logged
+ * and retried, never fatal).
+ */
 export function createRepricingWorker(
-  deps: RepricingDeps & { pollIntervalMs: number; onPass?: (outcome: RepricingSummary | { error: unknown }) => void },
+  deps: RepricingDeps & { pollIntervalMs?: number; onPass?: (outcome: RepricingSummary | { error: unknown }) => void },
 ): RepricingWorker {
   const loop = pollLoop({
-    pollIntervalMs: deps.pollIntervalMs,
+    pollIntervalMs: deps.pollIntervalMs ?? deps.config.scenarioRepriceIntervalMs,
     pass: (isStopping) => repricePending({ ...deps, isStopping }),
     events: {
       failed: 'scenarios.reprice_failed',
