@@ -1,14 +1,15 @@
 /**
- * The real server as operators run it (`node --import tsx src/main.ts`, PGlite in a temporary DATA_DIR), spawned as separate
- * processes: a busy port, two processes on one data directory, prod on an empty database, a killed owner's stale
- * lock, and graceful shutdown on SIGTERM.
+ * The real server as operators run it (`node --import tsx src/main.ts`, PGlite in a temporary DATA_DIR holding a
+ * database copied from a starting point), spawned as separate processes: a later start on demo data, two processes
+ * on one data directory, a killed owner's stale lock, graceful shutdown on SIGTERM, and prod on an empty database with
+ * its request log. A first start (a new data directory) is in server-start.test.ts.
  */
-import { lstatSync, readdirSync, readFileSync, existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/lib/data-dir-lock.ts';
+import { DEMO_LOGINS, DEMO_PASSWORD } from '../../src/lib/startup.ts';
 import {
   cleanUpSpawned,
   connectionRefused,
@@ -16,83 +17,28 @@ import {
   preparedDataDir,
   run,
   server,
-  tempDataDir,
   type Proc,
 } from '../../testkit/spawned.ts';
 
 afterAll(cleanUpSpawned);
 
-function filesWithGroupOrOtherAccess(dir: string): string[] {
-  const found: string[] = [];
-  const walk = (p: string) => {
-    const st = lstatSync(p);
-    if (st.isSymbolicLink()) return;
-    if ((st.mode & 0o077) !== 0) found.push(`${p} ${(st.mode & 0o777).toString(8)}`);
-    if (st.isDirectory()) for (const e of readdirSync(p)) walk(path.join(p, e));
-  };
-  walk(dir);
-  return found;
-}
-
-// Each start initialises a PGlite data directory: tens of seconds on a loaded 2-core machine.
+// Each start loads the whole app through tsx: seconds each on a loaded 2-core machine.
 const SLOW = { timeout: 240_000 };
 
-describe('a busy port ends the start with exit 1 and one clear line, before the database is touched', SLOW, () => {
-  it('does not print that it serves, opens no database, and leaves no lock behind', async () => {
-    const holder = net.createServer();
-    await new Promise<void>((r) => holder.listen(0, r));
-    const port = (holder.address() as net.AddressInfo).port;
-    const dataDir = tempDataDir();
-    const p = server({ PORT: String(port), DATA_DIR: dataDir });
-    const code = await p.exit;
-    holder.close();
-    expect(code).toBe(1);
-    expect(p.stderr().trim()).toBe(`Cannot start: cannot listen on port ${port}: the address is already in use`);
-    expect(p.stdout()).not.toMatch(/serving/);
-    // Refused at once: no migration ran, no demo data was loaded, the data directory was never made.
-    expect(p.stdout()).not.toMatch(/Starting:/);
-    expect(existsSync(dataDir)).toBe(false);
-  });
-});
-
-describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown', SLOW, () => {
-  const dataDir = tempDataDir();
+describe('one process per DATA_DIR; a start on demo data; graceful shutdown', SLOW, () => {
+  const demoLoginsLine = `Demo logins (password ${DEMO_PASSWORD}): ${DEMO_LOGINS.join(', ')}`;
+  let dataDir: string;
   let port: number;
   let first: Proc;
 
-  it('prod on an empty database starts with no demo accounts and prints no password', async () => {
+  it('a start on data that holds the demo accounts loads nothing and prints their logins', async () => {
+    dataDir = await preparedDataDir('demo');
     port = await freePort();
-    first = server({ PORT: String(port), DATA_DIR: dataDir });
+    first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir });
     await first.waitForStdout(/serving on/);
-    expect(first.stdout()).not.toContain('demo-password-1');
-    expect(first.stdout()).not.toContain('@demo.test');
-    // A first start says what it is doing before it serves: opening, each migration; prod loads no demo catalogue.
-    const out = first.stdout();
-    expect(out).toMatch(/^Starting: opening embedded PostgreSQL/);
-    expect(out.indexOf('Starting: applying migration')).toBeLessThan(out.indexOf('serving on'));
-    expect(out).not.toContain('demo catalogue');
-    // prod on the embedded database says once that it is single-process only.
-    const warnings = first
-      .stderr()
-      .split('\n')
-      .filter((l) => l.includes('"event":"startup.embedded_database_in_prod"'));
-    expect(warnings).toHaveLength(1);
-    expect(JSON.parse(warnings[0])).toMatchObject({
-      level: 'warn',
-      message: expect.stringMatching(/one process only/),
-    });
-    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'broker.admin@demo.test', password: 'demo-password-1' }),
-    });
-    expect(login.status).toBe(401);
-    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
-  });
-
-  it('the data directory and its files are readable by their owner only', () => {
-    expect(lstatSync(dataDir).mode & 0o777).toBe(0o700);
-    expect(filesWithGroupOrOtherAccess(dataDir)).toEqual([]);
+    expect(first.stdout()).not.toContain('demo catalogue');
+    expect(first.stdout()).not.toContain('demo data loaded');
+    expect(first.stdout()).toContain(demoLoginsLine);
   });
 
   it('a second server on the same DATA_DIR is refused, naming the holder', async () => {
@@ -113,7 +59,7 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
     process.kill(holder.pid, 'SIGKILL');
     await first.exit;
     expect(existsSync(path.join(dataDir, LOCK_FILE))).toBe(true); // nothing cleaned up after kill -9
-    first = server({ PORT: String(port), DATA_DIR: dataDir });
+    first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir });
     await first.waitForStdout(/serving on/);
     expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
   });
@@ -157,13 +103,47 @@ describe('one process per DATA_DIR; prod loads no demo data; graceful shutdown',
   });
 });
 
-describe('one JSON log line per request, with its request id, never a token or password', SLOW, () => {
-  it('logs method, route template, path, status and duration, and echoes the request id', async () => {
+/** One prod server on an empty (migrated) database, for the two rules below; started by the first that needs it. */
+let prodServer: Promise<{ p: Proc; port: number }> | undefined;
+function prod(): Promise<{ p: Proc; port: number }> {
+  prodServer ??= (async () => {
     const port = await freePort();
-    // Any served request is logged; a database copied from the migrated starting point spares a first start.
     const p = server({ PORT: String(port), DATA_DIR: await preparedDataDir('none') });
     await p.waitForStdout(/serving on/);
+    return { p, port };
+  })();
+  return prodServer;
+}
+
+describe('prod on an empty database loads no demo data', SLOW, () => {
+  it('starts with no demo accounts, prints no password, and says once that it is single-process only', async () => {
+    const { p, port } = await prod();
+    expect(p.stdout()).not.toContain('demo-password-1');
+    expect(p.stdout()).not.toContain('@demo.test');
+    expect(p.stdout()).not.toContain('demo catalogue');
     expect(p.stdout()).not.toMatch(/Starting: applying migration/);
+    const warnings = p
+      .stderr()
+      .split('\n')
+      .filter((l) => l.includes('"event":"startup.embedded_database_in_prod"'));
+    expect(warnings).toHaveLength(1);
+    expect(JSON.parse(warnings[0])).toMatchObject({
+      level: 'warn',
+      message: expect.stringMatching(/one process only/),
+    });
+    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'broker.admin@demo.test', password: 'demo-password-1' }),
+    });
+    expect(login.status).toBe(401);
+    expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
+  });
+});
+
+describe('one JSON log line per request, with its request id, never a token or password', SLOW, () => {
+  it('logs method, route template, path, status and duration, and echoes the request id', async () => {
+    const { p, port } = await prod();
     const secretPassword = 'correct-horse-battery-staple';
     const secretToken = 'service_sk_live_0123456789abcdefSECRET';
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login?x=1`, {
