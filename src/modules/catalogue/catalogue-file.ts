@@ -9,6 +9,9 @@
  *
  * References resolve against the file plus `existing` (what the database already holds). Without `existing` a file
  * must be self-contained; the loader passes what it reads inside its transaction (empty after --reset).
+ *
+ * One file, past the usual size: it is the whole file format, one schema per resource, and "first bad field in file
+ * order" is decided across all of them in one place.
  */
 import { z } from 'zod';
 import {

@@ -7,6 +7,9 @@
  * Records match by id first, then (among those left) products by name and brackets by name within their product
  * (names compare trimmed and case-insensitively), so a card rebuilt with new ids still compares as unchanged.
  * Output order never depends on ids: products by name, then brackets by name; ties fall back to id.
+ *
+ * One file, past the usual size: the matching, the warnings and the sentences all read the same field tables below
+ * (which figures a product and a bracket carry, and how each is worded), and a field added to a card is added once.
  */
 import { productAsStored, type AssetRateBracketRelation, type Product, type RateBracket } from '../catalogue/index.ts';
 import type { AssetMappingCard, RateCard } from './card.ts';
