@@ -21,7 +21,7 @@ export const POSTGRES_PASS = [
   'test/operations/config.test.ts',
   'test/operations/database-errors.test.ts',
   'test/operations/database-outage.test.ts',
-  'test/operations/server-start.test.ts',
+  'test/operations/server-refused.test.ts',
   'test/operations/two-processes.test.ts',
   'test/operations/write-concurrency.test.ts',
   'test/operations/write-conflicts.test.ts',
