@@ -1,6 +1,7 @@
 /**
  * Starting points: a database already migrated (`none`) or migrated and loaded with the demo catalogue (`demo`),
- * copied for each test file instead of every file migrating and seeding its own. PGlite: a dump of the data directory,
+ * copied for each test file instead of every file migrating and seeding its own; PGlite also has `empty`, a cluster
+ * just made with nothing migrated, for tests whose subject is the migrations (making a cluster costs seconds). PGlite: a dump of the data directory,
  * kept between runs in node_modules/.cache and remade only when what it is made from changes (the migrations, the
  * demo catalogue, the code that loads it, PGlite's version: startingPointsKey). PostgreSQL (TEST_DATABASE_URL): a
  * template database per run each file's fresh database is created from. Outside a test run (the benchmark) none
@@ -16,6 +17,9 @@ import { freshPostgres } from './postgres.ts';
 
 export type StartingPoint = 'none' | 'demo';
 const STARTING_POINTS: StartingPoint[] = ['none', 'demo'];
+/** PGlite's starting points: also a cluster with nothing migrated. */
+export type PgliteStartingPoint = StartingPoint | 'empty';
+const PGLITE_STARTING_POINTS: PgliteStartingPoint[] = ['empty', ...STARTING_POINTS];
 
 /** Where a run's starting points are, for the test files' processes (set by the global setup). */
 const PGLITE_DIR_ENV = 'TEST_PGLITE_STARTING_POINTS';
@@ -51,7 +55,7 @@ class HeldDump extends Blob {
 const heldDumps = new Map<string, HeldDump>();
 
 /** The PGlite dump of a starting point, when this run made one. */
-export function pgliteStartingPoint(point: StartingPoint): Blob | undefined {
+export function pgliteStartingPoint(point: PgliteStartingPoint): Blob | undefined {
   const dir = process.env[PGLITE_DIR_ENV];
   if (!dir) return undefined;
   const file = path.join(dir, `${point}.tar`);
@@ -130,14 +134,25 @@ export async function makeStartingPoints(postgresUrl: string | null): Promise<()
       rmSync(otherDir, { recursive: true, force: true });
     }
   }
-  for (const point of STARTING_POINTS) {
+  // Each point is made from a copy of the one before it, when this run has that one: the cluster is made once.
+  let previous: Blob | undefined;
+  for (const point of PGLITE_STARTING_POINTS) {
     const file = path.join(dir, `${point}.tar`);
-    if (existsSync(file)) continue;
-    const database = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+    if (existsSync(file)) {
+      previous = undefined;
+      continue;
+    }
+    const database = await openDatabase({
+      databaseUrl: null,
+      dataDir: ':memory:',
+      migrate: point !== 'empty',
+      pgliteDataDir: previous,
+    });
     if (point === 'demo') await loadDemoCatalogue(database);
     // Written aside and renamed: a run started at the same moment never reads half a dump.
     const partial = `${file}.${process.pid}.partial`;
-    writeFileSync(partial, Buffer.from(await (await database.dumpDataDir!()).arrayBuffer()));
+    previous = await database.dumpDataDir!();
+    writeFileSync(partial, Buffer.from(await previous.arrayBuffer()));
     renameSync(partial, file);
     await database.close();
   }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../../src/lib/db.ts';
+import type { Database } from '../../src/lib/db.ts';
 import type { PrismaClient } from '../../src/generated/prisma/client.ts';
 import { verifyPassword } from '../../src/modules/auth/passwords.ts';
 import {
@@ -15,6 +15,7 @@ import {
   loadCatalogue,
   readExistingCatalogue,
 } from '../../src/modules/catalogue/load-catalogue.ts';
+import { openPgliteCopy } from '../../testkit/databases.ts';
 import { seedKit } from '../../testkit/seed.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -26,10 +27,10 @@ function fileAt(p: string): CatalogueFile {
 const DEMO = fileAt('prisma/seed/demo-catalogue.json');
 const EXAMPLE = fileAt('docs/example-catalogue.json');
 
-// One in-memory database for the file (opening one costs seconds); every test starts from empty tables.
+// One in-memory database for the file, a copy of the run's migrated starting point; every test starts from empty tables.
 let db: Database;
 beforeAll(async () => {
-  db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+  db = await openPgliteCopy('none');
 });
 afterAll(async () => {
   await db?.close();

@@ -2,16 +2,16 @@
  * PGlite through prepared statements (src/lib/pglite-prepared.ts): the same answers as PGlite's own `query()`, fewer
  * calls into the WASM module, and the same behaviour on errors, transactions and a closed database.
  */
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { preparedPglite } from '../../src/lib/pglite-prepared.ts';
+import { pgliteCopy } from '../../testkit/databases.ts';
 
 let pglite: PGlite;
 let wasmCalls = 0;
 
 beforeAll(async () => {
-  pglite = new PGlite();
-  await pglite.waitReady;
+  pglite = await pgliteCopy('none');
   const sync = pglite.execProtocolRawSync.bind(pglite);
   pglite.execProtocolRawSync = (message: Uint8Array) => {
     wasmCalls += 1;
@@ -125,8 +125,7 @@ describe('Errors: PostgreSQL errors as PGlite reports them, and the connection s
   });
 
   it('a closed PGlite refuses at once (never enters the module)', async () => {
-    const closed = new PGlite();
-    await closed.waitReady;
+    const closed = await pgliteCopy('none');
     const prepared = preparedPglite(closed);
     await prepared.query('SELECT 1');
     await closed.close();

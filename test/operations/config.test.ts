@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_DATABASE_TIMEOUTS, loadConfig } from '../../src/lib/config.ts';
 import { openDatabase, pgTimeouts } from '../../src/lib/db.ts';
+import { openPgliteCopy } from '../../testkit/databases.ts';
 
 const base = { DATA_DIR: ':memory:' } as NodeJS.ProcessEnv;
 const load = (env: Record<string, string>) => loadConfig({ ...base, ...env }, { dataDir: ':memory:' });
@@ -122,12 +123,7 @@ describe('database timeouts are configurable, with sane defaults', () => {
 
 describe('both adapters get the statement timeout', () => {
   it('PGlite: set on its one session (accepted; PGlite does not enforce it, see docs/operations.md)', async () => {
-    const db = await openDatabase({
-      databaseUrl: null,
-      dataDir: ':memory:',
-      migrate: false,
-      timeouts: { databaseStatementTimeoutMs: 1234 },
-    });
+    const db = await openPgliteCopy('none', { migrate: false, timeouts: { databaseStatementTimeoutMs: 1234 } });
     expect(await db.prisma.$queryRawUnsafe('SHOW statement_timeout')).toEqual([{ statement_timeout: '1234ms' }]);
     await db.close();
   });

@@ -16,6 +16,7 @@ import {
   WRITE_CONFLICT_CODE,
 } from '../../src/lib/database-errors.ts';
 import { LOCK_POLL, lockWaiters } from '../../testkit/lock-waits.ts';
+import { openPgliteCopy } from '../../testkit/databases.ts';
 import { freshPostgres, type FreshDatabase } from '../../testkit/postgres.ts';
 import { ValidationError } from '../../src/lib/errors.ts';
 import { startTcpProxy } from './tcp-proxy.ts';
@@ -125,7 +126,7 @@ describe('a database that cannot be reached or does not answer is "unavailable"'
   });
 
   it('a closed PGlite', async () => {
-    const db = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: false });
+    const db = await openPgliteCopy('none', { migrate: false });
     await db.close();
     expect(isDatabaseUnavailable(await thrown(() => db.prisma.$queryRawUnsafe('SELECT 1')))).toBe(true);
   });
@@ -292,7 +293,7 @@ describe.skipIf(!PG)(
 describe('ordinary failures are not "unavailable" nor a "write conflict"', () => {
   let db: Database;
   beforeAll(async () => {
-    db = await openDatabase({ databaseUrl: null, dataDir: ':memory:' });
+    db = await openPgliteCopy('none');
   });
   afterAll(async () => {
     await db.close();

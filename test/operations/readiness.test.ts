@@ -1,10 +1,9 @@
 /** GET /readyz: the database answers and every migration in prisma/migrations is applied. GET /healthz: liveness only. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
-import { openDatabase } from '../../src/lib/db.ts';
 import { listMigrations } from '../../src/lib/migrations.ts';
 import { checkReadiness } from '../../src/lib/readiness.ts';
-import { pgliteStartingPoint } from '../../testkit/starting-points.ts';
+import { openPgliteCopy } from '../../testkit/databases.ts';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -50,16 +49,10 @@ describe('GET /readyz: ready when the database answers and every migration is ap
     expect((await t.rest('GET', '/readyz')).status).toBe(200);
   });
 
-  // The two databases below are copies of the run's migrated starting point (testkit/starting-points.ts): an empty
-  // PGlite cluster costs seconds to make. A database never migrated has no migrations table; this one has it dropped.
+  // The two databases below are copies of the run's starting points (testkit/databases.ts): making a PGlite cluster
+  // costs seconds. A database never migrated has no migrations table.
   it('not ready on a database never migrated', async () => {
-    const db = await openDatabase({
-      databaseUrl: null,
-      dataDir: ':memory:',
-      migrate: false,
-      pgliteDataDir: pgliteStartingPoint('none'),
-    });
-    await db.prisma.$executeRawUnsafe('DROP TABLE IF EXISTS "_prisma_migrations"');
+    const db = await openPgliteCopy('empty');
     expect(
       await checkReadiness(
         db.prisma,
@@ -71,11 +64,7 @@ describe('GET /readyz: ready when the database answers and every migration is ap
   });
 
   it('not ready when the database is gone', async () => {
-    const db = await openDatabase({
-      databaseUrl: null,
-      dataDir: ':memory:',
-      pgliteDataDir: pgliteStartingPoint('none'),
-    });
+    const db = await openPgliteCopy('none', { migrate: false });
     await db.close();
     expect(await checkReadiness(db.prisma, 2000, [])).toEqual({ ready: false, reason: 'the database is unavailable' });
   });

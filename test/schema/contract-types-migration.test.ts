@@ -6,9 +6,10 @@
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMigrations, listMigrations, MIGRATIONS_DIR, type SqlRunner } from '../../src/lib/migrations.ts';
+import { pgliteCopy } from '../../testkit/databases.ts';
 
 const THIS_MIGRATION = listMigrations().find((m) => m.name.endsWith('_contract_types_not_null'))!.name;
 
@@ -37,7 +38,7 @@ beforeAll(async () => {
   before = mkdtempSync(path.join(tmpdir(), 'migrations-before-'));
   for (const m of listMigrations().filter((m) => m.name < THIS_MIGRATION))
     cpSync(path.join(MIGRATIONS_DIR, m.name), path.join(before, m.name), { recursive: true });
-  pglite = new PGlite();
+  pglite = await pgliteCopy('empty');
   await applyMigrations(runner(), before);
   await pglite.exec(`
     INSERT INTO organisations (id, name, type) VALUES (1, 'Lender', 'f');

@@ -1,0 +1,50 @@
+/**
+ * PGlite databases a test opens by itself (not through startTestApp): copies of the run's starting points
+ * (testkit/starting-points.ts), so a test whose subject is not making a cluster or migrating it does not pay seconds
+ * for either.
+ */
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase, type Database, type DatabaseOptions } from '../src/lib/db.ts';
+import { pgliteStartingPoint, type PgliteStartingPoint } from './starting-points.ts';
+
+/**
+ * PostgreSQL's shared_buffers for a copy: a test's database is a few megabytes, and PostgreSQL clears the whole pool
+ * on every open, so a small one opens in about half the time.
+ */
+const COPY_SHARED_BUFFERS = '16MB';
+
+/**
+ * An in-memory PGlite Database (src/lib/db.ts) copied from a starting point (`empty`: nothing migrated, and not
+ * migrated on open; `none`: migrated; `demo`: and seeded).
+ */
+export function openPgliteCopy(
+  point: PgliteStartingPoint,
+  options: Omit<DatabaseOptions, 'databaseUrl' | 'dataDir' | 'pgliteDataDir' | 'pgliteSharedBuffers'> = {},
+): Promise<Database> {
+  const dump = pgliteStartingPoint(point);
+  return openDatabase({
+    ...options,
+    ...(point === 'empty' ? { migrate: false } : {}),
+    databaseUrl: null,
+    dataDir: ':memory:',
+    pgliteDataDir: dump,
+    pgliteSharedBuffers: dump ? COPY_SHARED_BUFFERS : undefined,
+  });
+}
+
+/**
+ * A bare PGlite (no Prisma) copied from a starting point; `empty`: a cluster with nothing migrated (made afresh outside
+ * a test run; the other points exist only in one).
+ */
+export async function pgliteCopy(point: PgliteStartingPoint): Promise<PGlite> {
+  const dump = pgliteStartingPoint(point);
+  if (!dump && point !== 'empty') throw new Error(`pgliteCopy: no starting point ${point} outside a test run`);
+  const pglite = dump
+    ? new PGlite({
+        loadDataDir: dump,
+        startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${COPY_SHARED_BUFFERS}`],
+      })
+    : new PGlite();
+  await pglite.waitReady;
+  return pglite;
+}
