@@ -9,9 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { DOC_LEVELS } from '../../src/lib/vocabulary.ts';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
-import { priceDeal, priceOneBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
-import { firstTrueFrom } from '../../src/modules/structuring/deal-work.fast.ts';
-import { firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
+import { priceDeal, priceOneBracket, productOfBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
+import { DealWork, firstTrueFrom, type Linked } from '../../src/modules/structuring/deal-work.fast.ts';
+import { amountRange, firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
 import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
 
@@ -264,6 +264,46 @@ describe('the repayment floor is under every row it bounds', () => {
           }
         },
       ),
+      { seed: 20_261_128, numRuns: 1_000 },
+    );
+  });
+});
+
+describe("a bracket's least repayment floor over the searched terms is under its floor at each of them", () => {
+  // The fast path reads the floor at the shortest and the longest term its product prices only: the instalment is
+  // monotone in the term, falling when the amount exceeds the balloon and rising when the balloon exceeds it.
+  it('holds for every bracket on generated deals, with balloons below and above the amount financed', () => {
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 0, max: 400 }), (c, balloon) => {
+        const { world, input } = build(c);
+        const catalogue = catalogueOf(world);
+        const work = new DealWork(input, catalogue);
+        const { bounds } = input;
+        for (const b of world.brackets) {
+          const product = productOfBracket(catalogue.pricingIndex, b.id);
+          if (product === null) continue;
+          const [min, max] = amountRange(b, product);
+          const l: Linked = {
+            id: b.id,
+            bracket: b,
+            productId: product.id,
+            min,
+            max,
+            thresholds: null,
+            reference: null,
+          };
+          const terms = work.termsOf(product.id, 0, balloon);
+          const least = work.leastFloorOf(l, terms, 0, balloon);
+          for (let term = 1; term <= work.maxTerm; term++) {
+            const searched = term === work.t0 || (term >= bounds.min_term && term <= bounds.max_term);
+            const inRange = (b.min_term === null || term >= b.min_term) && (b.max_term === null || term <= b.max_term);
+            if (!searched || !inRange || !work.prices(terms, b.id, 0, term, balloon)) continue;
+            expect(l.reference).not.toBeNull();
+            const floor = work.floorOf(b, min, l.reference ?? { wait: 0, term, balloon }, term, balloon);
+            expect(least).toBeLessThanOrEqual(floor);
+          }
+        }
+      }),
       { seed: 20_261_128, numRuns: 1_000 },
     );
   });

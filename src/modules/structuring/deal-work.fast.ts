@@ -187,29 +187,40 @@ export class DealWork {
   /**
    * The least of a linked bracket's repayment floors (`floorOf`) over every term any approval searches (the bounds'
    * and the deal's own) where its term range and its product allow it, at (wait, balloon): under every floor it has
-   * in any approval's search there. Infinity when it prices at none of them.
+   * in any approval's search there. Infinity when it prices at none of them. Only the shortest and the longest such
+   * term are priced: a floor's rate, amount, balloon and fee do not move with the term and the instalment is monotone
+   * in the instalment count (`i(P - B)/(1 - (1 + i)^-n) + iB`, up or down by the sign of P - B), so the least is at
+   * one end.
    */
   leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
     const key = `${l.id}|${wait}|${balloon}`;
     let least = this.leastFloors.get(key);
     if (least !== undefined) return least;
     least = Infinity;
-    const { bounds } = this.input;
     const b = l.bracket;
-    const lo = Math.max(Math.min(bounds.min_term, this.t0), b.min_term ?? 1, 1);
+    const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), b.min_term ?? 1, 1));
     const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
-    for (let term = Math.ceil(lo); term <= hi; term++) {
-      if (term !== this.t0 && (term < bounds.min_term || term > bounds.max_term)) continue;
-      if (!this.prices(terms, l.id, wait, term, balloon)) continue;
-      if (l.reference === null) {
-        l.reference = { wait, term, balloon };
-        l.thresholds = this.thresholdsOf(b, l.min, l.max, l.reference);
-      }
-      const floor = this.floorOf(b, l.min, l.reference, term, balloon);
-      if (floor < least) least = floor;
+    let first = lo;
+    while (first <= hi && !this.searchedAndPriced(l, terms, wait, first, balloon)) first++;
+    if (first <= hi) {
+      let last = hi;
+      while (last > first && !this.searchedAndPriced(l, terms, wait, last, balloon)) last--;
+      // Where its floors are read: any deal its product prices gives the amount financed (`floorOf`).
+      l.reference ??= { wait, term: first, balloon };
+      least = Math.min(
+        this.floorOf(b, l.min, l.reference, first, balloon),
+        this.floorOf(b, l.min, l.reference, last, balloon),
+      );
     }
     this.leastFloors.set(key, least);
     return least;
+  }
+
+  /** True when some approval searches `term` (the bounds' terms and the deal's own) and the product prices there. */
+  private searchedAndPriced(l: Linked, terms: Int8Array, wait: number, term: number, balloon: number): boolean {
+    const { bounds } = this.input;
+    if (term !== this.t0 && (term < bounds.min_term || term > bounds.max_term)) return false;
+    return this.prices(terms, l.id, wait, term, balloon);
   }
 
   /** One bracket's row on a changed deal, priced once per deal. */

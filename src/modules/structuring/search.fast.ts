@@ -264,50 +264,112 @@ export class FastSearch implements ApprovalSearch {
   /**
    * The balloon fixed: every candidate's order key is known before it is checked, so the candidates are checked from
    * the least key up; the first key with a sufficient candidate wins, its ties decided as the plain rule decides them
-   * (the cheapest, then the earlier in the plain rule's order).
+   * (the cheapest, then the earlier in the plain rule's order). Keys are made lazily, lever count by lever count and
+   * wait by wait: no change, then a term change alone (nearest term first), then a deposit change alone (at the deal's
+   * term), then both; a wait whose criteria fail (`criteriaHold`) has none, nor a term where no linked bracket's
+   * product prices (`pricesAt`).
    */
   private inChangeOrder(waits: readonly number[]): Candidate | null {
-    const work = this.work;
-    const terms = this.terms();
-    const b0 = work.b0;
-    // Per wait, the terms a sufficient candidate can have: none where the criteria fail (`criteriaHold`), else those
-    // where some linked bracket could price.
-    const open = waits.map((wait) => (this.criteriaHold(wait) ? terms.filter((t) => this.pricesAt(wait, t, b0)) : []));
+    const hold: (boolean | undefined)[] = [];
     for (let levers = 0; levers <= 2; levers++) {
       for (let w = 0; w < waits.length; w++) {
         const wait = waits[w];
-        // Keys (dDeposit, dTerm) of this many levers, in the plain rule's order: term by term, deposit by deposit.
-        const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
-        let order = 0;
-        for (const term of open[w]) {
-          const dTerm = Math.abs(term - work.t0);
-          // No change of term: levers 0 and 1 only. A changed term: levers 1 and 2 only.
-          if ((levers === 2 && dTerm === 0) || (levers === 0 && dTerm > 0)) continue;
-          // The deposit's change this many levers needs: a changed term alone keeps the deal's deposit, so levers 0
-          // and 1 need only the deposits equal to it there.
-          const depositChanged = levers - (dTerm > 0 ? 1 : 0) === 1;
-          const deposits = levers < 2 && dTerm > 0 ? this.sameDeposits(wait, term, b0) : this.deposits(wait, term, b0);
-          for (let i = 0; i < deposits.length; i++) {
-            const deposit = deposits[i];
-            const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
-            // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
-            if (dDeposit > 0 === depositChanged && deposit + MONEY_TOLERANCE >= this.minimum)
-              keys.push({ dDeposit, dTerm, order, deposit, term });
-            order += 1;
-          }
-        }
-        keys.sort((x, y) => x.dDeposit - y.dDeposit || x.dTerm - y.dTerm || x.order - y.order);
-        let best: Candidate | null = null;
-        for (let k = 0; k < keys.length; k++) {
-          const key = keys[k];
-          if (best !== null && (key.dDeposit !== best.dDeposit || key.dTerm !== best.dTerm)) break;
-          const c = this.candidate(wait, key.deposit, key.term, b0);
-          if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
-        }
+        hold[w] ??= this.criteriaHold(wait);
+        if (!hold[w]) continue;
+        const best =
+          levers === 0
+            ? this.ownTerm(wait, false)
+            : levers === 1
+              ? (this.termAlone(wait) ?? this.ownTerm(wait, true))
+              : this.termAndDeposit(wait);
         if (best !== null) return best;
       }
     }
     return null;
+  }
+
+  /**
+   * At the deal's own term: with `changed` false the deposits that are no change (one tie group), else each changed
+   * deposit from the least change up, ties in the plain rule's order.
+   */
+  private ownTerm(wait: number, changed: boolean): Candidate | null {
+    const work = this.work;
+    const t0 = work.t0;
+    if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
+    const deposits = changed ? this.deposits(wait, t0, work.b0) : this.sameDeposits(wait, t0, work.b0);
+    const keys: { dDeposit: number; deposit: number; order: number }[] = [];
+    for (let i = 0; i < deposits.length; i++) {
+      const deposit = deposits[i];
+      const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
+      // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
+      if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum)
+        keys.push({ dDeposit, deposit, order: i });
+    }
+    if (changed) keys.sort((x, y) => x.dDeposit - y.dDeposit || x.order - y.order);
+    let best: Candidate | null = null;
+    for (const key of keys) {
+      if (best !== null && key.dDeposit !== best.dDeposit) break;
+      const c = this.candidate(wait, key.deposit, t0, work.b0);
+      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+    }
+    return best;
+  }
+
+  /**
+   * A changed term with no change of deposit: the terms from the nearest to the deal's up, the lower of two equally
+   * near first (the plain rule's order); every deposit that is no change at one distance is one tie group.
+   */
+  private termAlone(wait: number): Candidate | null {
+    const work = this.work;
+    // Only the deal's own deposit is no change unless a grid value is within `SAME` of it.
+    if (!work.nearOwnDeposit && work.d0 + MONEY_TOLERANCE < this.minimum) return null;
+    const terms = this.terms();
+    const t0 = work.t0;
+    const b0 = work.b0;
+    const reach = Math.max(t0 - terms[0], terms[terms.length - 1] - t0);
+    for (let distance = 1; distance <= reach; distance++) {
+      let best: Candidate | null = null;
+      for (const term of [t0 - distance, t0 + distance]) {
+        if (term < terms[0] || term > terms[terms.length - 1] || !terms.includes(term)) continue;
+        if (!this.pricesAt(wait, term, b0)) continue;
+        for (const deposit of this.sameDeposits(wait, term, b0)) {
+          if (deposit + MONEY_TOLERANCE < this.minimum) continue;
+          const c = this.candidate(wait, deposit, term, b0);
+          if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+        }
+      }
+      if (best !== null) return best;
+    }
+    return null;
+  }
+
+  /** Both changed: keys (dDeposit, dTerm) over every term other than the deal's, in the plain rule's order. */
+  private termAndDeposit(wait: number): Candidate | null {
+    const work = this.work;
+    const b0 = work.b0;
+    const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
+    let order = 0;
+    for (const term of this.terms()) {
+      const dTerm = Math.abs(term - work.t0);
+      if (dTerm === 0 || !this.pricesAt(wait, term, b0)) continue;
+      const deposits = this.deposits(wait, term, b0);
+      for (let i = 0; i < deposits.length; i++) {
+        const deposit = deposits[i];
+        const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
+        if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
+          keys.push({ dDeposit, dTerm, order, deposit, term });
+        order += 1;
+      }
+    }
+    keys.sort((x, y) => x.dDeposit - y.dDeposit || x.dTerm - y.dTerm || x.order - y.order);
+    let best: Candidate | null = null;
+    for (let k = 0; k < keys.length; k++) {
+      const key = keys[k];
+      if (best !== null && (key.dDeposit !== best.dDeposit || key.dTerm !== best.dTerm)) break;
+      const c = this.candidate(wait, key.deposit, key.term, b0);
+      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+    }
+    return best;
   }
 
   /**
