@@ -1,11 +1,11 @@
 /**
  * Starting points: a database already migrated (`none`) or migrated and loaded with the demo catalogue (`demo`),
  * copied for each test file instead of every file migrating and seeding its own; PGlite also has `empty`, a cluster
- * just made with nothing migrated, for tests whose subject is the migrations (making a cluster costs seconds). PGlite: a dump of the data directory,
- * kept between runs in node_modules/.cache and remade only when what it is made from changes (the migrations, the
- * demo catalogue, the code that loads it, PGlite's version: startingPointsKey). PostgreSQL (TEST_DATABASE_URL): a
- * template database per run each file's fresh database is created from. Outside a test run (the benchmark) none
- * exist and startTestApp migrates and seeds as before.
+ * just made with nothing migrated, for tests whose subject is the migrations (making a cluster costs seconds).
+ * PGlite: a dump of the data directory, kept between runs in node_modules/.cache and remade only when what it is made
+ * from changes (the migrations, the demo catalogue, the code that loads it, PGlite's version: startingPointsKey).
+ * PostgreSQL (TEST_DATABASE_URL): a template database per run each file's fresh database is created from. Outside a
+ * test run (the benchmark) none exist and startTestApp migrates and seeds as before.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -120,6 +120,24 @@ function startingPointsKey(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/**
+ * Readies a PGlite starting point for its dump. Every test file's open unpacks the whole dump, file by file, so what no
+ * test uses is left out: the template databases (CREATE DATABASE's sources) were more than half of its files and a
+ * third of its bytes, and a test's database is the one PGlite opens (no test creates another). A checkpoint then puts
+ * everything written in the data files, so an open from the dump has no WAL to replay.
+ */
+async function trimForDump(database: Database): Promise<void> {
+  // A point made from an earlier point's copy has none left to drop.
+  const templates = await database.prisma.$queryRawUnsafe<{ datname: string }[]>(
+    "SELECT datname FROM pg_database WHERE datname IN ('template0', 'template1')",
+  );
+  for (const { datname } of templates) {
+    await database.prisma.$executeRawUnsafe(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+    await database.prisma.$executeRawUnsafe(`DROP DATABASE ${datname}`);
+  }
+  await database.prisma.$executeRawUnsafe('CHECKPOINT');
+}
+
 /** Makes (or finds, unchanged since an earlier run) the run's starting points and publishes them in process.env. */
 export async function makeStartingPoints(postgresUrl: string | null): Promise<() => Promise<void>> {
   const cleanups: (() => Promise<void>)[] = [];
@@ -149,6 +167,7 @@ export async function makeStartingPoints(postgresUrl: string | null): Promise<()
       pgliteDataDir: previous,
     });
     if (point === 'demo') await loadDemoCatalogue(database);
+    await trimForDump(database);
     // Written aside and renamed: a run started at the same moment never reads half a dump.
     const partial = `${file}.${process.pid}.partial`;
     previous = await database.dumpDataDir!();
