@@ -13,6 +13,7 @@ import { answerClientErrorsInJson } from '../src/http/client-errors.ts';
 import { holdIdleConnections } from '../src/http/keep-alive.ts';
 import { ManualClock, systemClock, type Clock } from '../src/lib/clock.ts';
 import { DEMO_CATALOGUE_PATH, DEMO_PASSWORD } from './demo.ts';
+import { openPgliteCopy } from './databases.ts';
 import { freshPostgres } from './postgres.ts';
 import { assertConforms } from './conformance.ts';
 import {
@@ -23,9 +24,6 @@ import {
 } from './starting-points.ts';
 
 export { DEMO_CATALOGUE_PATH, DEMO_PASSWORD, freshPostgres };
-
-/** PostgreSQL's shared_buffers for a test file's in-memory PGlite (openDatabase's pgliteSharedBuffers). */
-const TEST_SHARED_BUFFERS = '16MB';
 
 export interface TestApp {
   baseUrl: string;
@@ -96,14 +94,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     database = await openDatabase({ databaseUrl, dataDir: ':memory:', timeouts: options.config });
   } else {
     startedFrom = pgliteStartingPoint(point);
-    database = await openDatabase({
-      databaseUrl: null,
-      dataDir: ':memory:',
-      pgliteDataDir: startedFrom,
-      // A test file's database is a few megabytes: a small buffer pool holds it, and opens in about half the time.
-      // Outside a test run (the benchmark, no starting point) PGlite's default stays.
-      pgliteSharedBuffers: startedFrom ? TEST_SHARED_BUFFERS : undefined,
-    });
+    database = await openPgliteCopy(point);
   }
   const config = loadConfig(
     { ...process.env, DATABASE_URL: databaseUrl ?? '', PORT: '0' },

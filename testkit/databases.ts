@@ -1,7 +1,7 @@
 /**
- * PGlite databases a test opens by itself (not through startTestApp): copies of the run's starting points
- * (testkit/starting-points.ts), so a test whose subject is not making a cluster or migrating it does not pay seconds
- * for either.
+ * PGlite databases copied from the run's starting points (testkit/starting-points.ts), for startTestApp and for the
+ * tests that open one by themselves: a test whose subject is not making a cluster or migrating it does not pay seconds
+ * for either. Outside a test run (the benchmark, no starting points) a fresh cluster with PGlite's defaults.
  */
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/lib/db.ts';
