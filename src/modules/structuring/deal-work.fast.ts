@@ -11,7 +11,7 @@ import {
   advancedDeal,
   changedDeal,
   firstTrue,
-  SAME,
+  leverChange,
   type StructuringCatalogue,
   type StructuringInput,
 } from './engine.ts';
@@ -36,7 +36,7 @@ export class DealWork {
   readonly t0: number;
   readonly b0: number;
   readonly grids: Grid[];
-  /** True when a grid value other than the deal's deposit is within `SAME` of it (then it counts as no change). */
+  /** True when a grid value other than the deal's deposit is no change from it (`leverChange` 0). */
   readonly nearOwnDeposit: boolean;
   /** The longest term any search tries. */
   readonly maxTerm: number;
@@ -79,7 +79,7 @@ export class DealWork {
         !(g.step >= 1e-6) ||
         [Math.floor(this.d0 / g.step), Math.ceil(this.d0 / g.step)].some((k) => {
           const v = g.value(k);
-          return v !== this.d0 && Math.abs(v - this.d0) < SAME;
+          return v !== this.d0 && leverChange(v, this.d0) === 0;
         }),
     );
   }

@@ -316,9 +316,9 @@ export function candidateOf(
   bracket: PricedBracket,
   deal: Deal,
 ): Candidate {
-  const dDeposit = Math.abs(deposit - entered.deposit) < SAME ? 0 : Math.abs(deposit - entered.deposit);
+  const dDeposit = leverChange(deposit, entered.deposit);
   const dTerm = Math.abs(term - entered.term);
-  const dBalloon = Math.abs(balloon - entered.balloon) < SAME ? 0 : Math.abs(balloon - entered.balloon);
+  const dBalloon = leverChange(balloon, entered.balloon);
   return {
     levers: (dDeposit > 0 ? 1 : 0) + (dTerm > 0 ? 1 : 0) + (dBalloon > 0 ? 1 : 0),
     wait,
@@ -346,7 +346,13 @@ export function compareChanges(a: Candidate, b: Candidate): number {
 }
 
 /** A deposit change smaller than this is no change (the grid is whole dollars; figures are compared to the cent). */
-export const SAME = 1e-9;
+const SAME = 1e-9;
+
+/** How far a money lever (deposit, balloon) moved from its value as entered: 0 when the move is under `SAME`. */
+export function leverChange(value: number, entered: number): number {
+  const change = Math.abs(value - entered);
+  return change < SAME ? 0 : change;
+}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Search

@@ -13,12 +13,22 @@ import {
   compareChanges,
   compareRank,
   firstTrue,
-  SAME,
+  leverChange,
   type ApprovalSearch,
   type Candidate,
   type RankBy,
 } from './engine.ts';
 import type { DealWork, Linked, Reference, Thresholds } from './deal-work.fast.ts';
+
+/** A candidate's place in the change order at a fixed balloon, before it is checked. */
+interface Key {
+  dDeposit: number;
+  dTerm: number;
+  /** Its position in the plain rule's order: ties of equal (dDeposit, dTerm) keep it. */
+  order: number;
+  deposit: number;
+  term: number;
+}
 
 export class FastSearch implements ApprovalSearch {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
@@ -297,22 +307,15 @@ export class FastSearch implements ApprovalSearch {
     const t0 = work.t0;
     if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
     const deposits = changed ? this.deposits(wait, t0, work.b0) : this.sameDeposits(wait, t0, work.b0);
-    const keys: { dDeposit: number; deposit: number; order: number }[] = [];
+    const keys: Key[] = [];
     for (let i = 0; i < deposits.length; i++) {
       const deposit = deposits[i];
-      const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
+      const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
       if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum)
-        keys.push({ dDeposit, deposit, order: i });
+        keys.push({ dDeposit, dTerm: 0, order: i, deposit, term: t0 });
     }
-    if (changed) keys.sort((x, y) => x.dDeposit - y.dDeposit || x.order - y.order);
-    let best: Candidate | null = null;
-    for (const key of keys) {
-      if (best !== null && key.dDeposit !== best.dDeposit) break;
-      const c = this.candidate(wait, key.deposit, t0, work.b0);
-      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
-    }
-    return best;
+    return this.leastKeyFirst(wait, keys);
   }
 
   /**
@@ -321,7 +324,7 @@ export class FastSearch implements ApprovalSearch {
    */
   private termAlone(wait: number): Candidate | null {
     const work = this.work;
-    // Only the deal's own deposit is no change unless a grid value is within `SAME` of it.
+    // Only the deal's own deposit is no change unless a grid value is (`nearOwnDeposit`).
     if (!work.nearOwnDeposit && work.d0 + MONEY_TOLERANCE < this.minimum) return null;
     const terms = this.terms();
     const t0 = work.t0;
@@ -347,7 +350,7 @@ export class FastSearch implements ApprovalSearch {
   private termAndDeposit(wait: number): Candidate | null {
     const work = this.work;
     const b0 = work.b0;
-    const keys: { dDeposit: number; dTerm: number; order: number; deposit: number; term: number }[] = [];
+    const keys: Key[] = [];
     let order = 0;
     for (const term of this.terms()) {
       const dTerm = Math.abs(term - work.t0);
@@ -355,18 +358,25 @@ export class FastSearch implements ApprovalSearch {
       const deposits = this.deposits(wait, term, b0);
       for (let i = 0; i < deposits.length; i++) {
         const deposit = deposits[i];
-        const dDeposit = Math.abs(deposit - work.d0) < SAME ? 0 : Math.abs(deposit - work.d0);
+        const dDeposit = leverChange(deposit, work.d0);
         if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
           keys.push({ dDeposit, dTerm, order, deposit, term });
         order += 1;
       }
     }
+    return this.leastKeyFirst(wait, keys);
+  }
+
+  /**
+   * The keys checked from the least (dDeposit, dTerm) up: the first key with a sufficient candidate wins, its ties
+   * decided as the plain rule decides them (the cheapest, then the earlier in the plain rule's order).
+   */
+  private leastKeyFirst(wait: number, keys: Key[]): Candidate | null {
     keys.sort((x, y) => x.dDeposit - y.dDeposit || x.dTerm - y.dTerm || x.order - y.order);
     let best: Candidate | null = null;
-    for (let k = 0; k < keys.length; k++) {
-      const key = keys[k];
+    for (const key of keys) {
       if (best !== null && (key.dDeposit !== best.dDeposit || key.dTerm !== best.dTerm)) break;
-      const c = this.candidate(wait, key.deposit, key.term, b0);
+      const c = this.candidate(wait, key.deposit, key.term, this.work.b0);
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     return best;
@@ -398,12 +408,12 @@ export class FastSearch implements ApprovalSearch {
   }
 
   /**
-   * The deposits of (wait, term) whose change is none: the deal's own, and any grid value within `SAME` of it. Order
+   * The deposits of (wait, term) whose change is none: the deal's own, and any grid value `leverChange` calls none. Order
    * positions of the rest do not matter here (only ties of equal keys are ordered, and those share the term).
    */
   private sameDeposits(wait: number, term: number, balloon: number): number[] {
     if (!this.work.nearOwnDeposit) return [this.work.d0];
-    return this.deposits(wait, term, balloon).filter((d) => Math.abs(d - this.work.d0) < SAME);
+    return this.deposits(wait, term, balloon).filter((d) => leverChange(d, this.work.d0) === 0);
   }
 
   /**
