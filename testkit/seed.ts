@@ -28,9 +28,9 @@ import type {
   RateBracket,
   User,
 } from '../src/generated/prisma/client.ts';
-import { hashPassword } from '../src/modules/auth/passwords.ts';
 import type { PlanOverrides } from '../src/lib/plans.ts';
 import { DEMO_PASSWORD } from './demo.ts';
+import { testPasswordHash } from './passwords.ts';
 
 /** A row, or its id. */
 export type Ref = number | { id: number };
@@ -155,7 +155,7 @@ export function seedKit(prisma: PrismaClient) {
         is_active: true,
         is_email_verified: true,
         ...input,
-        password_hash: await hashPassword(password),
+        password_hash: await testPasswordHash(password),
         organisation_id: organisation === null ? null : idOf(organisation),
         groups: { connectOrCreate: groups.map((g) => groupUpsert(typeof g === 'string' ? { name: g } : g)) },
       },

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DEMO_CATALOGUE_PATH } from './demo.ts';
+import { testPasswordHash } from './passwords.ts';
 import { freshPostgres } from './postgres.ts';
 
 export type StartingPoint = 'none' | 'demo';
@@ -25,12 +26,26 @@ const PGLITE_STARTING_POINTS: PgliteStartingPoint[] = ['empty', ...STARTING_POIN
 const PGLITE_DIR_ENV = 'TEST_PGLITE_STARTING_POINTS';
 const POSTGRES_TEMPLATE_ENV = 'TEST_POSTGRES_TEMPLATE_';
 
-export async function loadDemoCatalogue(database: Database): Promise<void> {
+/** Loads the demo catalogue by the service's own loader; returns the file as parsed. */
+export async function loadDemoCatalogue(database: Database) {
   const { parseCatalogueFile } = await import('../src/modules/catalogue/catalogue-file.ts');
   const { loadCatalogue } = await import('../src/modules/catalogue/load-catalogue.ts');
   const parsed = parseCatalogueFile(JSON.parse(readFileSync(DEMO_CATALOGUE_PATH, 'utf8')));
   if (!parsed.ok) throw new Error(`demo catalogue: ${parsed.path}: ${parsed.message}`);
   await loadCatalogue(database.prisma, parsed.value, { reset: false });
+  return parsed.value;
+}
+
+/**
+ * The demo catalogue as a starting point holds it: loaded by the service's own loader, then each demo user's password
+ * hashed again at the test cost (testkit/passwords.ts), since most test files sign in as demo users.
+ */
+async function loadDemoStartingPoint(database: Database): Promise<void> {
+  const catalogue = await loadDemoCatalogue(database);
+  for (const { email, password } of catalogue.users ?? []) {
+    if (typeof password !== 'string') continue;
+    await database.prisma.user.update({ where: { email }, data: { password_hash: await testPasswordHash(password) } });
+  }
 }
 
 /**
@@ -166,7 +181,7 @@ export async function makeStartingPoints(postgresUrl: string | null): Promise<()
       migrate: point !== 'empty',
       pgliteDataDir: previous,
     });
-    if (point === 'demo') await loadDemoCatalogue(database);
+    if (point === 'demo') await loadDemoStartingPoint(database);
     await trimForDump(database);
     // Written aside and renamed: a run started at the same moment never reads half a dump.
     const partial = `${file}.${process.pid}.partial`;
@@ -181,7 +196,7 @@ export async function makeStartingPoints(postgresUrl: string | null): Promise<()
       const template = await freshPostgres(postgresUrl, 'template');
       cleanups.push(template.drop);
       const database = await openDatabase({ databaseUrl: template.url, dataDir: ':memory:' });
-      if (point === 'demo') await loadDemoCatalogue(database);
+      if (point === 'demo') await loadDemoStartingPoint(database);
       await database.close(); // a template must have no connections when it is copied
       process.env[`${POSTGRES_TEMPLATE_ENV}${point.toUpperCase()}`] = template.name;
     }

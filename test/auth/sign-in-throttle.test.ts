@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { testPasswordHash } from '../../testkit/passwords.ts';
 import { SIGN_IN_POLICY } from '../../src/modules/auth/sign-in-throttle.ts';
 import { ManualClock, startTestApp, type TestApp } from '../../testkit/app.ts';
 
@@ -19,7 +19,7 @@ let addresses = 0;
 beforeAll(async () => {
   t = await startTestApp({ clock, config: { trustProxy: 'loopback' } });
   plain = await startTestApp({ seed: 'none' }); // TRUST_PROXY unset
-  hash = await hashPassword(PASSWORD);
+  hash = await testPasswordHash(PASSWORD);
 });
 afterAll(async () => {
   await t?.close();

@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { testPasswordHash } from '../../testkit/passwords.ts';
 import { DEMO_CATALOGUE_PATH, startTestApp, type TestApp } from '../../testkit/app.ts';
 import { recalculationBody } from '../../testkit/recalculation.ts';
 import { DEMO_DEAL } from '../../testkit/demo.ts';
@@ -77,7 +77,7 @@ beforeAll(async () => {
   t = await startTestApp();
   const prisma = t.database.prisma;
   // Organisation 10 has no users in the demo: give it one, and add a user with no organisation at all.
-  const hash = await hashPassword('probe-password-1');
+  const hash = await testPasswordHash('probe-password-1');
   const extra = [
     await prisma.user.create({
       data: {

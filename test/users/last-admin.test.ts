@@ -5,7 +5,7 @@
  * the check runs under the organisation row's lock, as seats do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { testPasswordHash } from '../../testkit/passwords.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 import { raceRounds } from '../../testkit/sizes.ts';
 
@@ -14,7 +14,7 @@ let t: TestApp;
 let hash: string;
 beforeAll(async () => {
   t = await startTestApp();
-  hash = await hashPassword(PASSWORD);
+  hash = await testPasswordHash(PASSWORD);
 });
 afterAll(async () => {
   await t?.close();

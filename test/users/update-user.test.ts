@@ -1,6 +1,6 @@
 /** Spec: PUT /users/{id}; States "User activity"; Resources "Seats"; reliability Q4 and AZ3. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashPassword } from '../../src/modules/auth/passwords.ts';
+import { testPasswordHash } from '../../testkit/passwords.ts';
 import { startTestApp, type TestApp } from '../../testkit/app.ts';
 
 let t: TestApp;
@@ -27,7 +27,7 @@ const put = (token: string, id: number, body: unknown, headers?: Record<string, 
   t.rest('PUT', `/api/v1/users/${id}`, { token, body, headers });
 
 async function addUsers(count: number, active: boolean): Promise<number[]> {
-  const hash = await hashPassword('pw-pw-pw-pw');
+  const hash = await testPasswordHash('pw-pw-pw-pw');
   const ids: number[] = [];
   for (let i = 0; i < count; i += 1) {
     const u = await t.database.prisma.user.create({
