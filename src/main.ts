@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ConfigError, loadConfig } from './lib/config.ts';
-import { openDatabase, type Database } from './lib/db.ts';
+import type { Database } from './lib/db.ts';
 import { DataDirLockedError } from './lib/data-dir-lock.ts';
 import { logger } from './lib/logger.ts';
 import {
@@ -19,11 +19,8 @@ import {
   demoDataDecision,
   startupBanner,
 } from './lib/startup.ts';
-import { createApp } from './app.ts';
 import { holdIdleConnections } from './http/keep-alive.ts';
 import { answerClientErrorsInJson } from './http/client-errors.ts';
-import { parseCatalogueFile } from './modules/catalogue/index.ts';
-import { isDatabaseEmpty, loadCatalogue } from './modules/catalogue/index.ts';
 
 /** A start refused for a reason the operator can act on: printed as its message alone. */
 class StartError extends Error {}
@@ -60,6 +57,9 @@ async function main(): Promise<void> {
     throw new StartError(`cannot listen on port ${config.port}: ${why}`);
   });
   const port = (server.address() as AddressInfo).port;
+  // The database driver and the app load only now: loading them is most of a start's first seconds, so a busy port is
+  // refused, and requests are answered 503 (starting), without waiting for them.
+  const { openDatabase } = await import('./lib/db.ts');
   let database: Database;
   try {
     database = await openDatabase({
@@ -100,6 +100,10 @@ async function serve(
   port: number,
   ready: (handler: Handler) => void,
 ): Promise<void> {
+  const [{ createApp }, { isDatabaseEmpty, loadCatalogue, parseCatalogueFile }] = await Promise.all([
+    import('./app.ts'),
+    import('./modules/catalogue/index.ts'),
+  ]);
   const databaseEmpty = await isDatabaseEmpty(database.prisma);
   const decision = demoDataDecision(config.environment, databaseEmpty);
   if (decision === 'load') {
