@@ -9,6 +9,7 @@
  */
 export {
   amountFinancedCents,
+  amountFinancedTerms,
   buildPricingIndex,
   type PricedMarket,
   type PricingIndex,

@@ -6,6 +6,7 @@ import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
 export {
   amountFinancedCents,
+  amountFinancedTerms,
   buildPricingIndex,
   compareCheapest,
   priceDeal,

@@ -6,7 +6,13 @@
 import type { RateBracket } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { MONEY_TOLERANCE } from '../matrix/index.ts';
-import { amountFinancedCents, type PricedBracket, priceOneBracket, repaymentFloor } from '../pricing/index.ts';
+import {
+  amountFinancedCents,
+  amountFinancedTerms,
+  type PricedBracket,
+  priceOneBracket,
+  repaymentFloor,
+} from '../pricing/index.ts';
 import {
   advancedDeal,
   changedDeal,
@@ -43,9 +49,12 @@ export class DealWork {
   private readonly bases = new Map<number, Deal>();
   /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
   private readonly probes = new Map<number, Deal>();
-  /** `${product id}|${wait}|${balloon}` -> per term: 0 not asked, 1 prices, 2 cannot price whatever the deposit. */
+  /** `${product id}|${wait}|${balloon}` -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
   private readonly feasible = new Map<string, Int8Array>();
+  /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
+  /** product id -> where its amount financed is read, and the thresholds found on it per bound. */
+  private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
@@ -136,8 +145,8 @@ export class DealWork {
   }
 
   /**
-   * Per term, whether the product prices (wait, term, balloon) at all: 0 not asked yet, 1 yes, 2 not whatever the
-   * deposit (`prices` fills it). One array per product, wait and balloon, shared by every approval.
+   * Per term, whether the product prices (wait, term, balloon) at all: 1 yes, 2 not whatever the deposit (`prices`
+   * fills it on the first question; until then all 0). One array per product, wait and balloon, shared by every approval.
    */
   termsOf(productId: number, wait: number, balloon: number): Int8Array {
     const key = `${productId}|${wait}|${balloon}`;
@@ -149,39 +158,71 @@ export class DealWork {
     return terms;
   }
 
-  /** As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. */
+  /**
+   * As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. Answered
+   * for every term at the first question (`amountFinancedTerms`: one quote, then the term's own bounds per term);
+   * `terms[0]` marks the array filled.
+   */
   prices(terms: Int8Array, id: number, wait: number, term: number, balloon: number): boolean {
-    if (terms[term] === 0) {
+    if (terms[0] === 0) {
       const deal = this.probe(wait, 0, term, balloon);
-      terms[term] = amountFinancedCents(this.catalogue.pricingIndex, id, deal) === null ? 2 : 1;
+      amountFinancedTerms(this.catalogue.pricingIndex, id, deal, !this.input.asset_age_plus_term_sent, terms);
+      terms[0] = 1;
     }
     return terms[term] === 1;
   }
 
   /**
    * The bracket's deposit thresholds, found on a deal its product prices (`reference`): the amount financed there is
-   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises.
+   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises. It is the product's
+   * figure, so each threshold is found once per product and bound, and shared by its brackets with that bound.
    */
-  thresholdsOf(b: RateBracket, min: number, max: number, reference: Reference): Thresholds {
-    let t = this.thresholds.get(b.id);
+  thresholdsOf(l: Linked, reference: Reference): Thresholds {
+    let t = this.thresholds.get(l.id);
     if (t !== undefined) return t;
-    const { wait, term, balloon } = reference;
-    const amount = (d: number): number => {
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, this.probe(wait, d, term, balloon));
-      return cents === null ? -Infinity : cents;
-    };
-    t = { belowMax: [], belowMin: [] };
-    for (const g of this.grids) {
-      // Guessed where a straight line through the amounts at both ends crosses each bound; the tests decide.
-      const first = amount(g.value(0));
-      const slope = g.last > 0 ? (amount(g.value(g.last)) - first) / g.last : Number.NaN;
-      const belowMax = firstTrueFrom(0, g.last + 1, Math.ceil((max - first) / slope), (k) => amount(g.value(k)) <= max);
-      t.belowMax.push(belowMax);
-      const guess = Math.ceil((min - first) / slope);
-      t.belowMin.push(firstTrueFrom(belowMax, g.last + 1, guess, (k) => amount(g.value(k)) < min));
+    let line = this.lines.get(l.productId);
+    if (line === undefined) {
+      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [] };
+      for (const g of this.grids) {
+        // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
+        const first = this.amountAt(line, g.value(0));
+        line.first.push(first);
+        line.slope.push(g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN);
+        line.atMost.push(new Map());
+        line.below.push(new Map());
+      }
+      this.lines.set(l.productId, line);
     }
-    this.thresholds.set(b.id, t);
+    t = { belowMax: [], belowMin: [] };
+    for (let at = 0; at < this.grids.length; at++) {
+      const belowMax = this.firstK(line, at, l.max, false);
+      t.belowMax.push(belowMax);
+      // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
+      t.belowMin.push(Math.max(belowMax, this.firstK(line, at, l.min, true)));
+    }
+    this.thresholds.set(l.id, t);
     return t;
+  }
+
+  /** The amount financed of the line's product at `deposit` (cents; -Infinity when it does not price). */
+  private amountAt(line: ProductLine, deposit: number): number {
+    const { wait, term, balloon } = line.reference;
+    const cents = amountFinancedCents(this.catalogue.pricingIndex, line.id, this.probe(wait, deposit, term, balloon));
+    return cents === null ? -Infinity : cents;
+  }
+
+  /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
+  private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
+    const kept = below ? line.below[at] : line.atMost[at];
+    let k = kept.get(bound);
+    if (k !== undefined) return k;
+    const g = this.grids[at];
+    const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
+    k = below
+      ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
+      : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
+    kept.set(bound, k);
+    return k;
   }
 
   /**
@@ -279,6 +320,19 @@ export interface Linked {
   thresholds: Thresholds | null;
   /** Where its thresholds were read (its product prices there). */
   reference: Reference | null;
+}
+
+/** One product's amount financed over a deal's deposit grids, and the first k found per bound. */
+interface ProductLine {
+  /** Where it is read (the product prices there), through one of its brackets (`id`). */
+  reference: Reference;
+  id: number;
+  /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
+  first: number[];
+  slope: number[];
+  /** Per grid: bound -> the first k whose amount is at most it, and under it. */
+  atMost: Map<number, number>[];
+  below: Map<number, number>[];
 }
 
 /** Where a bracket's product prices: a deal at these figures with no deposit. */

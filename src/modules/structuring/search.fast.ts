@@ -157,8 +157,8 @@ export class FastSearch implements ApprovalSearch {
   private thresholdsOf(l: Linked, wait: number, term: number, balloon: number): Thresholds {
     if (l.thresholds === null) {
       const reference = { wait, term, balloon };
-      l.thresholds = this.work.thresholdsOf(l.bracket, l.min, l.max, reference);
-      l.reference = reference;
+      l.thresholds = this.work.thresholdsOf(l, reference);
+      l.reference ??= reference;
     }
     return l.thresholds;
   }
