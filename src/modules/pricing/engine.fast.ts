@@ -470,9 +470,13 @@ class Market implements PricedMarket {
 
 /** Rule 11, the bracket's own bounds (amount financed is checked once the product's P is known). */
 function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boolean {
+  return within(terms.term, bracket.min_term, bracket.max_term) && bracketAdmitsDeal(bracket, deal, terms.preferred);
+}
+
+/** Rule 11, the bracket's own bounds that read neither the term nor a figure: the financier, the asset's age, LVR. */
+function bracketAdmitsDeal(bracket: RateBracket, deal: Deal, preferred: readonly number[] | null): boolean {
   return (
-    (terms.preferred === null || terms.preferred.includes(bracket.organisation_id)) &&
-    within(terms.term, bracket.min_term, bracket.max_term) &&
+    (preferred === null || preferred.includes(bracket.organisation_id)) &&
     answeredWithin(deal.asset_age, bracket.min_asset_age, bracket.max_asset_age) &&
     (deal.lvr === null || bracket.max_lvr === null || bracket.max_lvr === undefined || deal.lvr <= bracket.max_lvr)
   );
@@ -760,6 +764,27 @@ export function priceOneBracket(
   if (!priceBracket(bracket, quotes, q, terms, pricedFigures, 0)) return null;
   pricedPosition[0] = position;
   return pricedRow(data, position, pricedFigures, 0, terms);
+}
+
+/**
+ * False when `priceOneBracket` answers null for `deal` whatever its term, deposit and balloon: the bracket is unknown,
+ * not of `type`, unreachable from the deal's asset, or its own bounds that read neither the term nor a figure
+ * (financier, asset age, LVR) refuse the deal. True says only that those checks pass.
+ */
+export function bracketAdmits(
+  index: PricingIndex,
+  deal: Deal,
+  rateBracketId: number,
+  type: CardType = deal.type,
+): boolean {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  const segments = data.reachable.get(deal.asset_value);
+  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return false;
+  const bracket = data.brackets[position];
+  if ((bracket.type ?? 'commercial') !== type) return false;
+  const preferred = deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null;
+  return bracketAdmitsDeal(bracket, deal, preferred);
 }
 
 /** True when the sorted segment holds `position`. */

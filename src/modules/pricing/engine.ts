@@ -10,6 +10,7 @@
 export {
   amountFinancedCents,
   amountFinancedTerms,
+  bracketAdmits,
   buildPricingIndex,
   type PricedMarket,
   type PricingIndex,

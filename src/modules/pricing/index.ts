@@ -7,6 +7,7 @@ import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 export {
   amountFinancedCents,
   amountFinancedTerms,
+  bracketAdmits,
   buildPricingIndex,
   compareCheapest,
   priceDeal,

@@ -9,12 +9,15 @@ import { MONEY_TOLERANCE } from '../matrix/index.ts';
 import {
   amountFinancedCents,
   amountFinancedTerms,
+  bracketAdmits,
   type PricedBracket,
   priceOneBracket,
+  productOfBracket,
   repaymentFloor,
 } from '../pricing/index.ts';
 import {
   advancedDeal,
+  amountRange,
   changedDeal,
   firstTrue,
   leverChange,
@@ -34,6 +37,9 @@ export interface Grid {
 export interface Thresholds {
   belowMax: number[];
   belowMin: number[];
+  /** The same in dollars, per grid: a deposit at most `low` finances above the maximum, at least `high` below the minimum. */
+  low: number[];
+  high: number[];
 }
 
 /** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
@@ -49,8 +55,13 @@ export class DealWork {
   private readonly bases = new Map<number, Deal>();
   /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
   private readonly probes = new Map<number, Deal>();
-  /** `${product id}|${wait}|${balloon}` -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
-  private readonly feasible = new Map<string, Int8Array>();
+  /** wait -> balloon -> product id -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
+  private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
+  /** bracket id -> the record searches read (null: unknown, or no product). */
+  private readonly linkedById = new Map<number, Linked | null>();
+  private readonly admitted = new Map<number, boolean>();
+  /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
+  private readonly added = new Map<number, Map<number, number[]>>();
   /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
   /** product id -> where its amount financed is read, and the thresholds found on it per bound. */
@@ -91,6 +102,41 @@ export class DealWork {
           return v !== this.d0 && leverChange(v, this.d0) === 0;
         }),
     );
+  }
+
+  /** A linked bracket's record, one per bracket and deal: what it learns (thresholds, reference) every approval reads. */
+  linkedOf(id: number): Linked | null {
+    let l = this.linkedById.get(id);
+    if (l !== undefined) return l;
+    const b = this.catalogue.bracketsById.get(id);
+    const product = productOfBracket(this.catalogue.pricingIndex, id);
+    l = null;
+    if (b !== undefined && product !== null) {
+      const [min, max] = amountRange(b, product);
+      l = { id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null };
+    }
+    this.linkedById.set(id, l);
+    return l;
+  }
+
+  /**
+   * False when the bracket prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or
+   * LVR refuse the deal, and no lever or wait moves them).
+   */
+  admits(id: number): boolean {
+    let admits = this.admitted.get(id);
+    if (admits === undefined) {
+      admits = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
+      this.admitted.set(id, admits);
+    }
+    return admits;
+  }
+
+  /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
+  addedFor(minimum: number): Map<number, number[]> {
+    let added = this.added.get(minimum);
+    if (added === undefined) this.added.set(minimum, (added = new Map()));
+    return added;
   }
 
   base(wait: number): Deal {
@@ -149,11 +195,14 @@ export class DealWork {
    * fills it on the first question; until then all 0). One array per product, wait and balloon, shared by every approval.
    */
   termsOf(productId: number, wait: number, balloon: number): Int8Array {
-    const key = `${productId}|${wait}|${balloon}`;
-    let terms = this.feasible.get(key);
+    let byBalloon = this.feasible.get(wait);
+    if (byBalloon === undefined) this.feasible.set(wait, (byBalloon = new Map()));
+    let byProduct = byBalloon.get(balloon);
+    if (byProduct === undefined) byBalloon.set(balloon, (byProduct = new Map()));
+    let terms = byProduct.get(productId);
     if (terms === undefined) {
       terms = new Int8Array(this.maxTerm + 1);
-      this.feasible.set(key, terms);
+      byProduct.set(productId, terms);
     }
     return terms;
   }
@@ -182,7 +231,7 @@ export class DealWork {
     if (t !== undefined) return t;
     let line = this.lines.get(l.productId);
     if (line === undefined) {
-      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [] };
+      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [], shared: new Map() };
       for (const g of this.grids) {
         // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
         const first = this.amountAt(line, g.value(0));
@@ -193,13 +242,26 @@ export class DealWork {
       }
       this.lines.set(l.productId, line);
     }
-    t = { belowMax: [], belowMin: [] };
-    for (let at = 0; at < this.grids.length; at++) {
-      const belowMax = this.firstK(line, at, l.max, false);
-      t.belowMax.push(belowMax);
-      // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
-      t.belowMin.push(Math.max(belowMax, this.firstK(line, at, l.min, true)));
+    // Brackets of one product with the same amount range share one record.
+    let byMax = line.shared.get(l.min);
+    if (byMax === undefined) line.shared.set(l.min, (byMax = new Map()));
+    t = byMax.get(l.max);
+    if (t !== undefined) {
+      this.thresholds.set(l.id, t);
+      return t;
     }
+    t = { belowMax: [], belowMin: [], low: [], high: [] };
+    for (let at = 0; at < this.grids.length; at++) {
+      const g = this.grids[at];
+      const belowMax = this.firstK(line, at, l.max, false);
+      // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
+      const belowMin = Math.max(belowMax, this.firstK(line, at, l.min, true));
+      t.belowMax.push(belowMax);
+      t.belowMin.push(belowMin);
+      t.low.push(belowMax >= 1 ? g.value(belowMax - 1) : -Infinity);
+      t.high.push(belowMin <= g.last ? g.value(belowMin) : Infinity);
+    }
+    byMax.set(l.max, t);
     this.thresholds.set(l.id, t);
     return t;
   }
@@ -333,6 +395,8 @@ interface ProductLine {
   /** Per grid: bound -> the first k whose amount is at most it, and under it. */
   atMost: Map<number, number>[];
   below: Map<number, number>[];
+  /** min -> max -> the thresholds of its brackets with that amount range. */
+  shared: Map<number, Map<number, Thresholds>>;
 }
 
 /** Where a bracket's product prices: a deal at these figures with no deposit. */
@@ -356,15 +420,15 @@ interface Slot {
  */
 export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
   if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
-  const holds = (k: number) => k >= hi || test(k);
+  // `k >= hi || test(k)` written out, not as a closure: this runs thousands of times a deal.
   let at = Math.min(hi, Math.max(lo, guess));
   let step = 1;
-  if (holds(at)) {
+  if (at >= hi || test(at)) {
     // The answer is at or below `at`.
     for (;;) {
       const k = at - step;
       if (k < lo) return firstTrue(lo, at, test);
-      if (!holds(k)) return firstTrue(k + 1, at, test);
+      if (!(k >= hi || test(k))) return firstTrue(k + 1, at, test);
       at = k;
       step *= 2;
     }
@@ -373,7 +437,7 @@ export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: n
   for (;;) {
     const k = at + step;
     if (k >= hi) return firstTrue(at + 1, hi, test);
-    if (holds(k)) return firstTrue(at + 1, k, test);
+    if (test(k)) return firstTrue(at + 1, k, test);
     at = k;
     step *= 2;
   }

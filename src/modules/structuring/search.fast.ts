@@ -5,10 +5,9 @@
 import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
-import { compareCheapest, type PricedBracket, priceOneBracket, productOfBracket } from '../pricing/index.ts';
+import { compareCheapest, type PricedBracket, priceOneBracket } from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
 import {
-  amountRange,
   candidateOf,
   compareChanges,
   compareRank,
@@ -33,13 +32,15 @@ interface Key {
 export class FastSearch implements ApprovalSearch {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
   private linkedList: Linked[] | null = null;
+  /** Per linked bracket: 0 when it prices no change of the deal (`DealWork.admits`). */
+  private admitted = new Uint8Array(0);
   private readonly minimum: number;
   private readonly lo: number;
   private readonly hi: number;
-  /** Per linked bracket: the deposits it adds (its interval's ends and the grid values nearest the deal's own). */
-  private readonly added = new Map<number, number[]>();
   /** The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. */
   private readonly depositLists = new Map<number, number[]>();
+  /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
+  private readonly plausibleLists = new Map<number[], Map<number, Int32Array>>();
   private termList: number[] | null = null;
   /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
   private readonly feasible = new Map<string, Int8Array[]>();
@@ -59,16 +60,17 @@ export class FastSearch implements ApprovalSearch {
   /** Built on first use: most approvals are blocked by a fact and never searched. */
   private get linked(): Linked[] {
     if (this.linkedList !== null) return this.linkedList;
-    const { catalogue } = this.work;
     const a = this.a;
     const linked: Linked[] = [];
-    for (const id of new Set(a.rate_bracket_ids)) {
-      const b = catalogue.bracketsById.get(id);
-      const product = productOfBracket(catalogue.pricingIndex, id);
-      if (b === undefined || product === null || b.organisation_id !== a.organisation_id) continue;
-      const [min, max] = amountRange(b, product);
-      linked.push({ id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null });
+    const ids = a.rate_bracket_ids;
+    for (let i = 0; i < ids.length; i++) {
+      // Without repeats, first place kept.
+      if (ids.indexOf(ids[i]) < i) continue;
+      const l = this.work.linkedOf(ids[i]);
+      if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
+    this.admitted = new Uint8Array(linked.length);
+    for (let k = 0; k < linked.length; k++) this.admitted[k] = this.work.admits(linked[k].id) ? 1 : 0;
     this.linkedList = linked;
     return linked;
   }
@@ -171,24 +173,55 @@ export class FastSearch implements ApprovalSearch {
   private surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
     const l = this.linked[k];
     const b = l.bracket;
+    if (this.admitted[k] === 0) return true;
     if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) return true;
     if (!(deposit >= 0)) return false;
     if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
-    const t = this.thresholdsOf(l, wait, term, balloon);
-    const grids = this.work.grids;
-    for (let at = 0; at < grids.length; at++) {
-      const g = grids[at];
-      const belowMax = t.belowMax[at];
-      const belowMin = t.belowMin[at];
-      if (belowMax >= 1 && deposit <= g.value(belowMax - 1)) return true;
-      if (belowMin <= g.last && deposit >= g.value(belowMin)) return true;
+    return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
+  }
+
+  /**
+   * The positions in `deposits` (the list `deposits` gives for (wait, term, balloon)) that some linked bracket could
+   * price at (wait, term, balloon): its term range and product allow the term and the deposit is inside its window
+   * (`surelyNot`). Any other position's candidate is none, so a search skips it unpriced. Kept per list and set of
+   * such brackets.
+   */
+  private plausible(wait: number, term: number, balloon: number, deposits: number[]): Int32Array {
+    const linked = this.linked;
+    const feasible = this.feasibleAt(wait, balloon);
+    let mask = 0;
+    for (let k = 0; k < linked.length && k < 30; k++) {
+      const b = linked[k].bracket;
+      if (this.admitted[k] === 0) continue;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (this.work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
     }
-    return false;
+    let byMask = linked.length <= 30 ? this.plausibleLists.get(deposits) : undefined;
+    let positions = byMask?.get(mask);
+    if (positions !== undefined) return positions;
+    const out: number[] = [];
+    for (let i = 0; i < deposits.length; i++) {
+      const d = deposits[i];
+      for (let k = 0; k < linked.length; k++) {
+        if (!this.surelyNot(k, wait, d, term, balloon)) {
+          out.push(i);
+          break;
+        }
+      }
+    }
+    positions = Int32Array.from(out);
+    if (linked.length <= 30) {
+      if (byMask === undefined) this.plausibleLists.set(deposits, (byMask = new Map()));
+      byMask.set(mask, positions);
+    }
+    return positions;
   }
 
   /** The deposits bracket `l` adds once its product prices, as the plain rule finds them. */
   private addedBy(l: Linked, wait: number, term: number, balloon: number): number[] {
-    let out = this.added.get(l.id);
+    // They depend on the bracket and the approval's minimum deposit only: kept per deal for every approval.
+    const added = this.work.addedFor(this.minimum);
+    let out = added.get(l.id);
     if (out !== undefined) return out;
     out = [];
     const work = this.work;
@@ -204,7 +237,7 @@ export class FastSearch implements ApprovalSearch {
       const near = work.d0 / g.step;
       for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
     });
-    this.added.set(l.id, out);
+    added.set(l.id, out);
     return out;
   }
 
@@ -306,10 +339,11 @@ export class FastSearch implements ApprovalSearch {
     const work = this.work;
     const t0 = work.t0;
     if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
-    const deposits = changed ? this.deposits(wait, t0, work.b0) : this.sameDeposits(wait, t0, work.b0);
+    const deposits = this.deposits(wait, t0, work.b0);
     const keys: Key[] = [];
-    for (let i = 0; i < deposits.length; i++) {
+    for (const i of this.plausible(wait, t0, work.b0, deposits)) {
       const deposit = deposits[i];
+      if (!changed && !work.nearOwnDeposit && i > 0) break;
       const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
       if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum)
@@ -335,8 +369,12 @@ export class FastSearch implements ApprovalSearch {
       for (const term of [t0 - distance, t0 + distance]) {
         if (term < terms[0] || term > terms[terms.length - 1] || !terms.includes(term)) continue;
         if (!this.pricesAt(wait, term, b0)) continue;
-        for (const deposit of this.sameDeposits(wait, term, b0)) {
-          if (deposit + MONEY_TOLERANCE < this.minimum) continue;
+        const deposits = this.deposits(wait, term, b0);
+        for (const i of this.plausible(wait, term, b0, deposits)) {
+          const deposit = deposits[i];
+          // The deal's own deposit is first; another is no change only near it (`nearOwnDeposit`).
+          if (i > 0 && !work.nearOwnDeposit) break;
+          if (leverChange(deposit, work.d0) !== 0 || deposit + MONEY_TOLERANCE < this.minimum) continue;
           const c = this.candidate(wait, deposit, term, b0);
           if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
         }
@@ -351,17 +389,16 @@ export class FastSearch implements ApprovalSearch {
     const work = this.work;
     const b0 = work.b0;
     const keys: Key[] = [];
-    let order = 0;
     for (const term of this.terms()) {
       const dTerm = Math.abs(term - work.t0);
       if (dTerm === 0 || !this.pricesAt(wait, term, b0)) continue;
       const deposits = this.deposits(wait, term, b0);
-      for (let i = 0; i < deposits.length; i++) {
+      // The plain rule's order: terms up, then each term's deposits in their order.
+      for (const i of this.plausible(wait, term, b0, deposits)) {
         const deposit = deposits[i];
         const dDeposit = leverChange(deposit, work.d0);
         if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
-          keys.push({ dDeposit, dTerm, order, deposit, term });
-        order += 1;
+          keys.push({ dDeposit, dTerm, order: term * 65_536 + i, deposit, term });
       }
     }
     return this.leastKeyFirst(wait, keys);
@@ -401,19 +438,11 @@ export class FastSearch implements ApprovalSearch {
     for (let k = 0; k < this.linked.length; k++) {
       const l = this.linked[k];
       const b = l.bracket;
+      if (this.admitted[k] === 0) continue;
       if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
       if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
     }
     return false;
-  }
-
-  /**
-   * The deposits of (wait, term) whose change is none: the deal's own, and any grid value `leverChange` calls none. Order
-   * positions of the rest do not matter here (only ties of equal keys are ordered, and those share the term).
-   */
-  private sameDeposits(wait: number, term: number, balloon: number): number[] {
-    if (!this.work.nearOwnDeposit) return [this.work.d0];
-    return this.deposits(wait, term, balloon).filter((d) => leverChange(d, this.work.d0) === 0);
   }
 
   /**
@@ -448,7 +477,7 @@ export class FastSearch implements ApprovalSearch {
         if (best !== null && floor > roundMoney(best.bracket.repayment_min)) break;
       }
       const deposits = this.deposits(wait, cell.term, cell.balloon);
-      for (let di = 0; di < deposits.length; di++) {
+      for (const di of this.plausible(wait, cell.term, cell.balloon, deposits)) {
         const deposit = deposits[di];
         const bracket = this.bracketAt(wait, deposit, cell.term, cell.balloon);
         // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
@@ -479,6 +508,7 @@ export class FastSearch implements ApprovalSearch {
     for (const balloon of balloons) {
       const feasible = this.feasibleAt(wait, balloon);
       for (let k = 0; k < this.linked.length && least !== -Infinity; k++) {
+        if (this.admitted[k] === 0) continue;
         const floor = this.work.leastFloorOf(this.linked[k], feasible[k], wait, balloon);
         if (floor < least) least = floor;
       }
@@ -496,6 +526,7 @@ export class FastSearch implements ApprovalSearch {
     for (let k = 0; k < this.linked.length; k++) {
       const l = this.linked[k];
       const b = l.bracket;
+      if (this.admitted[k] === 0) continue;
       if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
       if (!this.work.prices(feasible[k], l.id, wait, term, balloon)) continue;
       this.thresholdsOf(l, wait, term, balloon);
@@ -511,4 +542,10 @@ function rankFigures(a: PricedBracket, b: PricedBracket, rankBy: RankBy): number
   const byRepayment = roundMoney(a.repayment_min) - roundMoney(b.repayment_min);
   const byRate = roundRate(a.e_min) - roundRate(b.e_min);
   return rankBy === 'rate' ? byRate || byRepayment : byRepayment || byRate;
+}
+
+/** True when `deposit` is outside the bracket's window on some grid (`Thresholds.low`, `high`). */
+function outside(t: Thresholds, deposit: number): boolean {
+  for (let at = 0; at < t.low.length; at++) if (deposit <= t.low[at] || deposit >= t.high[at]) return true;
+  return false;
 }
