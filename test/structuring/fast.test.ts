@@ -12,6 +12,7 @@ import type { Deal } from '../../src/modules/deal/index.ts';
 import {
   amountFinancedCents,
   amountFinancedTerms,
+  bracketAdmits,
   priceDeal,
   priceOneBracket,
   productOfBracket,
@@ -387,6 +388,28 @@ describe("a bracket's deposit thresholds, found once per product and bound, are 
         }
       }),
       { seed: 20_261_128, numRuns: 1_000 },
+    );
+  });
+});
+
+describe('a bracket the pricing engine does not admit prices no change of the deal', () => {
+  // The fast path never asks such a bracket (`bracketAdmits`): no term, deposit or balloon may price it.
+  it('holds for every bracket on generated deals, at every term and deposit', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const { pricingIndex } = catalogueOf(world);
+        for (const b of world.brackets) {
+          if (bracketAdmits(pricingIndex, input.deal, b.id, 'commercial')) continue;
+          for (let term = 1; term <= 24; term++) {
+            for (const deposit of [0, c.cost / 4, c.cost / 2]) {
+              const deal = { ...input.deal, term, deposit };
+              expect(priceOneBracket(pricingIndex, deal, b.id, 'commercial')).toBeNull();
+            }
+          }
+        }
+      }),
+      { seed: 20_261_128, numRuns: 500 },
     );
   });
 });
