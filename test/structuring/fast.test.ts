@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { DOC_LEVELS } from '../../src/lib/vocabulary.ts';
 import type { Approval, Product, RateBracket } from '../../src/modules/catalogue/model.ts';
 import type { Deal } from '../../src/modules/deal/index.ts';
-import { priceDeal, priceOneBracket, productOfBracket, repaymentFloor } from '../../src/modules/pricing/engine.ts';
+import {
+  amountFinancedCents,
+  amountFinancedTerms,
+  bracketAdmits,
+  priceDeal,
+  priceOneBracket,
+  productOfBracket,
+  repaymentFloor,
+} from '../../src/modules/pricing/engine.ts';
 import { DealWork, firstTrueFrom, type Linked } from '../../src/modules/structuring/deal-work.fast.ts';
 import { amountRange, firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
@@ -305,6 +313,103 @@ describe("a bracket's least repayment floor over the searched terms is under its
         }
       }),
       { seed: 20_261_128, numRuns: 1_000 },
+    );
+  });
+});
+
+describe("a product's priced terms, answered at once, are the amount financed's answer at each term", () => {
+  // The fast path asks one quote per product and reads the term's own bounds per term (`amountFinancedTerms`).
+  it('holds for every bracket on generated deals, with the age at the end following the term or sent', () => {
+    fc.assert(
+      fc.property(caseArb, fc.boolean(), fc.integer({ min: 0, max: 60 }), (c, follows, sentAge) => {
+        const { world, input } = build(c);
+        const { pricingIndex } = catalogueOf(world);
+        const deal: Deal = { ...input.deal, asset_age_plus_term: follows ? null : sentAge };
+        const out = new Int8Array(40);
+        for (const b of world.brackets) {
+          amountFinancedTerms(pricingIndex, b.id, deal, follows, out);
+          for (let term = 1; term < out.length; term++) {
+            const age = deal.asset_age;
+            const at: Deal = {
+              ...deal,
+              term,
+              asset_age_plus_term: follows ? (age === null ? null : age + term) : sentAge,
+            };
+            expect(out[term]).toBe(amountFinancedCents(pricingIndex, b.id, at) === null ? 2 : 1);
+          }
+        }
+      }),
+      { seed: 20_261_128, numRuns: 1_000 },
+    );
+  });
+});
+
+describe("a bracket's deposit thresholds, found once per product and bound, are its own bisection's", () => {
+  // Brackets of one product with the same bound share the search: the amount financed is the product's figure.
+  it('holds for every bracket on generated deals', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const catalogue = catalogueOf(world);
+        const work = new DealWork(input, catalogue);
+        for (const b of world.brackets) {
+          const product = productOfBracket(catalogue.pricingIndex, b.id);
+          if (product === null) continue;
+          const terms = work.termsOf(product.id, 0, input.deal.balloon_amount);
+          let term = 1;
+          while (term <= work.maxTerm && !work.prices(terms, b.id, 0, term, input.deal.balloon_amount)) term++;
+          if (term > work.maxTerm) continue;
+          const [min, max] = amountRange(b, product);
+          const l: Linked = {
+            id: b.id,
+            bracket: b,
+            productId: product.id,
+            min,
+            max,
+            thresholds: null,
+            reference: null,
+          };
+          const reference = { wait: 0, term, balloon: input.deal.balloon_amount };
+          const t = work.thresholdsOf(l, reference);
+          const amount = (d: number) => {
+            const deal = {
+              ...input.deal,
+              deposit: d,
+              term,
+              asset_age_plus_term: work.probe(0, d, term, 0).asset_age_plus_term,
+            };
+            return amountFinancedCents(catalogue.pricingIndex, b.id, deal) ?? -Infinity;
+          };
+          work.grids.forEach((g, at) => {
+            const belowMax = firstTrue(0, g.last + 1, (k) => amount(g.value(k)) <= max);
+            expect(t.belowMax[at]).toBe(belowMax);
+            expect(t.belowMin[at]).toBe(firstTrue(belowMax, g.last + 1, (k) => amount(g.value(k)) < min));
+          });
+        }
+      }),
+      { seed: 20_261_128, numRuns: 1_000 },
+    );
+  });
+});
+
+describe('a bracket the pricing engine does not admit prices no change of the deal', () => {
+  // The fast path never asks such a bracket (`bracketAdmits`): no term, deposit or balloon may price it.
+  it('holds for every bracket on generated deals, at every term and deposit', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const { pricingIndex } = catalogueOf(world);
+        for (const b of world.brackets) {
+          if (bracketAdmits(pricingIndex, input.deal, b.id, 'commercial')) continue;
+          for (let term = 1; term <= 24; term++) {
+            for (const deposit of [0, c.cost / 4, c.cost / 2]) {
+              const deal = { ...input.deal, term, deposit };
+              expect(priceOneBracket(pricingIndex, deal, b.id, 'commercial')).toBeNull();
+            }
+          }
+        }
+      }),
+      { seed: 20_261_128, numRuns: 500 },
     );
   });
 });

@@ -28,9 +28,17 @@ import {
   type PricedBracket,
   type PriceDealOptions,
   type PricingCatalogue,
-  quoteProduct as quoteProductByRules,
 } from './engine.rules.ts';
-import { compoundingPerYear, effectiveAnnualRate, pmt, ratePerInstalment, roundMoney, roundRate } from './finance.ts';
+import {
+  compoundingPerYear,
+  effectiveAnnualRate,
+  instalmentCount,
+  instalmentsPerYear,
+  pmt,
+  ratePerInstalment,
+  roundMoney,
+  roundRate,
+} from './finance.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Index
@@ -462,9 +470,13 @@ class Market implements PricedMarket {
 
 /** Rule 11, the bracket's own bounds (amount financed is checked once the product's P is known). */
 function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boolean {
+  return within(terms.term, bracket.min_term, bracket.max_term) && bracketAdmitsDeal(bracket, deal, terms.preferred);
+}
+
+/** Rule 11, the bracket's own bounds that read neither the term nor a figure: the financier, the asset's age, LVR. */
+function bracketAdmitsDeal(bracket: RateBracket, deal: Deal, preferred: readonly number[] | null): boolean {
   return (
-    (terms.preferred === null || terms.preferred.includes(bracket.organisation_id)) &&
-    within(terms.term, bracket.min_term, bracket.max_term) &&
+    (preferred === null || preferred.includes(bracket.organisation_id)) &&
     answeredWithin(deal.asset_age, bracket.min_asset_age, bracket.max_asset_age) &&
     (deal.lvr === null || bracket.max_lvr === null || bracket.max_lvr === undefined || deal.lvr <= bracket.max_lvr)
   );
@@ -618,8 +630,54 @@ export function amountFinancedCents(index: PricingIndex, rateBracketId: number, 
   const position = data.bracketPositionById.get(rateBracketId);
   const terms = dealTerms(deal);
   if (position === undefined || terms === null) return null;
-  const quote = quoteProductByRules(unlimited(data.products[data.bracketProduct[position]]), deal, terms);
-  return quote === null ? null : quote.amount_financed_cents;
+  // Its own scratch, not the index's: a caller may still be reading figures a pricing call left there.
+  if (!quoteProduct(unlimited(data.products[data.bracketProduct[position]]), deal, terms, amountQuote, 0)) return null;
+  return amountQuote[Q_AMOUNT_FINANCED_CENTS];
+}
+
+/** `amountFinancedCents`' quote: asked thousands of times a structuring answer, so no record per question. */
+const amountQuote = new Float64Array(QUOTE_FIELDS);
+
+/**
+ * `amountFinancedCents` for every term at once: `out[t]` becomes 1 when it is not null on `deal` with term `t` (and,
+ * when `ageFollowsTerm`, `asset_age_plus_term` = `asset_age + t`, as a deal whose broker did not send it reads), else 2;
+ * `out[0]` is left alone. Only the term's own bounds read the term (the product's term range, the instalment count and
+ * the asset's age at the end); the rest of the answer is the same at every term, so it is asked once, at the first
+ * term those bounds allow: one quote per product, not one per term.
+ */
+export function amountFinancedTerms(
+  index: PricingIndex,
+  rateBracketId: number,
+  deal: Deal,
+  ageFollowsTerm: boolean,
+  out: Int8Array,
+): void {
+  out.fill(2, 1);
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  if (position === undefined) return;
+  const product = data.products[data.bracketProduct[position]];
+  const m = instalmentsPerYear(deal.repayment_frequency);
+  const age = deal.asset_age;
+  let first = 0;
+  for (let t = 1; t < out.length; t++) {
+    if (
+      instalmentCount(t, m) >= 1 &&
+      within(t, product.min_range, product.max_range) &&
+      (!ageFollowsTerm ||
+        answeredWithin(age === null ? null : age + t, product.min_asset_age_plus_term, product.max_asset_age_plus_term))
+    ) {
+      out[t] = 1;
+      if (first === 0) first = t;
+    }
+  }
+  if (first === 0) return;
+  const at: Deal = {
+    ...deal,
+    term: first,
+    asset_age_plus_term: ageFollowsTerm ? (age === null ? null : age + first) : deal.asset_age_plus_term,
+  };
+  if (amountFinancedCents(index, rateBracketId, at) === null) out.fill(2, 1);
 }
 
 /** Each product without its amount range, made once: amountFinancedCents asks it many times a deal. */
@@ -706,6 +764,27 @@ export function priceOneBracket(
   if (!priceBracket(bracket, quotes, q, terms, pricedFigures, 0)) return null;
   pricedPosition[0] = position;
   return pricedRow(data, position, pricedFigures, 0, terms);
+}
+
+/**
+ * False when `priceOneBracket` answers null for `deal` whatever its term, deposit and balloon: the bracket is unknown,
+ * not of `type`, unreachable from the deal's asset, or its own bounds that read neither the term nor a figure
+ * (financier, asset age, LVR) refuse the deal. True says only that those checks pass.
+ */
+export function bracketAdmits(
+  index: PricingIndex,
+  deal: Deal,
+  rateBracketId: number,
+  type: CardType = deal.type,
+): boolean {
+  const data = unwrap(index);
+  const position = data.bracketPositionById.get(rateBracketId);
+  const segments = data.reachable.get(deal.asset_value);
+  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return false;
+  const bracket = data.brackets[position];
+  if ((bracket.type ?? 'commercial') !== type) return false;
+  const preferred = deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null;
+  return bracketAdmitsDeal(bracket, deal, preferred);
 }
 
 /** True when the sorted segment holds `position`. */

@@ -265,7 +265,7 @@ export interface ProductQuote {
  *
  * Amount bounds (`min_amount` / `max_amount`) test P including funded brokerage, to the cent.
  */
-export function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQuote | null {
+function quoteProduct(product: Product, deal: Deal, terms: DealTerms): ProductQuote | null {
   if (!productAccepts(product, deal, terms)) return null;
 
   const documentationFee = Math.max(0, product.documentation_fee ?? 0);

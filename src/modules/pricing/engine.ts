@@ -9,6 +9,8 @@
  */
 export {
   amountFinancedCents,
+  amountFinancedTerms,
+  bracketAdmits,
   buildPricingIndex,
   type PricedMarket,
   type PricingIndex,

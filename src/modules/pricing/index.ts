@@ -6,6 +6,8 @@ import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
 export {
   amountFinancedCents,
+  amountFinancedTerms,
+  bracketAdmits,
   buildPricingIndex,
   compareCheapest,
   priceDeal,

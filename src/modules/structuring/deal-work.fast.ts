@@ -6,9 +6,18 @@
 import type { RateBracket } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { MONEY_TOLERANCE } from '../matrix/index.ts';
-import { amountFinancedCents, type PricedBracket, priceOneBracket, repaymentFloor } from '../pricing/index.ts';
+import {
+  amountFinancedCents,
+  amountFinancedTerms,
+  bracketAdmits,
+  type PricedBracket,
+  priceOneBracket,
+  productOfBracket,
+  repaymentFloor,
+} from '../pricing/index.ts';
 import {
   advancedDeal,
+  amountRange,
   changedDeal,
   firstTrue,
   leverChange,
@@ -28,6 +37,9 @@ export interface Grid {
 export interface Thresholds {
   belowMax: number[];
   belowMin: number[];
+  /** The same in dollars, per grid: a deposit at most `low` finances above the maximum, at least `high` below the minimum. */
+  low: number[];
+  high: number[];
 }
 
 /** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
@@ -43,9 +55,17 @@ export class DealWork {
   private readonly bases = new Map<number, Deal>();
   /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
   private readonly probes = new Map<number, Deal>();
-  /** `${product id}|${wait}|${balloon}` -> per term: 0 not asked, 1 prices, 2 cannot price whatever the deposit. */
-  private readonly feasible = new Map<string, Int8Array>();
+  /** wait -> balloon -> product id -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
+  private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
+  /** bracket id -> the record searches read (null: unknown, or no product). */
+  private readonly linkedById = new Map<number, Linked | null>();
+  private readonly admitted = new Map<number, boolean>();
+  /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
+  private readonly added = new Map<number, Map<number, number[]>>();
+  /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
+  /** product id -> where its amount financed is read, and the thresholds found on it per bound. */
+  private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
@@ -82,6 +102,41 @@ export class DealWork {
           return v !== this.d0 && leverChange(v, this.d0) === 0;
         }),
     );
+  }
+
+  /** A linked bracket's record, one per bracket and deal: what it learns (thresholds, reference) every approval reads. */
+  linkedOf(id: number): Linked | null {
+    let l = this.linkedById.get(id);
+    if (l !== undefined) return l;
+    const b = this.catalogue.bracketsById.get(id);
+    const product = productOfBracket(this.catalogue.pricingIndex, id);
+    l = null;
+    if (b !== undefined && product !== null) {
+      const [min, max] = amountRange(b, product);
+      l = { id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null };
+    }
+    this.linkedById.set(id, l);
+    return l;
+  }
+
+  /**
+   * False when the bracket prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or
+   * LVR refuse the deal, and no lever or wait moves them).
+   */
+  admits(id: number): boolean {
+    let admits = this.admitted.get(id);
+    if (admits === undefined) {
+      admits = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
+      this.admitted.set(id, admits);
+    }
+    return admits;
+  }
+
+  /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
+  addedFor(minimum: number): Map<number, number[]> {
+    let added = this.added.get(minimum);
+    if (added === undefined) this.added.set(minimum, (added = new Map()));
+    return added;
   }
 
   base(wait: number): Deal {
@@ -136,52 +191,100 @@ export class DealWork {
   }
 
   /**
-   * Per term, whether the product prices (wait, term, balloon) at all: 0 not asked yet, 1 yes, 2 not whatever the
-   * deposit (`prices` fills it). One array per product, wait and balloon, shared by every approval.
+   * Per term, whether the product prices (wait, term, balloon) at all: 1 yes, 2 not whatever the deposit (`prices`
+   * fills it on the first question; until then all 0). One array per product, wait and balloon, shared by every approval.
    */
   termsOf(productId: number, wait: number, balloon: number): Int8Array {
-    const key = `${productId}|${wait}|${balloon}`;
-    let terms = this.feasible.get(key);
+    let byBalloon = this.feasible.get(wait);
+    if (byBalloon === undefined) this.feasible.set(wait, (byBalloon = new Map()));
+    let byProduct = byBalloon.get(balloon);
+    if (byProduct === undefined) byBalloon.set(balloon, (byProduct = new Map()));
+    let terms = byProduct.get(productId);
     if (terms === undefined) {
       terms = new Int8Array(this.maxTerm + 1);
-      this.feasible.set(key, terms);
+      byProduct.set(productId, terms);
     }
     return terms;
   }
 
-  /** As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. */
+  /**
+   * As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. Answered
+   * for every term at the first question (`amountFinancedTerms`: one quote, then the term's own bounds per term);
+   * `terms[0]` marks the array filled.
+   */
   prices(terms: Int8Array, id: number, wait: number, term: number, balloon: number): boolean {
-    if (terms[term] === 0) {
+    if (terms[0] === 0) {
       const deal = this.probe(wait, 0, term, balloon);
-      terms[term] = amountFinancedCents(this.catalogue.pricingIndex, id, deal) === null ? 2 : 1;
+      amountFinancedTerms(this.catalogue.pricingIndex, id, deal, !this.input.asset_age_plus_term_sent, terms);
+      terms[0] = 1;
     }
     return terms[term] === 1;
   }
 
   /**
    * The bracket's deposit thresholds, found on a deal its product prices (`reference`): the amount financed there is
-   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises.
+   * the one at every term, wait and balloon the product prices, and it falls as the deposit rises. It is the product's
+   * figure, so each threshold is found once per product and bound, and shared by its brackets with that bound.
    */
-  thresholdsOf(b: RateBracket, min: number, max: number, reference: Reference): Thresholds {
-    let t = this.thresholds.get(b.id);
+  thresholdsOf(l: Linked, reference: Reference): Thresholds {
+    let t = this.thresholds.get(l.id);
     if (t !== undefined) return t;
-    const { wait, term, balloon } = reference;
-    const amount = (d: number): number => {
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, this.probe(wait, d, term, balloon));
-      return cents === null ? -Infinity : cents;
-    };
-    t = { belowMax: [], belowMin: [] };
-    for (const g of this.grids) {
-      // Guessed where a straight line through the amounts at both ends crosses each bound; the tests decide.
-      const first = amount(g.value(0));
-      const slope = g.last > 0 ? (amount(g.value(g.last)) - first) / g.last : Number.NaN;
-      const belowMax = firstTrueFrom(0, g.last + 1, Math.ceil((max - first) / slope), (k) => amount(g.value(k)) <= max);
-      t.belowMax.push(belowMax);
-      const guess = Math.ceil((min - first) / slope);
-      t.belowMin.push(firstTrueFrom(belowMax, g.last + 1, guess, (k) => amount(g.value(k)) < min));
+    let line = this.lines.get(l.productId);
+    if (line === undefined) {
+      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [], shared: new Map() };
+      for (const g of this.grids) {
+        // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
+        const first = this.amountAt(line, g.value(0));
+        line.first.push(first);
+        line.slope.push(g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN);
+        line.atMost.push(new Map());
+        line.below.push(new Map());
+      }
+      this.lines.set(l.productId, line);
     }
-    this.thresholds.set(b.id, t);
+    // Brackets of one product with the same amount range share one record.
+    let byMax = line.shared.get(l.min);
+    if (byMax === undefined) line.shared.set(l.min, (byMax = new Map()));
+    t = byMax.get(l.max);
+    if (t !== undefined) {
+      this.thresholds.set(l.id, t);
+      return t;
+    }
+    t = { belowMax: [], belowMin: [], low: [], high: [] };
+    for (let at = 0; at < this.grids.length; at++) {
+      const g = this.grids[at];
+      const belowMax = this.firstK(line, at, l.max, false);
+      // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
+      const belowMin = Math.max(belowMax, this.firstK(line, at, l.min, true));
+      t.belowMax.push(belowMax);
+      t.belowMin.push(belowMin);
+      t.low.push(belowMax >= 1 ? g.value(belowMax - 1) : -Infinity);
+      t.high.push(belowMin <= g.last ? g.value(belowMin) : Infinity);
+    }
+    byMax.set(l.max, t);
+    this.thresholds.set(l.id, t);
     return t;
+  }
+
+  /** The amount financed of the line's product at `deposit` (cents; -Infinity when it does not price). */
+  private amountAt(line: ProductLine, deposit: number): number {
+    const { wait, term, balloon } = line.reference;
+    const cents = amountFinancedCents(this.catalogue.pricingIndex, line.id, this.probe(wait, deposit, term, balloon));
+    return cents === null ? -Infinity : cents;
+  }
+
+  /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
+  private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
+    const kept = below ? line.below[at] : line.atMost[at];
+    let k = kept.get(bound);
+    if (k !== undefined) return k;
+    const g = this.grids[at];
+    const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
+    k = below
+      ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
+      : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
+    kept.set(bound, k);
+    return k;
   }
 
   /**
@@ -281,6 +384,21 @@ export interface Linked {
   reference: Reference | null;
 }
 
+/** One product's amount financed over a deal's deposit grids, and the first k found per bound. */
+interface ProductLine {
+  /** Where it is read (the product prices there), through one of its brackets (`id`). */
+  reference: Reference;
+  id: number;
+  /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
+  first: number[];
+  slope: number[];
+  /** Per grid: bound -> the first k whose amount is at most it, and under it. */
+  atMost: Map<number, number>[];
+  below: Map<number, number>[];
+  /** min -> max -> the thresholds of its brackets with that amount range. */
+  shared: Map<number, Map<number, Thresholds>>;
+}
+
 /** Where a bracket's product prices: a deal at these figures with no deposit. */
 export interface Reference {
   wait: number;
@@ -302,15 +420,15 @@ interface Slot {
  */
 export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
   if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
-  const holds = (k: number) => k >= hi || test(k);
+  // `k >= hi || test(k)` written out, not as a closure: this runs thousands of times a deal.
   let at = Math.min(hi, Math.max(lo, guess));
   let step = 1;
-  if (holds(at)) {
+  if (at >= hi || test(at)) {
     // The answer is at or below `at`.
     for (;;) {
       const k = at - step;
       if (k < lo) return firstTrue(lo, at, test);
-      if (!holds(k)) return firstTrue(k + 1, at, test);
+      if (!(k >= hi || test(k))) return firstTrue(k + 1, at, test);
       at = k;
       step *= 2;
     }
@@ -319,7 +437,7 @@ export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: n
   for (;;) {
     const k = at + step;
     if (k >= hi) return firstTrue(at + 1, hi, test);
-    if (holds(k)) return firstTrue(at + 1, k, test);
+    if (test(k)) return firstTrue(at + 1, k, test);
     at = k;
     step *= 2;
   }

@@ -6,6 +6,8 @@
  *   engine once and each unmet criterion made a blocker as it is found (`visitUnmetCriteria`), and an approval's
  *   search set up only when it is searched (one blocked by a fact never is);
  * - deal-work.fast.ts: what one deal's search shares across approvals;
+ * - approval-brackets.fast.ts: one approval's linked brackets, which of them could price a change, and the deposits
+ *   and terms it tries;
  * - search.fast.ts: one approval's search.
  *
  * What differs is only how the candidates are found and checked, never which ones count:

@@ -1,24 +1,21 @@
 /**
  * One approval's search for the structuring fast path (engine.fast.ts): its smallest change in the change order and
- * its cheapest reachable change, over the work one deal shares (deal-work.fast.ts).
+ * its cheapest reachable change, over its linked brackets (approval-brackets.fast.ts) and the work one deal shares
+ * (deal-work.fast.ts).
  */
-import type { Approval } from '../catalogue/index.ts';
-import type { Deal } from '../deal/index.ts';
-import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
-import { compareCheapest, type PricedBracket, priceOneBracket, productOfBracket } from '../pricing/index.ts';
-import { roundMoney, roundRate } from '../pricing/index.ts';
+import { MONEY_TOLERANCE } from '../matrix/index.ts';
+import { type PricedBracket, roundMoney, roundRate } from '../pricing/index.ts';
+import { ApprovalBrackets } from './approval-brackets.fast.ts';
+import type { Reference } from './deal-work.fast.ts';
 import {
-  amountRange,
-  candidateOf,
+  type ApprovalSearch,
+  type Candidate,
   compareChanges,
   compareRank,
   firstTrue,
   leverChange,
-  type ApprovalSearch,
-  type Candidate,
   type RankBy,
 } from './engine.ts';
-import type { DealWork, Linked, Reference, Thresholds } from './deal-work.fast.ts';
 
 /** A candidate's place in the change order at a fixed balloon, before it is checked. */
 interface Key {
@@ -30,209 +27,7 @@ interface Key {
   term: number;
 }
 
-export class FastSearch implements ApprovalSearch {
-  /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
-  private linkedList: Linked[] | null = null;
-  private readonly minimum: number;
-  private readonly lo: number;
-  private readonly hi: number;
-  /** Per linked bracket: the deposits it adds (its interval's ends and the grid values nearest the deal's own). */
-  private readonly added = new Map<number, number[]>();
-  /** The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. */
-  private readonly depositLists = new Map<number, number[]>();
-  private termList: number[] | null = null;
-  /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
-  private readonly feasible = new Map<string, Int8Array[]>();
-  private lastWait = 0;
-  private lastBalloon = 0;
-  private lastFeasible: Int8Array[] | null = null;
-
-  constructor(
-    private readonly a: Approval,
-    private readonly work: DealWork,
-  ) {
-    this.minimum = depositRequired(a, work.input.deal.cost_inc) ?? 0;
-    this.lo = Math.max(0, this.minimum - MONEY_TOLERANCE);
-    this.hi = work.input.bounds.max_deposit;
-  }
-
-  /** Built on first use: most approvals are blocked by a fact and never searched. */
-  private get linked(): Linked[] {
-    if (this.linkedList !== null) return this.linkedList;
-    const { catalogue } = this.work;
-    const a = this.a;
-    const linked: Linked[] = [];
-    for (const id of new Set(a.rate_bracket_ids)) {
-      const b = catalogue.bracketsById.get(id);
-      const product = productOfBracket(catalogue.pricingIndex, id);
-      if (b === undefined || product === null || b.organisation_id !== a.organisation_id) continue;
-      const [min, max] = amountRange(b, product);
-      linked.push({ id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null });
-    }
-    this.linkedList = linked;
-    return linked;
-  }
-
-  verify(deal: Deal): PricedBracket | null {
-    if (evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status !== 'confirmed') return null;
-    let best: PricedBracket | null = null;
-    for (const l of this.linked) {
-      const row = priceOneBracket(this.work.catalogue.pricingIndex, deal, l.id, 'commercial');
-      if (row !== null && (best === null || compareCheapest(row, best) < 0)) best = row;
-    }
-    return best;
-  }
-
-  /** The approval's cheapest linked bracket on the changed deal (Rule 13), before its criteria are read. */
-  private bracketAt(wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
-    const work = this.work;
-    let bracket: PricedBracket | null = null;
-    for (let k = 0; k < this.linked.length; k++) {
-      if (this.surelyNot(k, wait, deposit, term, balloon)) continue;
-      const row = work.price(this.linked[k].id, wait, deposit, term, balloon);
-      if (row !== null && (bracket === null || compareCheapest(row, bracket) < 0)) bracket = row;
-    }
-    return bracket;
-  }
-
-  private candidate(wait: number, deposit: number, term: number, balloon: number): Candidate | null {
-    const bracket = this.bracketAt(wait, deposit, term, balloon);
-    return bracket === null ? null : this.confirmed(bracket, wait, deposit, term, balloon);
-  }
-
-  /** The candidate when the approval is confirmed on the changed deal, else null. */
-  private confirmed(
-    bracket: PricedBracket,
-    wait: number,
-    deposit: number,
-    term: number,
-    balloon: number,
-  ): Candidate | null {
-    const work = this.work;
-    const deal = work.deal(wait, deposit, term, balloon);
-    if (evaluateApproval(this.a, deal, work.catalogue.ancestry)?.status !== 'confirmed') return null;
-    return candidateOf(
-      { deposit: work.d0, term: work.t0, balloon: work.b0 },
-      wait,
-      deposit,
-      term,
-      balloon,
-      bracket,
-      deal,
-    );
-  }
-
-  /** As the plain rule: the bounds (with the deal's own), narrowed by the approval's own term criteria. */
-  private terms(): number[] {
-    if (this.termList !== null) return this.termList;
-    const { bounds } = this.work.input;
-    const t0 = this.work.t0;
-    const lo = Math.max(Math.min(bounds.min_term, t0), this.a.min_term ?? 1, 1);
-    const hi = Math.min(Math.max(bounds.max_term, t0), this.a.max_term ?? Infinity);
-    const terms: number[] = [];
-    for (let t = Math.ceil(lo); t <= hi; t++) {
-      if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
-    }
-    this.termList = terms;
-    return terms;
-  }
-
-  /** Per linked bracket, its product's per-term answer at (wait, balloon). */
-  private feasibleAt(wait: number, balloon: number): Int8Array[] {
-    // Asked per term and bracket, nearly always for the same (wait, balloon) as the last time.
-    if (this.lastFeasible !== null && wait === this.lastWait && balloon === this.lastBalloon) return this.lastFeasible;
-    const key = `${wait}|${balloon}`;
-    let arrays = this.feasible.get(key);
-    if (arrays === undefined) {
-      arrays = this.linked.map((l) => this.work.termsOf(l.productId, wait, balloon));
-      this.feasible.set(key, arrays);
-    }
-    this.lastWait = wait;
-    this.lastBalloon = balloon;
-    this.lastFeasible = arrays;
-    return arrays;
-  }
-
-  /** The bracket's thresholds, read on (wait, term, balloon), where its product prices. */
-  private thresholdsOf(l: Linked, wait: number, term: number, balloon: number): Thresholds {
-    if (l.thresholds === null) {
-      const reference = { wait, term, balloon };
-      l.thresholds = this.work.thresholdsOf(l.bracket, l.min, l.max, reference);
-      l.reference = reference;
-    }
-    return l.thresholds;
-  }
-
-  /**
-   * True when the bracket surely cannot price `deposit` at (wait, term, balloon): outside its own term range, its
-   * product prices nothing there, or the amount financed is outside its range (the thresholds bound it on both sides:
-   * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
-   */
-  private surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
-    const l = this.linked[k];
-    const b = l.bracket;
-    if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) return true;
-    if (!(deposit >= 0)) return false;
-    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
-    const t = this.thresholdsOf(l, wait, term, balloon);
-    const grids = this.work.grids;
-    for (let at = 0; at < grids.length; at++) {
-      const g = grids[at];
-      const belowMax = t.belowMax[at];
-      const belowMin = t.belowMin[at];
-      if (belowMax >= 1 && deposit <= g.value(belowMax - 1)) return true;
-      if (belowMin <= g.last && deposit >= g.value(belowMin)) return true;
-    }
-    return false;
-  }
-
-  /** The deposits bracket `l` adds once its product prices, as the plain rule finds them. */
-  private addedBy(l: Linked, wait: number, term: number, balloon: number): number[] {
-    let out = this.added.get(l.id);
-    if (out !== undefined) return out;
-    out = [];
-    const work = this.work;
-    const t = this.thresholdsOf(l, wait, term, balloon);
-    work.grids.forEach((g, at) => {
-      let first = Math.ceil(this.lo / g.step - 1e-9);
-      const last = g.last;
-      while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
-      if (first > last) return;
-      const kLo = Math.min(Math.max(t.belowMax[at], first), last + 1);
-      const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
-      if (kLo > kHi) return;
-      const near = work.d0 / g.step;
-      for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
-    });
-    this.added.set(l.id, out);
-    return out;
-  }
-
-  /** The plain rule's deposits for (wait, term, balloon), in its order. */
-  private deposits(wait: number, term: number, balloon: number): number[] {
-    const work = this.work;
-    if (this.lo > this.hi) return [work.d0];
-    const feasible = this.feasibleAt(wait, balloon);
-    const linked = this.linked;
-    // They depend only on which linked brackets' products price here: one list per such set, kept.
-    let mask = 0;
-    for (let k = 0; k < linked.length && k < 30; k++)
-      if (work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
-    const kept = linked.length <= 30 ? this.depositLists.get(mask) : undefined;
-    if (kept !== undefined) return kept;
-    const out = new Set<number>([work.d0]);
-    for (let k = 0; k < linked.length; k++) {
-      const l = linked[k];
-      if (!work.prices(feasible[k], l.id, wait, term, balloon)) continue;
-      for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
-    }
-    const result: number[] = [];
-    for (const d of out)
-      if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
-    if (linked.length <= 30) this.depositLists.set(mask, result);
-    return result;
-  }
-
+export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   /** As the plain rule: the highest whole-dollar balloon below the deal's that still prices, by bisection. */
   private lowerBalloon(wait: number, deposit: number, term: number): Candidate | null {
     const { min_balloon: min } = this.work.input.bounds;
@@ -306,10 +101,11 @@ export class FastSearch implements ApprovalSearch {
     const work = this.work;
     const t0 = work.t0;
     if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
-    const deposits = changed ? this.deposits(wait, t0, work.b0) : this.sameDeposits(wait, t0, work.b0);
+    const deposits = this.deposits(wait, t0, work.b0);
     const keys: Key[] = [];
-    for (let i = 0; i < deposits.length; i++) {
+    for (const i of this.plausible(wait, t0, work.b0, deposits)) {
       const deposit = deposits[i];
+      if (!changed && !work.nearOwnDeposit && i > 0) break;
       const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
       if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum)
@@ -335,8 +131,12 @@ export class FastSearch implements ApprovalSearch {
       for (const term of [t0 - distance, t0 + distance]) {
         if (term < terms[0] || term > terms[terms.length - 1] || !terms.includes(term)) continue;
         if (!this.pricesAt(wait, term, b0)) continue;
-        for (const deposit of this.sameDeposits(wait, term, b0)) {
-          if (deposit + MONEY_TOLERANCE < this.minimum) continue;
+        const deposits = this.deposits(wait, term, b0);
+        for (const i of this.plausible(wait, term, b0, deposits)) {
+          const deposit = deposits[i];
+          // The deal's own deposit is first; another is no change only near it (`nearOwnDeposit`).
+          if (i > 0 && !work.nearOwnDeposit) break;
+          if (leverChange(deposit, work.d0) !== 0 || deposit + MONEY_TOLERANCE < this.minimum) continue;
           const c = this.candidate(wait, deposit, term, b0);
           if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
         }
@@ -351,17 +151,16 @@ export class FastSearch implements ApprovalSearch {
     const work = this.work;
     const b0 = work.b0;
     const keys: Key[] = [];
-    let order = 0;
     for (const term of this.terms()) {
       const dTerm = Math.abs(term - work.t0);
       if (dTerm === 0 || !this.pricesAt(wait, term, b0)) continue;
       const deposits = this.deposits(wait, term, b0);
-      for (let i = 0; i < deposits.length; i++) {
+      // The plain rule's order: terms up, then each term's deposits in their order.
+      for (const i of this.plausible(wait, term, b0, deposits)) {
         const deposit = deposits[i];
         const dDeposit = leverChange(deposit, work.d0);
         if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
-          keys.push({ dDeposit, dTerm, order, deposit, term });
-        order += 1;
+          keys.push({ dDeposit, dTerm, order: term * 65_536 + i, deposit, term });
       }
     }
     return this.leastKeyFirst(wait, keys);
@@ -380,40 +179,6 @@ export class FastSearch implements ApprovalSearch {
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     return best;
-  }
-
-  /**
-   * Whether the approval's criteria hold after `wait` months on every candidate whose deposit meets its minimum: the
-   * candidates differ only in deposit, term and balloon; its criteria read the term as a range the searched terms are
-   * already narrowed to, and the deposit as that minimum, and read no balloon. So one candidate decides them all,
-   * before any is priced.
-   */
-  private criteriaHold(wait: number): boolean {
-    const terms = this.terms();
-    if (terms.length === 0) return false;
-    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
-    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
-  }
-
-  /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
-  private pricesAt(wait: number, term: number, balloon: number): boolean {
-    const feasible = this.feasibleAt(wait, balloon);
-    for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
-      const b = l.bracket;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * The deposits of (wait, term) whose change is none: the deal's own, and any grid value `leverChange` calls none. Order
-   * positions of the rest do not matter here (only ties of equal keys are ordered, and those share the term).
-   */
-  private sameDeposits(wait: number, term: number, balloon: number): number[] {
-    if (!this.work.nearOwnDeposit) return [this.work.d0];
-    return this.deposits(wait, term, balloon).filter((d) => leverChange(d, this.work.d0) === 0);
   }
 
   /**
@@ -448,7 +213,7 @@ export class FastSearch implements ApprovalSearch {
         if (best !== null && floor > roundMoney(best.bracket.repayment_min)) break;
       }
       const deposits = this.deposits(wait, cell.term, cell.balloon);
-      for (let di = 0; di < deposits.length; di++) {
+      for (const di of this.plausible(wait, cell.term, cell.balloon, deposits)) {
         const deposit = deposits[di];
         const bracket = this.bracketAt(wait, deposit, cell.term, cell.balloon);
         // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
@@ -479,6 +244,7 @@ export class FastSearch implements ApprovalSearch {
     for (const balloon of balloons) {
       const feasible = this.feasibleAt(wait, balloon);
       for (let k = 0; k < this.linked.length && least !== -Infinity; k++) {
+        if (this.admitted[k] === 0) continue;
         const floor = this.work.leastFloorOf(this.linked[k], feasible[k], wait, balloon);
         if (floor < least) least = floor;
       }
@@ -496,6 +262,7 @@ export class FastSearch implements ApprovalSearch {
     for (let k = 0; k < this.linked.length; k++) {
       const l = this.linked[k];
       const b = l.bracket;
+      if (this.admitted[k] === 0) continue;
       if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
       if (!this.work.prices(feasible[k], l.id, wait, term, balloon)) continue;
       this.thresholdsOf(l, wait, term, balloon);

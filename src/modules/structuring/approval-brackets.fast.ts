@@ -1,0 +1,281 @@
+/**
+ * One approval's linked brackets over the work one deal shares (deal-work.fast.ts), for its search (search.fast.ts):
+ * which of them could price a change (term ranges, products, deposit windows, what the deal admits), the deposits and
+ * terms the plain rule tries, and a candidate checked on both engines.
+ */
+import type { Approval } from '../catalogue/index.ts';
+import type { Deal } from '../deal/index.ts';
+import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
+import { compareCheapest, type PricedBracket, priceOneBracket } from '../pricing/index.ts';
+import { type Candidate, candidateOf } from './engine.ts';
+import type { DealWork, Linked, Thresholds } from './deal-work.fast.ts';
+
+export class ApprovalBrackets {
+  /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
+  protected linkedList: Linked[] | null = null;
+  /** Per linked bracket: 0 when it prices no change of the deal (`DealWork.admits`). */
+  protected admitted = new Uint8Array(0);
+  protected readonly minimum: number;
+  protected readonly lo: number;
+  protected readonly hi: number;
+  /** The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. */
+  protected readonly depositLists = new Map<number, number[]>();
+  /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
+  protected readonly plausibleLists = new Map<number[], Map<number, Int32Array>>();
+  protected termList: number[] | null = null;
+  /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
+  protected readonly feasible = new Map<string, Int8Array[]>();
+  protected lastWait = 0;
+  protected lastBalloon = 0;
+  protected lastFeasible: Int8Array[] | null = null;
+
+  constructor(
+    protected readonly a: Approval,
+    protected readonly work: DealWork,
+  ) {
+    this.minimum = depositRequired(a, work.input.deal.cost_inc) ?? 0;
+    this.lo = Math.max(0, this.minimum - MONEY_TOLERANCE);
+    this.hi = work.input.bounds.max_deposit;
+  }
+
+  /** Built on first use: most approvals are blocked by a fact and never searched. */
+  protected get linked(): Linked[] {
+    if (this.linkedList !== null) return this.linkedList;
+    const a = this.a;
+    const linked: Linked[] = [];
+    const ids = a.rate_bracket_ids;
+    for (let i = 0; i < ids.length; i++) {
+      // Without repeats, first place kept.
+      if (ids.indexOf(ids[i]) < i) continue;
+      const l = this.work.linkedOf(ids[i]);
+      if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
+    }
+    this.admitted = new Uint8Array(linked.length);
+    for (let k = 0; k < linked.length; k++) this.admitted[k] = this.work.admits(linked[k].id) ? 1 : 0;
+    this.linkedList = linked;
+    return linked;
+  }
+
+  verify(deal: Deal): PricedBracket | null {
+    if (evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status !== 'confirmed') return null;
+    let best: PricedBracket | null = null;
+    for (const l of this.linked) {
+      const row = priceOneBracket(this.work.catalogue.pricingIndex, deal, l.id, 'commercial');
+      if (row !== null && (best === null || compareCheapest(row, best) < 0)) best = row;
+    }
+    return best;
+  }
+
+  /** The approval's cheapest linked bracket on the changed deal (Rule 13), before its criteria are read. */
+  protected bracketAt(wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
+    const work = this.work;
+    let bracket: PricedBracket | null = null;
+    for (let k = 0; k < this.linked.length; k++) {
+      if (this.surelyNot(k, wait, deposit, term, balloon)) continue;
+      const row = work.price(this.linked[k].id, wait, deposit, term, balloon);
+      if (row !== null && (bracket === null || compareCheapest(row, bracket) < 0)) bracket = row;
+    }
+    return bracket;
+  }
+
+  protected candidate(wait: number, deposit: number, term: number, balloon: number): Candidate | null {
+    const bracket = this.bracketAt(wait, deposit, term, balloon);
+    return bracket === null ? null : this.confirmed(bracket, wait, deposit, term, balloon);
+  }
+
+  /** The candidate when the approval is confirmed on the changed deal, else null. */
+  protected confirmed(
+    bracket: PricedBracket,
+    wait: number,
+    deposit: number,
+    term: number,
+    balloon: number,
+  ): Candidate | null {
+    const work = this.work;
+    const deal = work.deal(wait, deposit, term, balloon);
+    if (evaluateApproval(this.a, deal, work.catalogue.ancestry)?.status !== 'confirmed') return null;
+    return candidateOf(
+      { deposit: work.d0, term: work.t0, balloon: work.b0 },
+      wait,
+      deposit,
+      term,
+      balloon,
+      bracket,
+      deal,
+    );
+  }
+
+  /** As the plain rule: the bounds (with the deal's own), narrowed by the approval's own term criteria. */
+  protected terms(): number[] {
+    if (this.termList !== null) return this.termList;
+    const { bounds } = this.work.input;
+    const t0 = this.work.t0;
+    const lo = Math.max(Math.min(bounds.min_term, t0), this.a.min_term ?? 1, 1);
+    const hi = Math.min(Math.max(bounds.max_term, t0), this.a.max_term ?? Infinity);
+    const terms: number[] = [];
+    for (let t = Math.ceil(lo); t <= hi; t++) {
+      if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
+    }
+    this.termList = terms;
+    return terms;
+  }
+
+  /** Per linked bracket, its product's per-term answer at (wait, balloon). */
+  protected feasibleAt(wait: number, balloon: number): Int8Array[] {
+    // Asked per term and bracket, nearly always for the same (wait, balloon) as the last time.
+    if (this.lastFeasible !== null && wait === this.lastWait && balloon === this.lastBalloon) return this.lastFeasible;
+    const key = `${wait}|${balloon}`;
+    let arrays = this.feasible.get(key);
+    if (arrays === undefined) {
+      arrays = this.linked.map((l) => this.work.termsOf(l.productId, wait, balloon));
+      this.feasible.set(key, arrays);
+    }
+    this.lastWait = wait;
+    this.lastBalloon = balloon;
+    this.lastFeasible = arrays;
+    return arrays;
+  }
+
+  /** The bracket's thresholds, read on (wait, term, balloon), where its product prices. */
+  protected thresholdsOf(l: Linked, wait: number, term: number, balloon: number): Thresholds {
+    if (l.thresholds === null) {
+      const reference = { wait, term, balloon };
+      l.thresholds = this.work.thresholdsOf(l, reference);
+      l.reference ??= reference;
+    }
+    return l.thresholds;
+  }
+
+  /**
+   * True when the bracket surely cannot price `deposit` at (wait, term, balloon): outside its own term range, its
+   * product prices nothing there, or the amount financed is outside its range (the thresholds bound it on both sides:
+   * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
+   */
+  protected surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
+    const l = this.linked[k];
+    const b = l.bracket;
+    if (this.admitted[k] === 0) return true;
+    if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) return true;
+    if (!(deposit >= 0)) return false;
+    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
+    return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
+  }
+
+  /**
+   * The positions in `deposits` (the list `deposits` gives for (wait, term, balloon)) that some linked bracket could
+   * price at (wait, term, balloon): its term range and product allow the term and the deposit is inside its window
+   * (`surelyNot`). Any other position's candidate is none, so a search skips it unpriced. Kept per list and set of
+   * such brackets.
+   */
+  protected plausible(wait: number, term: number, balloon: number, deposits: number[]): Int32Array {
+    const linked = this.linked;
+    const feasible = this.feasibleAt(wait, balloon);
+    let mask = 0;
+    for (let k = 0; k < linked.length && k < 30; k++) {
+      const b = linked[k].bracket;
+      if (this.admitted[k] === 0) continue;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (this.work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
+    }
+    let byMask = linked.length <= 30 ? this.plausibleLists.get(deposits) : undefined;
+    let positions = byMask?.get(mask);
+    if (positions !== undefined) return positions;
+    const out: number[] = [];
+    for (let i = 0; i < deposits.length; i++) {
+      const d = deposits[i];
+      for (let k = 0; k < linked.length; k++) {
+        if (!this.surelyNot(k, wait, d, term, balloon)) {
+          out.push(i);
+          break;
+        }
+      }
+    }
+    positions = Int32Array.from(out);
+    if (linked.length <= 30) {
+      if (byMask === undefined) this.plausibleLists.set(deposits, (byMask = new Map()));
+      byMask.set(mask, positions);
+    }
+    return positions;
+  }
+
+  /** The deposits bracket `l` adds once its product prices, as the plain rule finds them. */
+  protected addedBy(l: Linked, wait: number, term: number, balloon: number): number[] {
+    // They depend on the bracket and the approval's minimum deposit only: kept per deal for every approval.
+    const added = this.work.addedFor(this.minimum);
+    let out = added.get(l.id);
+    if (out !== undefined) return out;
+    out = [];
+    const work = this.work;
+    const t = this.thresholdsOf(l, wait, term, balloon);
+    work.grids.forEach((g, at) => {
+      let first = Math.ceil(this.lo / g.step - 1e-9);
+      const last = g.last;
+      while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
+      if (first > last) return;
+      const kLo = Math.min(Math.max(t.belowMax[at], first), last + 1);
+      const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
+      if (kLo > kHi) return;
+      const near = work.d0 / g.step;
+      for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
+    });
+    added.set(l.id, out);
+    return out;
+  }
+
+  /** The plain rule's deposits for (wait, term, balloon), in its order. */
+  protected deposits(wait: number, term: number, balloon: number): number[] {
+    const work = this.work;
+    if (this.lo > this.hi) return [work.d0];
+    const feasible = this.feasibleAt(wait, balloon);
+    const linked = this.linked;
+    // They depend only on which linked brackets' products price here: one list per such set, kept.
+    let mask = 0;
+    for (let k = 0; k < linked.length && k < 30; k++)
+      if (work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
+    const kept = linked.length <= 30 ? this.depositLists.get(mask) : undefined;
+    if (kept !== undefined) return kept;
+    const out = new Set<number>([work.d0]);
+    for (let k = 0; k < linked.length; k++) {
+      const l = linked[k];
+      if (!work.prices(feasible[k], l.id, wait, term, balloon)) continue;
+      for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
+    }
+    const result: number[] = [];
+    for (const d of out)
+      if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
+    if (linked.length <= 30) this.depositLists.set(mask, result);
+    return result;
+  }
+
+  /**
+   * Whether the approval's criteria hold after `wait` months on every candidate whose deposit meets its minimum: the
+   * candidates differ only in deposit, term and balloon; its criteria read the term as a range the searched terms are
+   * already narrowed to, and the deposit as that minimum, and read no balloon. So one candidate decides them all,
+   * before any is priced.
+   */
+  protected criteriaHold(wait: number): boolean {
+    const terms = this.terms();
+    if (terms.length === 0) return false;
+    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
+    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
+  }
+
+  /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
+  protected pricesAt(wait: number, term: number, balloon: number): boolean {
+    const feasible = this.feasibleAt(wait, balloon);
+    for (let k = 0; k < this.linked.length; k++) {
+      const l = this.linked[k];
+      const b = l.bracket;
+      if (this.admitted[k] === 0) continue;
+      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
+      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
+    }
+    return false;
+  }
+}
+
+/** True when `deposit` is outside the bracket's window on some grid (`Thresholds.low`, `high`). */
+function outside(t: Thresholds, deposit: number): boolean {
+  for (let at = 0; at < t.low.length; at++) if (deposit <= t.low[at] || deposit >= t.high[at]) return true;
+  return false;
+}
