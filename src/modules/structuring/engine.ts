@@ -12,6 +12,9 @@
  * bisection on the product's own figure), intersected with the approval's minimum deposit and the bounds; the
  * deposits nearest the deal's own on each grid (whole dollars, whole percentage points) are the candidates, and a
  * lower balloon is tried where the instalment would be negative. Candidates are compared by the change order.
+ *
+ * One file past ~500 lines on purpose: it is the reference the fast path (engine.fast.ts) and the tests' oracle are
+ * held to, and it reads top to bottom in the order docs/what-it-would-take.md does (blockers, time, the search).
  */
 import type { Approval, RateBracket } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
