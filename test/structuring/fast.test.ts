@@ -56,7 +56,11 @@ const bracketArb = fc.record({
 
 const approvalArb = fc.record({
   other: fc.boolean(),
-  links: fc.array(fc.nat({ max: 7 }), { minLength: 0, maxLength: 4 }),
+  // Short lists, and long ones full of repeats (the fast path deduplicates a long list another way).
+  links: fc.oneof(
+    fc.array(fc.nat({ max: 7 }), { minLength: 0, maxLength: 4 }),
+    fc.array(fc.nat({ max: 7 }), { minLength: 17, maxLength: 24 }),
+  ),
   min_term: sometimes(fc.integer({ min: 1, max: 12 })),
   max_term: sometimes(fc.integer({ min: 6, max: 24 })),
   min_deposit_amount: sometimes(fc.integer({ min: 0, max: 150 })),

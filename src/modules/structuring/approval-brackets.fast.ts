@@ -7,7 +7,7 @@ import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
 import { compareCheapest, type PricedBracket, priceOneBracket } from '../pricing/index.ts';
-import { type Candidate, candidateOf } from './engine.ts';
+import { type Candidate, candidateOf, wholeAtLeast } from './engine.ts';
 import type { DealWork, Linked, Thresholds } from './deal-work.fast.ts';
 
 export class ApprovalBrackets {
@@ -44,10 +44,16 @@ export class ApprovalBrackets {
     const a = this.a;
     const linked: Linked[] = [];
     const ids = a.rate_bracket_ids;
+    // Without repeats, first place kept: a short list looks back, a long one (a financier may link hundreds of
+    // brackets to one approval) goes through a Set, so the check never turns quadratic.
+    const seen = ids.length > 16 ? new Set<number>() : null;
     for (let i = 0; i < ids.length; i++) {
-      // Without repeats, first place kept.
-      if (ids.indexOf(ids[i]) < i) continue;
-      const l = this.work.linkedOf(ids[i]);
+      const id = ids[i];
+      if (seen !== null) {
+        if (seen.has(id)) continue;
+        seen.add(id);
+      } else if (ids.indexOf(id) < i) continue;
+      const l = this.work.linkedOf(id);
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
     this.admitted = new Uint8Array(linked.length);
@@ -208,7 +214,7 @@ export class ApprovalBrackets {
     const work = this.work;
     const t = this.thresholdsOf(l, wait, term, balloon);
     work.grids.forEach((g, at) => {
-      let first = Math.ceil(this.lo / g.step - 1e-9);
+      let first = wholeAtLeast(this.lo / g.step);
       const last = g.last;
       while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
       if (first > last) return;

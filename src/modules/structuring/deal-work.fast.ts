@@ -23,6 +23,7 @@ import {
   leverChange,
   type StructuringCatalogue,
   type StructuringInput,
+  wholeAtMost,
 } from './engine.ts';
 
 /** A deposit grid: whole dollars, or whole percentage points of `deposit_base`. */
@@ -89,7 +90,7 @@ export class DealWork {
     this.dMax = Math.max(hi + MONEY_TOLERANCE, this.d0);
     const grid = (value: (k: number) => number): Grid => {
       const step = value(1);
-      return { value, step, last: Math.floor(hi / step + 1e-9) };
+      return { value, step, last: wholeAtMost(hi / step) };
     };
     this.grids = [grid((k) => k)];
     const percentBase = input.deposit_base;

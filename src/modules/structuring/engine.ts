@@ -38,6 +38,13 @@ import {
 } from '../pricing/index.ts';
 import { roundMoney, roundRate } from '../pricing/index.ts';
 
+/**
+ * The least whole number at or above `x`, and the greatest at or below it, each within float noise. Never -0: a
+ * ceiling of a tiny negative is -0, which is not the 0 a deal sends, and a change to -0 is no change at all.
+ */
+export const wholeAtLeast = (x: number): number => Math.ceil(x - 1e-9) + 0;
+export const wholeAtMost = (x: number): number => Math.floor(x + 1e-9) + 0;
+
 /** What kind of change could meet a criterion. */
 export const BLOCKER_KINDS = ['lever', 'time', 'fact'] as const;
 export type BlockerKind = (typeof BLOCKER_KINDS)[number];
@@ -451,8 +458,8 @@ class Search implements ApprovalSearch {
         continue;
       for (const value of grids) {
         const step = value(1);
-        let first = Math.ceil(lo / step - 1e-9);
-        const last = Math.floor(hi / step + 1e-9);
+        let first = wholeAtLeast(lo / step);
+        const last = wholeAtMost(hi / step);
         while (first <= last && value(first) + MONEY_TOLERANCE < minimum) first++;
         if (first > last) continue;
         // First k whose P is at most the maximum (P falls as k rises), and the last whose P is at least the minimum.
@@ -472,8 +479,8 @@ class Search implements ApprovalSearch {
   lowerBalloon(wait: number, base: Deal, deposit: number, term: number): Candidate | null {
     const { min_balloon: min } = this.input.bounds;
     if (min === null) return null;
-    const kMin = Math.ceil(min - 1e-9);
-    const kMax = Math.ceil(this.b0 - 1e-9) - 1; // whole dollars strictly below the deal's balloon
+    const kMin = wholeAtLeast(min);
+    const kMax = wholeAtLeast(this.b0) - 1; // whole dollars strictly below the deal's balloon
     if (kMin > kMax) return null;
     if (this.candidate(wait, base, deposit, term, kMin) === null) return null;
     // The instalment falls as the balloon rises: the last whole dollar that still prices.
@@ -494,7 +501,7 @@ class Search implements ApprovalSearch {
           consider(this.candidate(wait, base, deposit, term, this.b0));
         }
         if (bounds.min_balloon !== null && bounds.min_balloon < this.b0) {
-          const low = Math.ceil(bounds.min_balloon - 1e-9);
+          const low = wholeAtLeast(bounds.min_balloon);
           for (const deposit of this.deposits(base, term, low)) {
             consider(this.lowerBalloon(wait, base, deposit, term));
           }
@@ -510,8 +517,8 @@ class Search implements ApprovalSearch {
     const { bounds } = this.input;
     const base = advancedDeal(this.input.deal, wait);
     const balloons = new Set<number>([this.b0]);
-    if (bounds.min_balloon !== null) balloons.add(Math.ceil(bounds.min_balloon - 1e-9));
-    if (bounds.max_balloon !== null) balloons.add(Math.floor(bounds.max_balloon + 1e-9));
+    if (bounds.min_balloon !== null) balloons.add(wholeAtLeast(bounds.min_balloon));
+    if (bounds.max_balloon !== null) balloons.add(wholeAtMost(bounds.max_balloon));
     for (const term of this.terms()) {
       for (const balloon of balloons) {
         for (const deposit of this.deposits(base, term, balloon)) {

@@ -15,6 +15,8 @@ import {
   firstTrue,
   leverChange,
   type RankBy,
+  wholeAtLeast,
+  wholeAtMost,
 } from './engine.ts';
 
 /** A candidate's place in the change order at a fixed balloon, before it is checked. */
@@ -32,8 +34,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   private lowerBalloon(wait: number, deposit: number, term: number): Candidate | null {
     const { min_balloon: min } = this.work.input.bounds;
     if (min === null) return null;
-    const kMin = Math.ceil(min - 1e-9);
-    const kMax = Math.ceil(this.work.b0 - 1e-9) - 1;
+    const kMin = wholeAtLeast(min);
+    const kMax = wholeAtLeast(this.work.b0) - 1;
     if (kMin > kMax) return null;
     if (this.candidate(wait, deposit, term, kMin) === null) return null;
     const k = firstTrue(kMin, kMax + 1, (x) => x > kMax || this.candidate(wait, deposit, term, x) === null) - 1;
@@ -58,7 +60,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       for (const term of this.terms()) {
         for (const deposit of this.deposits(wait, term, b0)) consider(this.candidate(wait, deposit, term, b0));
         if (bounds.min_balloon !== null && bounds.min_balloon < b0) {
-          const low = Math.ceil(bounds.min_balloon - 1e-9);
+          const low = wholeAtLeast(bounds.min_balloon);
           for (const deposit of this.deposits(wait, term, low)) consider(this.lowerBalloon(wait, deposit, term));
         }
       }
@@ -190,8 +192,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   cheapest(wait: number, rankBy: RankBy, toBeat: Candidate | null): Candidate | null {
     const { bounds } = this.work.input;
     const balloonSet = new Set<number>([this.work.b0]);
-    if (bounds.min_balloon !== null) balloonSet.add(Math.ceil(bounds.min_balloon - 1e-9));
-    if (bounds.max_balloon !== null) balloonSet.add(Math.floor(bounds.max_balloon + 1e-9));
+    if (bounds.min_balloon !== null) balloonSet.add(wholeAtLeast(bounds.min_balloon));
+    if (bounds.max_balloon !== null) balloonSet.add(wholeAtMost(bounds.max_balloon));
     const balloons = [...balloonSet];
     if (rankBy === 'repayment' && toBeat !== null && this.surelyNoBetter(wait, balloons, toBeat)) return null;
     const terms = this.terms();
