@@ -21,6 +21,7 @@ import {
 import { DealWork, firstTrueFrom, type Linked } from '../../src/modules/structuring/deal-work.fast.ts';
 import { amountRange, firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
+import { sized } from '../../testkit/sizes.ts';
 import { approval, catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
 
 const OTHER = ORG + 1;
@@ -154,7 +155,7 @@ describe('the fast path answers what the plain rule answers', () => {
         const catalogue = catalogueOf(world);
         expect(structureDealFast(input, catalogue)).toEqual(structureDeal(input, catalogue));
       }),
-      { seed: 20_261_128, numRuns: 1_500 },
+      { seed: 20_261_128, numRuns: sized(1_500, 150) },
     );
   });
 });
@@ -187,7 +188,7 @@ describe("approvals without a suggestion are listed in the plain rule's order", 
         const fast = structureDealFast(input, catalogue).approvals.map((a) => a.approval.id);
         expect(fast).toEqual(structureDeal(input, catalogue).approvals.map((a) => a.approval.id));
       }),
-      { seed: 20_261_128, numRuns: 400 },
+      { seed: 20_261_128, numRuns: sized(400, 40) },
     );
   });
 });
@@ -212,7 +213,7 @@ describe('a bisection started from a guess ends where the plain bisection ends',
           expect(tested.every((k) => k >= lo && k < hi)).toBe(true);
         },
       ),
-      { seed: 20_261_128, numRuns: 3_000 },
+      { seed: 20_261_128, numRuns: sized(3_000, 300) },
     );
   });
 });
@@ -228,7 +229,7 @@ describe('one bracket priced alone is the row priceDeal gives it', () => {
           expect(priceOneBracket(pricingIndex, input.deal, b.id, 'commercial')).toEqual(row ?? null);
         }
       }),
-      { seed: 20_261_128, numRuns: 500 },
+      { seed: 20_261_128, numRuns: sized(500, 50) },
     );
   });
 });
@@ -276,7 +277,7 @@ describe('the repayment floor is under every row it bounds', () => {
           }
         },
       ),
-      { seed: 20_261_128, numRuns: 1_000 },
+      { seed: 20_261_128, numRuns: sized(1_000, 100) },
     );
   });
 });
@@ -316,7 +317,7 @@ describe("a bracket's least repayment floor over the searched terms is under its
           }
         }
       }),
-      { seed: 20_261_128, numRuns: 1_000 },
+      { seed: 20_261_128, numRuns: sized(1_000, 100) },
     );
   });
 });
@@ -343,7 +344,7 @@ describe("a product's priced terms, answered at once, are the amount financed's 
           }
         }
       }),
-      { seed: 20_261_128, numRuns: 1_000 },
+      { seed: 20_261_128, numRuns: sized(1_000, 100) },
     );
   });
 });
@@ -391,7 +392,7 @@ describe("a bracket's deposit thresholds, found once per product and bound, are 
           });
         }
       }),
-      { seed: 20_261_128, numRuns: 1_000 },
+      { seed: 20_261_128, numRuns: sized(1_000, 100) },
     );
   });
 });
@@ -413,7 +414,7 @@ describe('a bracket the pricing engine does not admit prices no change of the de
           }
         }
       }),
-      { seed: 20_261_128, numRuns: 500 },
+      { seed: 20_261_128, numRuns: sized(500, 50) },
     );
   });
 });
