@@ -15,7 +15,9 @@ import {
   evaluateApprovals,
   MISSING_FIELD_NAMES,
   MONEY_TOLERANCE,
+  prepareDeal,
   unmetCriteria,
+  visitUnmetCriteria,
 } from '../../src/modules/matrix/criteria.ts';
 import { ancestry, approval, ASSET_TREE, deal } from './fixtures.ts';
 
@@ -503,6 +505,31 @@ describe('The unmet criteria (what blocks an approval) agree with its outcome', 
           expect([...new Set(unmet.map((u) => u.field))].sort()).toEqual(outcome.missing_fields);
         }
       }),
+      PARAMS,
+    );
+  });
+});
+
+describe('An unmet criterion the deal answered drops the approval; one left unanswered does not', () => {
+  it('dropped exactly when some unmet criterion is answered; confirmed exactly when none is unmet', () => {
+    fc.assert(
+      // A blank industry is no answer (prepareDeal reads it as none), though the deal's field is not null.
+      fc.property(
+        arbApproval,
+        fc.oneof(
+          arbDeal,
+          arbDeal.map((d) => ({ ...d, industry: ' ' })),
+        ),
+        (a, d) => {
+          const answered: boolean[] = [];
+          visitUnmetCriteria(a, prepareDeal(d, ancestry), {
+            unmet: (_criterion, _field, _value, _required, isAnswered) => answered.push(isAnswered),
+          });
+          const outcome = evaluateApproval(a, d, ancestry);
+          expect(answered.some((x) => x)).toBe(outcome === null);
+          expect(answered.length === 0).toBe(outcome?.status === 'confirmed');
+        },
+      ),
       PARAMS,
     );
   });

@@ -18,7 +18,6 @@ export { buildCriteriaTable, type CriteriaTable } from './criteria.fast.ts';
 export {
   type ApprovalOutcome,
   depositRequired,
-  evaluatePrepared,
   MISSING_FIELD_NAMES,
   MONEY_TOLERANCE,
   prepareDeal,

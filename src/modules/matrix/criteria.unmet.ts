@@ -28,13 +28,19 @@ export interface UnmetCriterion {
   required: number | string | boolean;
 }
 
-/** What reads unmet criteria one at a time (`visitUnmetCriteria`): called once per criterion, in order. */
+/**
+ * What reads unmet criteria one at a time (`visitUnmetCriteria`): called once per criterion, in order. `answered` is
+ * true when the deal's answer fails the criterion (`evaluatePrepared` drops the approval for it), false when the deal
+ * left the question unanswered: so the approval is dropped exactly when some call is answered, and confirmed exactly
+ * when there is none.
+ */
 export interface UnmetVisitor {
   unmet(
     criterion: string,
     field: string,
     value: number | string | boolean | null,
     required: number | string | boolean,
+    answered: boolean,
   ): void;
 }
 
@@ -80,11 +86,12 @@ function range(
         field,
         null,
         (min !== null && min > 0 ? min : max) as number,
+        false,
       );
     return;
   }
-  if (min !== null && value < min) v.unmet(criterion.min, field, value, min);
-  if (max !== null && value > max) v.unmet(criterion.max, field, value, max);
+  if (min !== null && value < min) v.unmet(criterion.min, field, value, min, true);
+  if (max !== null && value > max) v.unmet(criterion.max, field, value, max, true);
 }
 
 const TERM = { min: 'min_term', max: 'max_term' };
@@ -107,7 +114,7 @@ function listed(list: readonly (string | number)[]): string {
 }
 
 function flag(v: UnmetVisitor, wanted: boolean | null, answer: boolean | null, field: string): void {
-  if (wanted !== null && answer !== wanted) v.unmet(field, field, answer, wanted);
+  if (wanted !== null && answer !== wanted) v.unmet(field, field, answer, wanted, answer !== null);
 }
 
 /**
@@ -118,11 +125,11 @@ export function visitUnmetCriteria(approval: Approval, p: PreparedDeal, v: Unmet
   const a = approval;
   const d = p.deal;
   if (a.asset_ids.length > 0 && !coversDealAsset(a.asset_ids, p))
-    v.unmet('asset_ids', 'asset_value', d.asset_value, listed(a.asset_ids));
+    v.unmet('asset_ids', 'asset_value', d.asset_value, listed(a.asset_ids), true);
   if (a.min_asset_cost !== null && d.cost_inc + MONEY_TOLERANCE < a.min_asset_cost)
-    v.unmet('min_asset_cost', 'cost', d.cost_inc, a.min_asset_cost);
+    v.unmet('min_asset_cost', 'cost', d.cost_inc, a.min_asset_cost, true);
   if (a.max_asset_cost !== null && d.cost_inc - MONEY_TOLERANCE > a.max_asset_cost)
-    v.unmet('max_asset_cost', 'cost', d.cost_inc, a.max_asset_cost);
+    v.unmet('max_asset_cost', 'cost', d.cost_inc, a.max_asset_cost, true);
   range(v, a.min_term, a.max_term, d.term, TERM, 'term');
   range(v, a.min_abn_age, a.max_abn_age, d.abn_age, ABN_AGE, 'abn_age');
   range(v, a.min_gst_age, a.max_gst_age, d.gst_age, GST_AGE, 'gst_age');
@@ -135,41 +142,42 @@ export function visitUnmetCriteria(approval: Approval, p: PreparedDeal, v: Unmet
   if (minAge !== null) {
     const young = p.borrowerYoungest;
     if (young !== null) {
-      if (young < minAge) v.unmet('min_borrower_age', 'borrower_age_youngest', young, minAge);
+      if (young < minAge) v.unmet('min_borrower_age', 'borrower_age_youngest', young, minAge, true);
     } else if (p.borrowerOldest !== null && p.borrowerOldest < minAge)
-      v.unmet('min_borrower_age', 'borrower_age_youngest', p.borrowerOldest, minAge);
-    else if (minAge > 0) v.unmet('min_borrower_age', 'borrower_age_youngest', null, minAge);
+      v.unmet('min_borrower_age', 'borrower_age_youngest', p.borrowerOldest, minAge, true);
+    else if (minAge > 0) v.unmet('min_borrower_age', 'borrower_age_youngest', null, minAge, false);
   }
   const maxAge = a.max_borrower_age;
   if (maxAge !== null) {
     const old = p.borrowerOldest;
     if (old !== null) {
-      if (old > maxAge) v.unmet('max_borrower_age', 'borrower_age_oldest', old, maxAge);
+      if (old > maxAge) v.unmet('max_borrower_age', 'borrower_age_oldest', old, maxAge, true);
     } else if (p.borrowerYoungest !== null && p.borrowerYoungest > maxAge)
-      v.unmet('max_borrower_age', 'borrower_age_oldest', p.borrowerYoungest, maxAge);
-    else v.unmet('max_borrower_age', 'borrower_age_oldest', null, maxAge);
+      v.unmet('max_borrower_age', 'borrower_age_oldest', p.borrowerYoungest, maxAge, true);
+    else v.unmet('max_borrower_age', 'borrower_age_oldest', null, maxAge, false);
   }
   flag(v, a.home_owner, d.home_owner, 'home_owner');
   flag(v, a.private_sale, d.private_sale, 'private_sale');
   flag(v, a.sale_hire_back, d.sale_hire_back, 'sale_hire_back');
   if (a.asset_state !== null && a.asset_state !== 'none' && p.assetState !== a.asset_state) {
-    v.unmet('asset_state', 'asset_state', p.assetState, a.asset_state);
+    v.unmet('asset_state', 'asset_state', p.assetState, a.asset_state, p.assetState !== null);
   }
   const types = a.transaction_types;
   if (types.length > 0) {
     if (d.transaction_type === null) {
-      if (!namesEveryTransactionType(types)) v.unmet('transaction_types', 'transaction_type', null, listed(types));
+      if (!namesEveryTransactionType(types))
+        v.unmet('transaction_types', 'transaction_type', null, listed(types), false);
     } else if (!types.includes(d.transaction_type))
-      v.unmet('transaction_types', 'transaction_type', d.transaction_type, listed(types));
+      v.unmet('transaction_types', 'transaction_type', d.transaction_type, listed(types), true);
   }
   if (a.industries.length > 0 && (p.industry === null || !industryListed(a.industries, p.industry))) {
-    v.unmet('industries', 'industry', d.industry, listed(a.industries));
+    v.unmet('industries', 'industry', d.industry, listed(a.industries), p.industry !== null);
   }
   const required = depositRequired(a, d.cost_inc);
   if (required !== null) {
     if (d.deposit === null) {
-      if (required > 0) v.unmet(depositCriterion(a, d.cost_inc), 'deposit', null, required);
+      if (required > 0) v.unmet(depositCriterion(a, d.cost_inc), 'deposit', null, required, false);
     } else if (d.deposit + MONEY_TOLERANCE < required)
-      v.unmet(depositCriterion(a, d.cost_inc), 'deposit', d.deposit, required);
+      v.unmet(depositCriterion(a, d.cost_inc), 'deposit', d.deposit, required, true);
   }
 }

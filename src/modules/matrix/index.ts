@@ -12,7 +12,6 @@ export {
   type AssetAncestry,
   depositRequired,
   evaluateApproval,
-  evaluatePrepared,
   MONEY_TOLERANCE,
   prepareDeal,
   unmetCriteria,

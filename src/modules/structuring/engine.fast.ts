@@ -3,8 +3,8 @@
  * them; test/structuring/fast.test.ts holds the two equal on generated deals and catalogues), at a cost that does not
  * grow with the catalogue's size per candidate. The service runs this one. Its parts:
  * - this file: the walk over the approvals, as `structureWith` walks them, with the deal prepared for the criteria
- *   engine once and each unmet criterion made a blocker as it is found (`visitUnmetCriteria`), and an approval's
- *   search set up only when it is searched (one blocked by a fact never is);
+ *   engine once and each approval's criteria read once (`visitUnmetCriteria`: its blockers, and from them its status),
+ *   and an approval's search set up only when it is searched (one blocked by a fact never is);
  * - deal-work.fast.ts: what one deal's search shares across approvals;
  * - approval-brackets.fast.ts: one approval's linked brackets, which of them could price a change, and the deposits
  *   and terms it tries;
@@ -25,14 +25,7 @@
  *   cheapest, then the plain rule's own order). With a balloon range it checks every candidate, as the plain rule.
  */
 import type { Approval } from '../catalogue/index.ts';
-import {
-  compareNames,
-  docLevelRank,
-  evaluatePrepared,
-  prepareDeal,
-  type UnmetVisitor,
-  visitUnmetCriteria,
-} from '../matrix/index.ts';
+import { compareNames, docLevelRank, prepareDeal, type UnmetVisitor, visitUnmetCriteria } from '../matrix/index.ts';
 import { DealWork } from './deal-work.fast.ts';
 import {
   type ApprovalStructuring,
@@ -52,19 +45,26 @@ import {
 import { FastSearch } from './search.fast.ts';
 
 /**
- * Each unmet criterion of one approval, as a blocker; with whether a fact is among them and the wait time needs. One
- * deal's blockers are shared by the approvals they are equal for (the same criterion, bound and answer): thousands of
- * approvals state the same few, and a blocker is read, never changed.
+ * One deal's blockers, found by reading each approval's criteria once (`visitUnmetCriteria`): each distinct blocker
+ * made once and numbered (thousands of approvals state the same few, and a blocker is read, never changed), each
+ * approval's list kept as a run of numbers in `ids`. With, for the approval being read, whether the deal's answers
+ * drop it (`evaluatePrepared`'s null), whether a fact is among its blockers and the wait time needs.
  */
 class Blockers implements UnmetVisitor {
-  list: Blocker[] = [];
+  /** Blocker number -> the blocker. */
+  readonly table: Blocker[] = [];
+  /** The approvals' lists, one run each, in walk order. */
+  ids = new Int32Array(1 << 14);
+  length = 0;
+  dropped = false;
   facts = false;
   needed = 0;
-  /** criterion -> required -> the blocker made for it on this deal. */
-  private readonly kept = new Map<string, Map<number | string | boolean, Blocker>>();
+  /** criterion -> required -> the number of the blocker made for it on this deal. */
+  private readonly kept = new Map<string, Map<number | string | boolean, number>>();
 
-  reset(): void {
-    this.list = [];
+  /** Starts the next approval's list; it runs from the `length` read here to the one read after its visit. */
+  next(): void {
+    this.dropped = false;
     this.facts = false;
     this.needed = 0;
   }
@@ -74,40 +74,80 @@ class Blockers implements UnmetVisitor {
     field: string,
     value: number | string | boolean | null,
     required: number | string | boolean,
+    answered: boolean,
   ) {
     let byRequired = this.kept.get(criterion);
     if (byRequired === undefined) this.kept.set(criterion, (byRequired = new Map()));
-    let b = byRequired.get(required);
+    let id = byRequired.get(required);
+    let b = id === undefined ? undefined : this.table[id];
     if (b === undefined || b.deal_value !== value || b.field !== field) {
       b = blockerOf(criterion, field, value, required);
-      byRequired.set(required, b);
+      id = this.table.length;
+      this.table.push(b);
+      byRequired.set(required, id);
     }
+    if (answered) this.dropped = true;
     if (b.kind === 'fact') this.facts = true;
     else if (b.kind === 'time') this.needed = Math.max(this.needed, b.eligible_in_months ?? 0);
-    this.list.push(b);
+    if (this.length === this.ids.length) {
+      const grown = new Int32Array(this.ids.length * 2);
+      grown.set(this.ids);
+      this.ids = grown;
+    }
+    this.ids[this.length++] = id as number;
+  }
+
+  /** The blockers of the run [from, to), as a new list. */
+  listOf(from: number, to: number): Blocker[] {
+    const list: Blocker[] = new Array(to - from);
+    for (let k = from; k < to; k++) list[k - from] = this.table[this.ids[k]];
+    return list;
   }
 }
 
-/** Structures one deal exactly as `structureDeal` (engine.ts) does: `structureWith`'s walk, step for step. */
+/** An approval's answer in the walk (`kinds`): not listed, or its status; the bits below added. */
+const UNLISTED = 0;
+const STATUS_OF: readonly (StructuringStatus | null)[] = [null, 'ruled_out', 'possible', 'unpriced'];
+const RULED_OUT = 1;
+const POSSIBLE = 2;
+const UNPRICED = 3;
+const STATUS_BITS = 3;
+/** A fact blocks it (`no_suggestion_reason` 'fact'). */
+const FACT = 4;
+/** It has a suggestion (listed first, in the change order). */
+const SUGGESTED = 8;
+
+/**
+ * Structures one deal exactly as `structureDeal` (engine.ts) does: `structureWith`'s walk, step for step. The walk
+ * keeps each approval's answer as numbers (its status, its run of blocker numbers) and the few suggested approvals'
+ * candidates; the answers' records are built from them in one step at the end. So what stays alive across the
+ * young collections the searches' garbage sets off is a few typed arrays, not thousands of records to copy.
+ */
 export function structureDealFast(input: StructuringInput, catalogue: StructuringCatalogue): Structuring {
   const work = new DealWork(input, catalogue);
   const { deal } = input;
+  const { approvals } = catalogue;
+  const count = approvals.length;
   const prepared = prepareDeal(deal, catalogue.ancestry);
   const unmet = new Blockers();
-  const suggested: ApprovalStructuring[] = [];
-  // The rest by position in `catalogue.approvals`, listed at the end in `sortedAnswers`' order (`restOrder`).
-  const rest: (ApprovalStructuring | undefined)[] = new Array(catalogue.approvals.length);
+  const kinds = new Uint8Array(count);
+  const from = new Int32Array(count);
+  const to = new Int32Array(count);
+  const suggestedAt: number[] = [];
+  const suggestedBest: Candidate[] = [];
   let cheapest: Candidate | null = null;
   let cheapestApproval: Approval | null = null;
-  for (let position = 0; position < catalogue.approvals.length; position++) {
-    const a = catalogue.approvals[position];
-    const outcome = evaluatePrepared(a, prepared);
-    let status: StructuringStatus;
-    let blockers: Blocker[];
-    let facts: boolean;
+  for (let position = 0; position < count; position++) {
+    const a = approvals[position];
+    unmet.next();
+    from[position] = unmet.length;
+    visitUnmetCriteria(a, prepared, unmet);
+    to[position] = unmet.length;
+    let kind: number;
     let needed = 0;
     let search: FastSearch | null = null;
-    if (outcome?.status === 'confirmed') {
+    if (unmet.length === from[position]) {
+      // Confirmed: listed only when none of its brackets prices the deal as it stands.
       search = new FastSearch(a, work);
       if (search.verify(deal) !== null) {
         const c = search.cheapest(0, input.rank_by, cheapest);
@@ -117,22 +157,19 @@ export function structureDealFast(input: StructuringInput, catalogue: Structurin
         }
         continue;
       }
-      status = 'unpriced';
-      blockers = pricingBlockers(a, deal, catalogue);
-      facts = false;
+      kind = UNPRICED;
     } else {
-      status = outcome === null ? 'ruled_out' : 'possible';
-      unmet.reset();
-      visitUnmetCriteria(a, prepared, unmet);
-      blockers = unmet.list;
-      facts = unmet.facts;
+      kind = unmet.dropped ? RULED_OUT : POSSIBLE;
       needed = unmet.needed;
+      if (unmet.facts) kind |= FACT;
     }
-    let best: Candidate | null = null;
-    if (!facts) {
+    if ((kind & FACT) === 0) {
       search ??= new FastSearch(a, work);
-      best = search.best(waits(a, deal, needed, catalogue));
+      const best = search.best(waits(a, deal, needed, catalogue));
       if (best !== null) {
+        kind |= SUGGESTED;
+        suggestedAt.push(position);
+        suggestedBest.push(best);
         const c = search.cheapest(best.wait, input.rank_by, cheapest);
         if (c !== null && (cheapest === null || compareRank(c, cheapest, input.rank_by) < 0)) {
           cheapest = c;
@@ -140,23 +177,31 @@ export function structureDealFast(input: StructuringInput, catalogue: Structurin
         }
       }
     }
-    const answer: ApprovalStructuring = {
-      approval: a,
-      status,
-      blockers,
-      suggestion: best === null ? null : suggestionOf(a, best, input),
-      no_suggestion_reason: best !== null ? null : facts ? 'fact' : 'out_of_bounds',
-    };
-    if (best === null) rest[position] = answer;
-    else suggested.push(answer);
+    kinds[position] = kind;
   }
-  const approvals = sortedAnswers(suggested);
-  for (const position of restOrder(catalogue.approvals)) {
-    const answer = rest[position];
-    if (answer !== undefined) approvals.push(answer);
+
+  // The records, from the numbers: the suggested in the change order, then the rest in `restOrder`.
+  const answerAt = (position: number, suggestion: ApprovalStructuring['suggestion']): ApprovalStructuring => {
+    const a = approvals[position];
+    const kind = kinds[position];
+    const status = kind & STATUS_BITS;
+    return {
+      approval: a,
+      status: STATUS_OF[status] as StructuringStatus,
+      blockers: status === UNPRICED ? pricingBlockers(a, deal, catalogue) : unmet.listOf(from[position], to[position]),
+      suggestion,
+      no_suggestion_reason: suggestion !== null ? null : (kind & FACT) !== 0 ? 'fact' : 'out_of_bounds',
+    };
+  };
+  const listed = sortedAnswers(
+    suggestedAt.map((position, k) => answerAt(position, suggestionOf(approvals[position], suggestedBest[k], input))),
+  );
+  for (const position of restOrder(approvals)) {
+    const kind = kinds[position];
+    if (kind !== UNLISTED && (kind & SUGGESTED) === 0) listed.push(answerAt(position, null));
   }
   return {
-    approvals,
+    approvals: listed,
     cheapest: cheapest === null || cheapestApproval === null ? null : suggestionOf(cheapestApproval, cheapest, input),
   };
 }
