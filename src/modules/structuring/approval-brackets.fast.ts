@@ -158,13 +158,28 @@ export class ApprovalBrackets {
    * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
    */
   protected surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
-    const l = this.linked[k];
-    const b = l.bracket;
-    if (this.admitted[k] === 0) return true;
-    if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) return true;
+    if (this.admitted[k] === 0 || !this.inTermRange(k, term)) return true;
     if (!(deposit >= 0)) return false;
-    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
-    return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
+    if (!this.canPrice(this.feasibleAt(wait, balloon), k, wait, term, balloon)) return true;
+    return outside(this.thresholdsOf(this.linked[k], wait, term, balloon), deposit);
+  }
+
+  /** Linked bracket `k`'s own term range allows `term`. */
+  protected inTermRange(k: number, term: number): boolean {
+    const b = this.linked[k].bracket;
+    return !((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term));
+  }
+
+  /**
+   * Linked bracket `k` could price some deposit at (wait, term, balloon): the deal admits it, its term range allows the
+   * term, and its product prices there (`feasible`: `feasibleAt(wait, balloon)`).
+   */
+  protected canPrice(feasible: Int8Array[], k: number, wait: number, term: number, balloon: number): boolean {
+    return (
+      this.admitted[k] !== 0 &&
+      this.inTermRange(k, term) &&
+      this.work.prices(feasible[k], this.linked[k].id, wait, term, balloon)
+    );
   }
 
   /**
@@ -178,10 +193,7 @@ export class ApprovalBrackets {
     const feasible = this.feasibleAt(wait, balloon);
     let mask = 0;
     for (let k = 0; k < linked.length && k < 30; k++) {
-      const b = linked[k].bracket;
-      if (this.admitted[k] === 0) continue;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (this.work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
+      if (this.canPrice(feasible, k, wait, term, balloon)) mask |= 1 << k;
     }
     let byMask = linked.length <= 30 ? this.plausibleLists.get(deposits) : undefined;
     let positions = byMask?.get(mask);
@@ -270,11 +282,7 @@ export class ApprovalBrackets {
   protected pricesAt(wait: number, term: number, balloon: number): boolean {
     const feasible = this.feasibleAt(wait, balloon);
     for (let k = 0; k < this.linked.length; k++) {
-      const l = this.linked[k];
-      const b = l.bracket;
-      if (this.admitted[k] === 0) continue;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (this.work.prices(feasible[k], l.id, wait, term, balloon)) return true;
+      if (this.canPrice(feasible, k, wait, term, balloon)) return true;
     }
     return false;
   }

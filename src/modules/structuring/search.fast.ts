@@ -262,13 +262,10 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     let least = Infinity;
     const feasible = this.feasibleAt(wait, balloon);
     for (let k = 0; k < this.linked.length; k++) {
+      if (!this.canPrice(feasible, k, wait, term, balloon)) continue;
       const l = this.linked[k];
-      const b = l.bracket;
-      if (this.admitted[k] === 0) continue;
-      if ((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term)) continue;
-      if (!this.work.prices(feasible[k], l.id, wait, term, balloon)) continue;
       this.thresholdsOf(l, wait, term, balloon);
-      const floor = this.work.floorOf(b, l.min, l.reference as Reference, term, balloon);
+      const floor = this.work.floorOf(l.bracket, l.min, l.reference as Reference, term, balloon);
       if (floor < least) least = floor;
     }
     return least;
