@@ -288,17 +288,40 @@ export function seedKit(prisma: PrismaClient) {
         )
           .map((c) => c.column_name)
           .filter((c) => !['id', 'created_at', 'updated_at'].includes(c));
-      const [products, brackets, mappings, approvals] = await Promise.all(
+      const [products, rate_brackets, asset_rate_brackets, approvals] = await Promise.all(
         ['products', 'rate_brackets', 'asset_rate_brackets', 'approvals'].map(columnsOf),
       );
-      const copyRows = (table: string, columns: string[], mapped: Record<string, string>, from: string) =>
-        `INSERT INTO ${table} (${columns.join(', ')}) SELECT ${columns.map((c) => mapped[c] ?? `t.${c}`).join(', ')} ${from}`;
+      const columns = { products, rate_brackets, asset_rate_brackets, approvals };
+      const copyRows = (table: string, names: string[], mapped: Record<string, string>, from: string) =>
+        `INSERT INTO ${table} (${names.join(', ')}) SELECT ${names.map((c) => mapped[c] ?? `t.${c}`).join(', ')} ${from}`;
       // New ids drawn in the old ids' order, before the rows that take them are written.
       const idMap = (name: string, table: string, sources: string) =>
         `CREATE TEMP TABLE ${name} ON COMMIT DROP AS SELECT s.id AS old_id,
            nextval(pg_get_serial_sequence('${table}', 'id'))::int AS new_id FROM (${sources} ORDER BY id) s`;
       await prisma.$transaction(async (tx) => {
         const run = (sql: string) => tx.$executeRawUnsafe(sql);
+        /**
+         * A financier-owned table's rows, each under a new id (drawn into `map`) and its organisation's copy; `also`
+         * maps further keys through the maps `joins` brings in.
+         */
+        const copyOwned = async (
+          table: 'products' | 'rate_brackets' | 'approvals',
+          map: string,
+          also: Record<string, string> = {},
+          joins = '',
+        ) => {
+          await run(
+            idMap(map, table, `SELECT id FROM ${table} WHERE organisation_id IN (SELECT id FROM source_financiers)`),
+          );
+          await run(
+            copyRows(
+              table,
+              ['id', ...columns[table]],
+              { id: 'k.new_id', organisation_id: 'o.new_id', ...also },
+              `FROM ${table} t JOIN ${map} k ON k.old_id = t.id JOIN organisation_map o ON o.old_id = t.organisation_id ${joins}`,
+            ),
+          );
+        };
         await run(
           `CREATE TEMP TABLE source_financiers ON COMMIT DROP AS SELECT id FROM organisations WHERE type = 'f'`,
         );
@@ -311,45 +334,24 @@ export function seedKit(prisma: PrismaClient) {
             `INSERT INTO organisations (id, name, type, plan) SELECT m.new_id, o.name || ' (copy ${copy})', o.type, o.plan
              FROM organisations o JOIN organisation_map m ON m.old_id = o.id`,
           );
-          const inFinanciers = 'organisation_id IN (SELECT id FROM source_financiers)';
-          await run(idMap('product_map', 'products', `SELECT id FROM products WHERE ${inFinanciers}`));
-          await run(
-            copyRows(
-              'products',
-              ['id', ...products],
-              { id: 'p.new_id', organisation_id: 'o.new_id' },
-              `FROM products t JOIN product_map p ON p.old_id = t.id JOIN organisation_map o ON o.old_id = t.organisation_id`,
-            ),
-          );
-          await run(idMap('bracket_map', 'rate_brackets', `SELECT id FROM rate_brackets WHERE ${inFinanciers}`));
-          await run(
-            copyRows(
-              'rate_brackets',
-              ['id', ...brackets],
-              { id: 'b.new_id', organisation_id: 'o.new_id', product_id: 'p.new_id' },
-              `FROM rate_brackets t JOIN bracket_map b ON b.old_id = t.id
-               JOIN organisation_map o ON o.old_id = t.organisation_id JOIN product_map p ON p.old_id = t.product_id`,
-            ),
+          await copyOwned('products', 'product_map');
+          await copyOwned(
+            'rate_brackets',
+            'bracket_map',
+            { product_id: 'p.new_id' },
+            'JOIN product_map p ON p.old_id = t.product_id',
           );
           await run(
             copyRows(
               'asset_rate_brackets',
-              mappings,
+              columns.asset_rate_brackets,
               { organisation_id: 'o.new_id', product_id: 'p.new_id', rate_bracket_id: 'b.new_id' },
               `FROM asset_rate_brackets t JOIN organisation_map o ON o.old_id = t.organisation_id
                LEFT JOIN product_map p ON p.old_id = t.product_id LEFT JOIN bracket_map b ON b.old_id = t.rate_bracket_id
                ORDER BY t.id`,
             ),
           );
-          await run(idMap('approval_map', 'approvals', `SELECT id FROM approvals WHERE ${inFinanciers}`));
-          await run(
-            copyRows(
-              'approvals',
-              ['id', ...approvals],
-              { id: 'a.new_id', organisation_id: 'o.new_id' },
-              `FROM approvals t JOIN approval_map a ON a.old_id = t.id JOIN organisation_map o ON o.old_id = t.organisation_id`,
-            ),
-          );
+          await copyOwned('approvals', 'approval_map');
           await run(
             `INSERT INTO approval_rate_brackets (approval_id, rate_bracket_id) SELECT a.new_id, b.new_id
              FROM approval_rate_brackets t JOIN approval_map a ON a.old_id = t.approval_id
