@@ -28,6 +28,7 @@ import {
   type PricedBracket,
   type PriceDealOptions,
   type PricingCatalogue,
+  preferredFinanciers,
 } from './engine.rules.ts';
 import {
   compoundingPerYear,
@@ -748,11 +749,9 @@ export function priceOneBracket(
   type: CardType = deal.type,
 ): PricedBracket | null {
   const data = unwrap(index);
-  const position = data.bracketPositionById.get(rateBracketId);
-  const segments = data.reachable.get(deal.asset_value);
-  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return null;
+  const position = reachablePosition(data, deal, rateBracketId, type);
+  if (position < 0) return null;
   const bracket = data.brackets[position];
-  if ((bracket.type ?? 'commercial') !== type) return null;
   const terms = dealTerms(deal);
   if (terms === null || !bracketAccepts(bracket, deal, terms)) return null;
   const generation = nextGeneration(data.scratch, data.scratch.bracketSeen, data.scratch.productSeen);
@@ -778,13 +777,16 @@ export function bracketAdmits(
   type: CardType = deal.type,
 ): boolean {
   const data = unwrap(index);
+  const position = reachablePosition(data, deal, rateBracketId, type);
+  return position >= 0 && bracketAdmitsDeal(data.brackets[position], deal, preferredFinanciers(deal));
+}
+
+/** The bracket's position when it is known, reachable from the deal's asset and of `type`; else -1. */
+function reachablePosition(data: IndexData, deal: Deal, rateBracketId: number, type: CardType): number {
   const position = data.bracketPositionById.get(rateBracketId);
   const segments = data.reachable.get(deal.asset_value);
-  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return false;
-  const bracket = data.brackets[position];
-  if ((bracket.type ?? 'commercial') !== type) return false;
-  const preferred = deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null;
-  return bracketAdmitsDeal(bracket, deal, preferred);
+  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return -1;
+  return (data.brackets[position].type ?? 'commercial') === type ? position : -1;
 }
 
 /** True when the sorted segment holds `position`. */

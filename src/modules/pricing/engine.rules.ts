@@ -90,6 +90,11 @@ export interface DealTerms {
   preferred: readonly number[] | null;
 }
 
+/** The financiers the deal is limited to (`preferred_financier`), or null when it names none. */
+export function preferredFinanciers(deal: Deal): readonly number[] | null {
+  return deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null;
+}
+
 /** The deal's terms, or null when it prices nothing: no term, no instalment, or a figure that is not finite. */
 export function dealTerms(deal: Deal): DealTerms | null {
   const term = deal.term;
@@ -114,7 +119,7 @@ export function dealTerms(deal: Deal): DealTerms | null {
     brokerageExGst: deal.brokerage_gst ? withoutGst(brokerage) : brokerage,
     brokerageIncGst: deal.brokerage_gst ? brokerage : withGst(brokerage),
     brokeragePercentage: deal.brokerage_percentage,
-    preferred: deal.preferred_financier && deal.preferred_financier.length > 0 ? deal.preferred_financier : null,
+    preferred: preferredFinanciers(deal),
   };
 }
 

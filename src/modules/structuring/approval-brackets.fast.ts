@@ -160,8 +160,9 @@ export class ApprovalBrackets {
   protected surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
     if (this.admitted[k] === 0 || !this.inTermRange(k, term)) return true;
     if (!(deposit >= 0)) return false;
-    if (!this.canPrice(this.feasibleAt(wait, balloon), k, wait, term, balloon)) return true;
-    return outside(this.thresholdsOf(this.linked[k], wait, term, balloon), deposit);
+    const l = this.linked[k];
+    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
+    return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
   }
 
   /** Linked bracket `k`'s own term range allows `term`. */
