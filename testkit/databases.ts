@@ -5,6 +5,7 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database, type DatabaseOptions } from '../src/lib/db.ts';
+import { leasePglite } from './pglite-reuse.ts';
 import { pgliteStartingPoint, type PgliteStartingPoint } from './starting-points.ts';
 
 /**
@@ -14,22 +15,19 @@ import { pgliteStartingPoint, type PgliteStartingPoint } from './starting-points
 const COPY_SHARED_BUFFERS = '16MB';
 
 /**
- * An in-memory PGlite Database (src/lib/db.ts) copied from a starting point (`empty`: nothing migrated, and not
- * migrated on open; `none`: migrated; `demo`: and seeded).
+ * An in-memory PGlite Database (src/lib/db.ts) at a starting point (`empty`: nothing migrated, and not migrated on
+ * open; `none`: migrated; `demo`: and seeded). `none` and `demo` are this worker's instance of the point, reset for
+ * this file, when an earlier file closed one (testkit/pglite-reuse.ts); otherwise a fresh copy.
  */
-export function openPgliteCopy(
+export async function openPgliteCopy(
   point: PgliteStartingPoint,
-  options: Omit<DatabaseOptions, 'databaseUrl' | 'dataDir' | 'pgliteDataDir' | 'pgliteSharedBuffers'> = {},
+  options: Omit<DatabaseOptions, 'databaseUrl' | 'dataDir' | 'pgliteDataDir' | 'pgliteSharedBuffers' | 'pglite'> = {},
 ): Promise<Database> {
   const dump = pgliteStartingPoint(point);
-  return openDatabase({
-    ...options,
-    ...(point === 'empty' ? { migrate: false } : {}),
-    databaseUrl: null,
-    dataDir: ':memory:',
-    pgliteDataDir: dump,
-    pgliteSharedBuffers: dump ? COPY_SHARED_BUFFERS : undefined,
-  });
+  const common = { ...options, databaseUrl: null, dataDir: ':memory:' };
+  if (!dump) return openDatabase({ ...common, ...(point === 'empty' ? { migrate: false } : {}) });
+  if (point === 'empty') return openDatabase({ ...common, migrate: false, pglite: await pgliteCopy(point) });
+  return openDatabase({ ...common, pglite: await leasePglite(point, () => pgliteCopy(point)) });
 }
 
 /**

@@ -11,9 +11,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, type Database } from '../src/lib/db.ts';
 import { DEMO_CATALOGUE_PATH } from './demo.ts';
 import { testPasswordHash } from './passwords.ts';
+import { captureStartingState, writeStartingState } from './pglite-reuse.ts';
 import { freshPostgres } from './postgres.ts';
 
 export type StartingPoint = 'none' | 'demo';
@@ -138,19 +140,21 @@ function startingPointsKey(): string {
 /**
  * Readies a PGlite starting point for its dump. Every test file's open unpacks the whole dump, file by file, so what no
  * test uses is left out: the template databases (CREATE DATABASE's sources) were more than half of its files and a
- * third of its bytes, and a test's database is the one PGlite opens (no test creates another). A checkpoint then puts
- * everything written in the data files, so an open from the dump has no WAL to replay.
+ * third of its bytes, and a test's database is the one PGlite opens (no test creates another). Its rows are then
+ * written as a reset writes them (pglite-reuse.ts), so a reused instance and a fresh copy hold the same pages, and a
+ * checkpoint puts everything written in the data files, so an open from the dump has no WAL to replay.
  */
-async function trimForDump(database: Database): Promise<void> {
+async function trimForDump(pglite: PGlite): Promise<void> {
   // A point made from an earlier point's copy has none left to drop.
-  const templates = await database.prisma.$queryRawUnsafe<{ datname: string }[]>(
+  const templates = await pglite.query<{ datname: string }>(
     "SELECT datname FROM pg_database WHERE datname IN ('template0', 'template1')",
   );
-  for (const { datname } of templates) {
-    await database.prisma.$executeRawUnsafe(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
-    await database.prisma.$executeRawUnsafe(`DROP DATABASE ${datname}`);
+  for (const { datname } of templates.rows) {
+    await pglite.exec(`ALTER DATABASE ${datname} IS_TEMPLATE false`);
+    await pglite.exec(`DROP DATABASE ${datname}`);
   }
-  await database.prisma.$executeRawUnsafe('CHECKPOINT');
+  await writeStartingState(pglite, await captureStartingState(pglite));
+  await pglite.exec('CHECKPOINT');
 }
 
 /** Makes (or finds, unchanged since an earlier run) the run's starting points and publishes them in process.env. */
@@ -175,14 +179,10 @@ export async function makeStartingPoints(postgresUrl: string | null): Promise<()
       previous = undefined;
       continue;
     }
-    const database = await openDatabase({
-      databaseUrl: null,
-      dataDir: ':memory:',
-      migrate: point !== 'empty',
-      pgliteDataDir: previous,
-    });
+    const pglite = new PGlite(previous ? { loadDataDir: previous } : {});
+    const database = await openDatabase({ databaseUrl: null, dataDir: ':memory:', migrate: point !== 'empty', pglite });
     if (point === 'demo') await loadDemoStartingPoint(database);
-    await trimForDump(database);
+    await trimForDump(pglite);
     // Written aside and renamed: a run started at the same moment never reads half a dump.
     const partial = `${file}.${process.pid}.partial`;
     previous = await database.dumpDataDir!();

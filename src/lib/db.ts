@@ -103,6 +103,8 @@ export interface DatabaseOptions {
   lockOwner?: string;
   /** PGlite in memory only: start from this dump of a data directory (dumpDataDir) instead of an empty cluster. */
   pgliteDataDir?: Blob;
+  /** PGlite: an instance the caller opened, used instead of opening one (no data directory; close() closes it). */
+  pglite?: PGlite;
   /** PostgreSQL: connections in the pool (default 10; the re-pricing thread keeps 2). */
   poolSize?: number;
   /**
@@ -288,7 +290,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   let pglite: PGlite;
   let lock: { release(): void } | undefined;
-  if (options.dataDir === ':memory:')
+  if (options.pglite) pglite = options.pglite;
+  else if (options.dataDir === ':memory:')
     pglite = new PGlite({
       ...(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {}),
       ...(options.pgliteSharedBuffers
