@@ -71,11 +71,16 @@ class HeldDump extends Blob {
 /** Dumps this worker has read, by file: test files share their worker (vitest.config.ts), so each is read once. */
 const heldDumps = new Map<string, HeldDump>();
 
+/** The file of a starting point's PGlite dump (a tar of the data directory), when this run made one. */
+export function pgliteStartingPointFile(point: PgliteStartingPoint): string | undefined {
+  const dir = process.env[PGLITE_DIR_ENV];
+  return dir ? path.join(dir, `${point}.tar`) : undefined;
+}
+
 /** The PGlite dump of a starting point, when this run made one. */
 export function pgliteStartingPoint(point: PgliteStartingPoint): Blob | undefined {
-  const dir = process.env[PGLITE_DIR_ENV];
-  if (!dir) return undefined;
-  const file = path.join(dir, `${point}.tar`);
+  const file = pgliteStartingPointFile(point);
+  if (!file) return undefined;
   let dump = heldDumps.get(file);
   if (!dump) {
     dump = new HeldDump(new Uint8Array(readFileSync(file)));

@@ -1,8 +1,9 @@
 /**
- * The real server as operators run it (`node --import tsx src/main.ts`, PGlite in a temporary DATA_DIR holding a
- * database copied from a starting point), spawned as separate processes: a later start on demo data, two processes
- * on one data directory, a killed owner's stale lock, graceful shutdown on SIGTERM, and prod on an empty database with
- * its request log. A first start (a new data directory) is in server-start.test.ts.
+ * The real server as operators run it (`node --import tsx src/main.ts`, and `npm start`; PGlite in a temporary
+ * DATA_DIR holding a database copied from a starting point), spawned as separate processes: a later start on demo
+ * data, two processes on one data directory, a killed owner's stale lock, graceful shutdown on SIGTERM, and prod on an
+ * empty database with its request log, stopped through npm. A first start (a new data directory) is in
+ * server-start.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -15,7 +16,9 @@ import {
   connectionRefused,
   freePort,
   preparedDataDir,
+  processAlive,
   run,
+  runCommand,
   server,
   type Proc,
 } from '../../testkit/spawned.ts';
@@ -32,7 +35,7 @@ describe('one process per DATA_DIR; a start on demo data; graceful shutdown', SL
   let first: Proc;
 
   it('a start on data that holds the demo accounts loads nothing and prints their logins', async () => {
-    dataDir = await preparedDataDir('demo');
+    dataDir = preparedDataDir('demo');
     port = await freePort();
     first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir });
     await first.waitForStdout(/serving on/);
@@ -103,21 +106,25 @@ describe('one process per DATA_DIR; a start on demo data; graceful shutdown', SL
   });
 });
 
-/** One prod server on an empty (migrated) database, for the two rules below; started by the first that needs it. */
-let prodServer: Promise<{ p: Proc; port: number }> | undefined;
-function prod(): Promise<{ p: Proc; port: number }> {
+/**
+ * One prod server on an empty (migrated) database, started by `npm start` as operators start it, for the three rules
+ * below; started by the first that needs it, stopped by the last.
+ */
+let prodServer: Promise<{ npm: Proc; port: number; dataDir: string }> | undefined;
+function prod(): Promise<{ npm: Proc; port: number; dataDir: string }> {
   prodServer ??= (async () => {
     const port = await freePort();
-    const p = server({ PORT: String(port), DATA_DIR: await preparedDataDir('none') });
-    await p.waitForStdout(/serving on/);
-    return { p, port };
+    const dataDir = preparedDataDir('none');
+    const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir });
+    await npm.waitForStdout(/serving on/);
+    return { npm, port, dataDir };
   })();
   return prodServer;
 }
 
 describe('prod on an empty database loads no demo data', SLOW, () => {
   it('starts with no demo accounts, prints no password, and says once that it is single-process only', async () => {
-    const { p, port } = await prod();
+    const { npm: p, port } = await prod();
     expect(p.stdout()).not.toContain('demo-password-1');
     expect(p.stdout()).not.toContain('@demo.test');
     expect(p.stdout()).not.toContain('demo catalogue');
@@ -143,7 +150,7 @@ describe('prod on an empty database loads no demo data', SLOW, () => {
 
 describe('one JSON log line per request, with its request id, never a token or password', SLOW, () => {
   it('logs method, route template, path, status and duration, and echoes the request id', async () => {
-    const { p, port } = await prod();
+    const { npm: p, port } = await prod();
     const secretPassword = 'correct-horse-battery-staple';
     const secretToken = 'service_sk_live_0123456789abcdefSECRET';
     const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login?x=1`, {
@@ -158,9 +165,11 @@ describe('one JSON log line per request, with its request id, never a token or p
     });
     const generated = put.headers.get('x-request-id');
     expect(generated).toMatch(/^[0-9a-f-]{36}$/);
-    p.child.kill('SIGTERM');
-    await p.exit;
 
+    // Each line is written as its request is answered; the pipe may deliver it a moment later.
+    for (let i = 0; i < 100 && !(p.stderr().includes('trace-42') && p.stderr().includes(generated!)); i += 1) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     const lines = p
       .stderr()
       .split('\n')
@@ -179,5 +188,20 @@ describe('one JSON log line per request, with its request id, never a token or p
     });
     expect(p.stderr()).not.toContain(secretPassword);
     expect(p.stderr()).not.toContain(secretToken);
+  });
+});
+
+describe('SIGTERM to `npm start` stops the server itself', SLOW, () => {
+  it('the server process exits and releases the data-directory lock', async () => {
+    const { npm, dataDir } = await prod();
+    const lock = path.join(dataDir, LOCK_FILE);
+    const { pid } = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
+    expect(pid).not.toBe(npm.child.pid);
+    npm.child.kill('SIGTERM');
+    await npm.exit;
+    // The server's graceful shutdown takes a moment after npm has gone; it must end, not outlive npm.
+    for (let i = 0; i < 200 && processAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
+    expect(processAlive(pid)).toBe(false);
+    expect(existsSync(lock)).toBe(false);
   });
 });

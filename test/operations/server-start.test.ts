@@ -1,23 +1,14 @@
 /**
- * An operator's first starts, as spawned processes: a start refused for a busy port and its retry (the one first start
- * of the suite's spawned servers: a new data directory, every migration, the demo data) and SIGTERM to `npm start`.
- * Servers on existing data are in server-process.test.ts; starts refused by the database in server-refused.test.ts.
+ * An operator's first start, as spawned processes: a start refused for a busy port and its retry (the one first start
+ * of the suite's spawned servers: a new data directory, every migration, the demo data). Servers on existing data, and
+ * `npm start`, are in server-process.test.ts; starts refused by the database in server-refused.test.ts.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { LOCK_FILE } from '../../src/lib/data-dir-lock.ts';
 import { DEMO_LOGINS, DEMO_PASSWORD } from '../../src/lib/startup.ts';
-import {
-  cleanUpSpawned,
-  freePort,
-  preparedDataDir,
-  processAlive,
-  runCommand,
-  server,
-  tempDataDir,
-} from '../../testkit/spawned.ts';
+import { cleanUpSpawned, freePort, server, tempDataDir } from '../../testkit/spawned.ts';
 
 afterAll(cleanUpSpawned);
 
@@ -68,24 +59,5 @@ describe('a busy port ends the start with exit 1 and one clear line, before the 
     expect(filesWithGroupOrOtherAccess(dataDir)).toEqual([]);
     retry.child.kill('SIGTERM');
     expect(await retry.exit).toBe(0);
-  });
-});
-
-describe('SIGTERM to `npm start` stops the server itself', SLOW, () => {
-  it('the server process exits and releases the data-directory lock', async () => {
-    // Its subject is the signal, not a first start: a database copied from the migrated starting point.
-    const dataDir = await preparedDataDir('none');
-    const port = await freePort();
-    const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir });
-    await npm.waitForStdout(/serving on/);
-    const lock = path.join(dataDir, LOCK_FILE);
-    const { pid } = JSON.parse(readFileSync(lock, 'utf8')) as { pid: number };
-    expect(pid).not.toBe(npm.child.pid);
-    npm.child.kill('SIGTERM');
-    await npm.exit;
-    // The server's graceful shutdown takes a moment after npm has gone; it must end, not outlive npm.
-    for (let i = 0; i < 200 && processAlive(pid); i += 1) await new Promise((r) => setTimeout(r, 50));
-    expect(processAlive(pid)).toBe(false);
-    expect(existsSync(lock)).toBe(false);
   });
 });
