@@ -116,6 +116,23 @@ export function run(script: string, args: string[], env: Record<string, string>)
   return runCommand(process.execPath, ['--import', 'tsx', script, ...args], env);
 }
 
+/**
+ * NODE_OPTIONS for a spawned process: a module-resolution hook (run in Node's loader thread) that prints
+ * `RESOLVED <fragment>` on stdout each time a module whose URL contains `fragment` is resolved.
+ */
+export function reportResolved(fragment: string): string {
+  const hook = `data:text/javascript,${encodeURIComponent(
+    "import { writeSync } from 'node:fs';" +
+      'export async function resolve(specifier, context, next) {' +
+      '  const resolved = await next(specifier, context);' +
+      `  if (resolved.url.includes(${JSON.stringify(fragment)})) writeSync(1, ${JSON.stringify(`RESOLVED ${fragment}\n`)});` +
+      '  return resolved;' +
+      '}',
+  )}`;
+  const registration = `import { register } from 'node:module'; register(${JSON.stringify(hook)});`;
+  return `--import=data:text/javascript,${encodeURIComponent(registration)}`;
+}
+
 /** The server (`src/main.ts`). */
 export const server = (env: Record<string, string>) => run('src/main.ts', [], env);
 

@@ -1,7 +1,7 @@
 /**
  * GraphiQL works with no internet: a small page whose scripts, styles and editor workers are separate files from the
  * service itself, compressed and cacheable; it opens with an example that runs against this schema, and is not served
- * in prod, where its bundle is never even loaded.
+ * in prod. That prod never even loads its bundle is checked on spawned servers (test/operations/server-process.test.ts).
  */
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -145,36 +145,4 @@ describe('GET / links a newcomer to GraphQL, GraphiQL and the REST contract', ()
     const prodBody = await (await fetch(`${prod.baseUrl}/`)).json();
     expect(prodBody.links.graphiql).toBeUndefined();
   });
-});
-
-describe('GraphiQL costs prod nothing: its bundle loads on the first page asked for, not at start', () => {
-  it('starting the app resolves no module of @graphql-yoga/render-graphiql; importing it does', async () => {
-    const { execFileSync } = await import('node:child_process');
-    // A resolve hook (in Node's loader thread) that reports every module of the bundle as it is resolved.
-    const hook = `data:text/javascript,${encodeURIComponent(
-      "import { writeSync } from 'node:fs';" +
-        'export async function resolve(specifier, context, next) {' +
-        '  const resolved = await next(specifier, context);' +
-        "  if (resolved.url.includes('render-graphiql')) writeSync(1, 'RESOLVED render-graphiql\\n');" +
-        '  return resolved;' +
-        '}',
-    )}`;
-    const script =
-      "import { register } from 'node:module';" +
-      `register(${JSON.stringify(hook)});` +
-      "await import('./src/app.ts');" +
-      "console.log('APP LOADED');" +
-      "await import('@graphql-yoga/render-graphiql');" +
-      "console.log('BUNDLE IMPORTED');";
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      cwd: new URL('../..', import.meta.url).pathname,
-      encoding: 'utf8',
-      env: { ...process.env, NODE_ENV: 'production' },
-    });
-    const lines = out.split('\n').filter(Boolean);
-    // Nothing of the bundle before the app is loaded; the hook does see it when it is imported.
-    expect(lines[0]).toBe('APP LOADED');
-    expect(lines.slice(1, -1)).toContain('RESOLVED render-graphiql');
-    expect(lines.at(-1)).toBe('BUNDLE IMPORTED');
-  }, 60_000);
 });

@@ -1,9 +1,9 @@
 /**
  * The real server as operators run it (`node --import tsx src/main.ts`, and `npm start`; PGlite in a temporary
  * DATA_DIR holding a database copied from a starting point), spawned as separate processes: a later start on demo
- * data, two processes on one data directory, a killed owner's stale lock, graceful shutdown on SIGTERM, and prod on an
- * empty database with its request log, stopped through npm. A first start (a new data directory) is in
- * server-start.test.ts.
+ * data, two processes on one data directory, a killed owner's stale lock, graceful shutdown on SIGTERM, prod on an
+ * empty database with its request log, stopped through npm, and which of them loads GraphiQL's bundle. A first start
+ * (a new data directory) is in server-start.test.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -17,6 +17,7 @@ import {
   freePort,
   preparedDataDir,
   processAlive,
+  reportResolved,
   run,
   runCommand,
   server,
@@ -24,6 +25,12 @@ import {
 } from '../../testkit/spawned.ts';
 
 afterAll(cleanUpSpawned);
+
+/** GraphiQL's offline bundle: each spawned server reports on stdout when a module of it is resolved. */
+const GRAPHIQL_BUNDLE = '@graphql-yoga/render-graphiql';
+const REPORT_BUNDLE = { NODE_OPTIONS: reportResolved(GRAPHIQL_BUNDLE) };
+/** The first server on demo data (local), kept for the GraphiQL rule below. */
+let localStart: Proc;
 
 // Each start loads the whole app through tsx: seconds each on a loaded 2-core machine.
 const SLOW = { timeout: 240_000 };
@@ -37,7 +44,8 @@ describe('one process per DATA_DIR; a start on demo data; graceful shutdown', SL
   it('a start on data that holds the demo accounts loads nothing and prints their logins', async () => {
     dataDir = preparedDataDir('demo');
     port = await freePort();
-    first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir });
+    first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir, ...REPORT_BUNDLE });
+    localStart = first;
     await first.waitForStdout(/serving on/);
     expect(first.stdout()).not.toContain('demo catalogue');
     expect(first.stdout()).not.toContain('demo data loaded');
@@ -115,7 +123,7 @@ function prod(): Promise<{ npm: Proc; port: number; dataDir: string }> {
   prodServer ??= (async () => {
     const port = await freePort();
     const dataDir = preparedDataDir('none');
-    const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir });
+    const npm = runCommand('npm', ['start', '--silent'], { PORT: String(port), DATA_DIR: dataDir, ...REPORT_BUNDLE });
     await npm.waitForStdout(/serving on/);
     return { npm, port, dataDir };
   })();
@@ -190,6 +198,24 @@ describe('one JSON log line per request, with its request id, never a token or p
     expect(p.stderr()).not.toContain(secretToken);
   });
 });
+
+describe(
+  'GraphiQL costs prod nothing: its bundle loads once a server serves outside prod, never at start',
+  SLOW,
+  () => {
+    it('the local server resolves it only after it serves; the prod server, asked for the page, never does', async () => {
+      const { npm, port } = await prod();
+      const page = await fetch(`http://127.0.0.1:${port}/graphql`, { headers: { accept: 'text/html' } });
+      expect(page.headers.get('content-type')).not.toMatch(/text\/html/);
+      expect(npm.stdout()).toMatch(/serving on/);
+      expect(npm.stdout()).not.toContain(`RESOLVED ${GRAPHIQL_BUNDLE}`);
+      // The hook does report it: the local server imports the bundle right after it serves (src/main.ts).
+      await localStart.waitForStdout(new RegExp(`RESOLVED ${GRAPHIQL_BUNDLE}`));
+      const out = localStart.stdout();
+      expect(out.indexOf(`RESOLVED ${GRAPHIQL_BUNDLE}`)).toBeGreaterThan(out.indexOf('serving on'));
+    });
+  },
+);
 
 describe('SIGTERM to `npm start` stops the server itself', SLOW, () => {
   it('the server process exits and releases the data-directory lock', async () => {
