@@ -65,14 +65,27 @@ export class DealWork {
   private readonly added = new Map<number, Map<number, number[]>>();
   /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
-  /** product id -> where its amount financed is read, and the thresholds found on it per bound. */
+  /** product id -> where its amount financed is read. */
   private readonly lines = new Map<number, ProductLine>();
+  /**
+   * `${product id}|${grid}|${0 at most, 1 below}|${bound}` -> the first k found (`firstK`), and
+   * `${product id}|${min}|${max}` -> the thresholds of its brackets with that amount range: one table each per deal,
+   * not a few per product, so what a deal keeps alive is a few hundred kilobytes whatever the catalogue's size.
+   */
+  private readonly firstKs = new Map<string, number>();
+  private readonly sharedThresholds = new Map<string, Thresholds>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
   private readonly dMax: number;
-  /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
-  private readonly floors = new Map<number, Map<number, Float64Array>>();
+  /**
+   * Repayment floors (`floorOf`), per term, NaN not asked yet: one run of maxTerm + 1 per bracket and balloon in one
+   * table, found by its start (bracket id -> start at the deal's balloon; `${id}|${balloon}` -> start at another).
+   */
+  private floorTable = new Float64Array(0);
+  private floorsUsed = 0;
+  private readonly floorStarts = new Map<number, number>();
+  private readonly otherFloorStarts = new Map<string, number>();
   /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
   private readonly leastFloors = new Map<string, number>();
   /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
@@ -114,7 +127,21 @@ export class DealWork {
     l = null;
     if (b !== undefined && product !== null) {
       const [min, max] = amountRange(b, product);
-      l = { id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null };
+      l = {
+        id,
+        bracket: b,
+        productId: product.id,
+        min,
+        max,
+        thresholds: null,
+        reference: null,
+        termsWait: 0,
+        termsBalloon: 0,
+        terms: null,
+        leastWait: 0,
+        leastBalloon: 0,
+        least: Number.NaN,
+      };
     }
     this.linkedById.set(id, l);
     return l;
@@ -209,6 +236,19 @@ export class DealWork {
   }
 
   /**
+   * The linked bracket's product's per-term answer at (wait, balloon) (`termsOf`): every approval linking the bracket
+   * asks it per term, nearly always at the (wait, balloon) asked last, which the record keeps.
+   */
+  termsAt(l: Linked, wait: number, balloon: number): Int8Array {
+    if (l.terms != null && l.termsWait === wait && l.termsBalloon === balloon) return l.terms;
+    const terms = this.termsOf(l.productId, wait, balloon);
+    l.termsWait = wait;
+    l.termsBalloon = balloon;
+    l.terms = terms;
+    return terms;
+  }
+
+  /**
    * As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. Answered
    * for every term at the first question (`amountFinancedTerms`: one quote, then the term's own bounds per term);
    * `terms[0]` marks the array filled.
@@ -232,21 +272,18 @@ export class DealWork {
     if (t !== undefined) return t;
     let line = this.lines.get(l.productId);
     if (line === undefined) {
-      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [], shared: new Map() };
+      line = { reference, id: l.id, productId: l.productId, first: [], slope: [] };
       for (const g of this.grids) {
         // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
         const first = this.amountAt(line, g.value(0));
         line.first.push(first);
         line.slope.push(g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN);
-        line.atMost.push(new Map());
-        line.below.push(new Map());
       }
       this.lines.set(l.productId, line);
     }
     // Brackets of one product with the same amount range share one record.
-    let byMax = line.shared.get(l.min);
-    if (byMax === undefined) line.shared.set(l.min, (byMax = new Map()));
-    t = byMax.get(l.max);
+    const sharedKey = `${l.productId}|${l.min}|${l.max}`;
+    t = this.sharedThresholds.get(sharedKey);
     if (t !== undefined) {
       this.thresholds.set(l.id, t);
       return t;
@@ -262,7 +299,7 @@ export class DealWork {
       t.low.push(belowMax >= 1 ? g.value(belowMax - 1) : -Infinity);
       t.high.push(belowMin <= g.last ? g.value(belowMin) : Infinity);
     }
-    byMax.set(l.max, t);
+    this.sharedThresholds.set(sharedKey, t);
     this.thresholds.set(l.id, t);
     return t;
   }
@@ -276,15 +313,15 @@ export class DealWork {
 
   /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
   private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
-    const kept = below ? line.below[at] : line.atMost[at];
-    let k = kept.get(bound);
+    const key = `${line.productId}|${at}|${below ? 1 : 0}|${bound}`;
+    let k = this.firstKs.get(key);
     if (k !== undefined) return k;
     const g = this.grids[at];
     const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
     k = below
       ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
       : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
-    kept.set(bound, k);
+    this.firstKs.set(key, k);
     return k;
   }
 
@@ -297,10 +334,23 @@ export class DealWork {
    * one end.
    */
   leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    // Nearly always asked at the (wait, balloon) asked last, which the record keeps.
+    if (l.least !== undefined && !Number.isNaN(l.least) && l.leastWait === wait && l.leastBalloon === balloon)
+      return l.least;
     const key = `${l.id}|${wait}|${balloon}`;
     let least = this.leastFloors.get(key);
-    if (least !== undefined) return least;
-    least = Infinity;
+    if (least === undefined) {
+      least = this.leastFloorAt(l, terms, wait, balloon);
+      this.leastFloors.set(key, least);
+    }
+    l.leastWait = wait;
+    l.leastBalloon = balloon;
+    l.least = least;
+    return least;
+  }
+
+  private leastFloorAt(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    let least = Infinity;
     const b = l.bracket;
     const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), b.min_term ?? 1, 1));
     const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
@@ -316,7 +366,6 @@ export class DealWork {
         this.floorOf(b, l.min, l.reference, last, balloon),
       );
     }
-    this.leastFloors.set(key, least);
     return least;
   }
 
@@ -354,11 +403,8 @@ export class DealWork {
       least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
       this.leastAmounts.set(b.id, least);
     }
-    let byBalloon = this.floors.get(b.id);
-    if (byBalloon === undefined) this.floors.set(b.id, (byBalloon = new Map()));
-    let perTerm = byBalloon.get(balloon);
-    if (perTerm === undefined) byBalloon.set(balloon, (perTerm = new Float64Array(this.maxTerm + 1).fill(Number.NaN)));
-    let floor = perTerm[term];
+    const at = this.floorStart(b.id, balloon) + term;
+    let floor = this.floorTable[at];
     if (Number.isNaN(floor)) {
       floor = repaymentFloor(
         this.catalogue.pricingIndex,
@@ -366,9 +412,28 @@ export class DealWork {
         this.probe(reference.wait, this.dMax, term, balloon),
         least,
       );
-      perTerm[term] = floor;
+      this.floorTable[at] = floor;
     }
     return floor;
+  }
+
+  /** Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. */
+  private floorStart(id: number, balloon: number): number {
+    const key = balloon === this.b0 ? null : `${id}|${balloon}`;
+    let start = key === null ? this.floorStarts.get(id) : this.otherFloorStarts.get(key);
+    if (start !== undefined) return start;
+    const width = this.maxTerm + 1;
+    start = this.floorsUsed;
+    this.floorsUsed += width;
+    if (this.floorsUsed > this.floorTable.length) {
+      const grown = new Float64Array(Math.max(this.floorsUsed, this.floorTable.length * 2, 64 * width));
+      grown.set(this.floorTable);
+      grown.fill(Number.NaN, this.floorTable.length);
+      this.floorTable = grown;
+    }
+    if (key === null) this.floorStarts.set(id, start);
+    else this.otherFloorStarts.set(key, start);
+    return start;
   }
 }
 
@@ -383,21 +448,28 @@ export interface Linked {
   thresholds: Thresholds | null;
   /** Where its thresholds were read (its product prices there). */
   reference: Reference | null;
+  /**
+   * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
+   * yet (`linkedOf` sets every field, so every record has one shape).
+   */
+  termsWait?: number;
+  termsBalloon?: number;
+  terms?: Int8Array | null;
+  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`); NaN or absent: not asked yet. */
+  leastWait?: number;
+  leastBalloon?: number;
+  least?: number;
 }
 
-/** One product's amount financed over a deal's deposit grids, and the first k found per bound. */
+/** One product's amount financed over a deal's deposit grids (the first k found per bound: `DealWork.firstKs`). */
 interface ProductLine {
   /** Where it is read (the product prices there), through one of its brackets (`id`). */
   reference: Reference;
   id: number;
+  productId: number;
   /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
   first: number[];
   slope: number[];
-  /** Per grid: bound -> the first k whose amount is at most it, and under it. */
-  atMost: Map<number, number>[];
-  below: Map<number, number>[];
-  /** min -> max -> the thresholds of its brackets with that amount range. */
-  shared: Map<number, Map<number, Thresholds>>;
 }
 
 /** Where a bracket's product prices: a deal at these figures with no deposit. */
