@@ -210,20 +210,24 @@ export class ApprovalBrackets {
     const added = this.work.addedFor(this.minimum);
     let out = added.get(l.id);
     if (out !== undefined) return out;
-    out = [];
     const work = this.work;
     const t = this.thresholdsOf(l, wait, term, balloon);
-    work.grids.forEach((g, at) => {
+    // Four a grid, written to a list made at its size: the deal keeps it.
+    const found: number[] = [];
+    for (let at = 0; at < work.grids.length; at++) {
+      const g = work.grids[at];
       let first = wholeAtLeast(this.lo / g.step);
       const last = g.last;
       while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
-      if (first > last) return;
+      if (first > last) continue;
       const kLo = Math.min(Math.max(t.belowMax[at], first), last + 1);
       const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
-      if (kLo > kHi) return;
+      if (kLo > kHi) continue;
       const near = work.d0 / g.step;
-      for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
-    });
+      const at4 = (k: number) => g.value(Math.min(kHi, Math.max(kLo, k)));
+      found.push(at4(kLo), at4(kHi), at4(Math.floor(near)), at4(Math.ceil(near)));
+    }
+    out = found.slice();
     added.set(l.id, out);
     return out;
   }

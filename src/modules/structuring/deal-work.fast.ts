@@ -65,15 +65,8 @@ export class DealWork {
   private readonly added = new Map<number, Map<number, number[]>>();
   /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
-  /** product id -> where its amount financed is read. */
+  /** product id -> where its amount financed is read, and what was found on it (`ProductLine`). */
   private readonly lines = new Map<number, ProductLine>();
-  /**
-   * `${product id}|${grid}|${0 at most, 1 below}|${bound}` -> the first k found (`firstK`), and
-   * `${product id}|${min}|${max}` -> the thresholds of its brackets with that amount range: one table each per deal,
-   * not a few per product, so what a deal keeps alive is a few hundred kilobytes whatever the catalogue's size.
-   */
-  private readonly firstKs = new Map<string, number>();
-  private readonly sharedThresholds = new Map<string, Thresholds>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
@@ -272,34 +265,47 @@ export class DealWork {
     if (t !== undefined) return t;
     let line = this.lines.get(l.productId);
     if (line === undefined) {
-      line = { reference, id: l.id, productId: l.productId, first: [], slope: [] };
-      for (const g of this.grids) {
+      // Lists made at their size: one grown by `push` reserves room for many more, and a deal keeps these.
+      const count = this.grids.length;
+      line = {
+        reference,
+        id: l.id,
+        first: new Array(count),
+        slope: new Array(count),
+        kKeys: [],
+        kValues: [],
+        ranges: [],
+        shared: [],
+        many: null,
+      };
+      for (let at = 0; at < count; at++) {
+        const g = this.grids[at];
         // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
         const first = this.amountAt(line, g.value(0));
-        line.first.push(first);
-        line.slope.push(g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN);
+        line.first[at] = first;
+        line.slope[at] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
       }
       this.lines.set(l.productId, line);
     }
     // Brackets of one product with the same amount range share one record.
-    const sharedKey = `${l.productId}|${l.min}|${l.max}`;
-    t = this.sharedThresholds.get(sharedKey);
+    t = sharedOf(line, l.min, l.max);
     if (t !== undefined) {
       this.thresholds.set(l.id, t);
       return t;
     }
-    t = { belowMax: [], belowMin: [], low: [], high: [] };
-    for (let at = 0; at < this.grids.length; at++) {
+    const count = this.grids.length;
+    t = { belowMax: new Array(count), belowMin: new Array(count), low: new Array(count), high: new Array(count) };
+    for (let at = 0; at < count; at++) {
       const g = this.grids[at];
       const belowMax = this.firstK(line, at, l.max, false);
       // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
       const belowMin = Math.max(belowMax, this.firstK(line, at, l.min, true));
-      t.belowMax.push(belowMax);
-      t.belowMin.push(belowMin);
-      t.low.push(belowMax >= 1 ? g.value(belowMax - 1) : -Infinity);
-      t.high.push(belowMin <= g.last ? g.value(belowMin) : Infinity);
+      t.belowMax[at] = belowMax;
+      t.belowMin[at] = belowMin;
+      t.low[at] = belowMax >= 1 ? g.value(belowMax - 1) : -Infinity;
+      t.high[at] = belowMin <= g.last ? g.value(belowMin) : Infinity;
     }
-    this.sharedThresholds.set(sharedKey, t);
+    keepShared(line, l.min, l.max, t);
     this.thresholds.set(l.id, t);
     return t;
   }
@@ -313,15 +319,15 @@ export class DealWork {
 
   /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
   private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
-    const key = `${line.productId}|${at}|${below ? 1 : 0}|${bound}`;
-    let k = this.firstKs.get(key);
+    const side = at * 2 + (below ? 1 : 0);
+    let k = keptK(line, side, bound);
     if (k !== undefined) return k;
     const g = this.grids[at];
     const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
     k = below
       ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
       : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
-    this.firstKs.set(key, k);
+    keepK(line, side, bound, k);
     return k;
   }
 
@@ -461,15 +467,56 @@ export interface Linked {
   least?: number;
 }
 
-/** One product's amount financed over a deal's deposit grids (the first k found per bound: `DealWork.firstKs`). */
+/**
+ * One product's amount financed over a deal's deposit grids, and what was found on it: the first k per grid, side and
+ * bound (`firstK`) and the thresholds per amount range its brackets have (`thresholdsOf`). A product has a few amount
+ * tiers, so each is a short flat list looked through, not a map (a deal keeps one line per product reached, and maps
+ * are what made the lines weigh); past `SHORT` entries they go to one map per line.
+ */
 interface ProductLine {
   /** Where it is read (the product prices there), through one of its brackets (`id`). */
   reference: Reference;
   id: number;
-  productId: number;
   /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
   first: number[];
   slope: number[];
+  /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each. */
+  kKeys: number[];
+  kValues: number[];
+  /** Pairs (min, max), and the thresholds of the brackets with that range. */
+  ranges: number[];
+  shared: Thresholds[];
+  /** Entries past `SHORT`: `k|${side}|${bound}` -> k, `t|${min}|${max}` -> thresholds. */
+  many: Map<string, number | Thresholds> | null;
+}
+
+/** Entries a line's short lists hold before the rest go to its map: a look through them stays a few comparisons. */
+const SHORT = 16;
+
+function keptK(line: ProductLine, side: number, bound: number): number | undefined {
+  const keys = line.kKeys;
+  for (let i = 0; i < keys.length; i += 2) if (keys[i] === side && keys[i + 1] === bound) return line.kValues[i >> 1];
+  return line.many?.get(`k|${side}|${bound}`) as number | undefined;
+}
+
+function keepK(line: ProductLine, side: number, bound: number, k: number): void {
+  if (line.kValues.length < SHORT) {
+    line.kKeys.push(side, bound);
+    line.kValues.push(k);
+  } else (line.many ??= new Map()).set(`k|${side}|${bound}`, k);
+}
+
+function sharedOf(line: ProductLine, min: number, max: number): Thresholds | undefined {
+  const ranges = line.ranges;
+  for (let i = 0; i < ranges.length; i += 2) if (ranges[i] === min && ranges[i + 1] === max) return line.shared[i >> 1];
+  return line.many?.get(`t|${min}|${max}`) as Thresholds | undefined;
+}
+
+function keepShared(line: ProductLine, min: number, max: number, t: Thresholds): void {
+  if (line.shared.length < SHORT) {
+    line.ranges.push(min, max);
+    line.shared.push(t);
+  } else (line.many ??= new Map()).set(`t|${min}|${max}`, t);
 }
 
 /** Where a bracket's product prices: a deal at these figures with no deposit. */
