@@ -55,7 +55,7 @@ export class ApprovalBrackets {
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
     this.admitted = new Uint8Array(linked.length);
-    for (let k = 0; k < linked.length; k++) this.admitted[k] = this.work.admits(linked[k].id) ? 1 : 0;
+    for (let k = 0; k < linked.length; k++) this.admitted[k] = linked[k].admitted === false ? 0 : 1;
     this.linkedList = linked;
     return linked;
   }

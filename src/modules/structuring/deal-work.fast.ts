@@ -60,7 +60,6 @@ export class DealWork {
   private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
   /** bracket id -> the record searches read (null: unknown, or no product). */
   private readonly linkedById = new Map<number, Linked | null>();
-  private readonly admitted = new Map<number, boolean>();
   /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
   private readonly added = new Map<number, Map<number, number[]>>();
   /** bracket id -> its thresholds. */
@@ -128,11 +127,13 @@ export class DealWork {
         max,
         thresholds: null,
         reference: null,
-        termsWait: 0,
-        termsBalloon: 0,
+        admitted: bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial'),
+        // -1 and NaN: nothing asked yet (NaN also keeps the balloon fields numbers with a fraction from the start).
+        termsWait: -1,
+        termsBalloon: Number.NaN,
         terms: null,
-        leastWait: 0,
-        leastBalloon: 0,
+        leastWait: -1,
+        leastBalloon: Number.NaN,
         least: Number.NaN,
       };
     }
@@ -140,18 +141,6 @@ export class DealWork {
     return l;
   }
 
-  /**
-   * False when the bracket prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or
-   * LVR refuse the deal, and no lever or wait moves them).
-   */
-  admits(id: number): boolean {
-    let admits = this.admitted.get(id);
-    if (admits === undefined) {
-      admits = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
-      this.admitted.set(id, admits);
-    }
-    return admits;
-  }
 
   /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
   addedFor(minimum: number): Map<number, number[]> {
@@ -454,6 +443,11 @@ export interface Linked {
   thresholds: Thresholds | null;
   /** Where its thresholds were read (its product prices there). */
   reference: Reference | null;
+  /**
+   * False when it prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or LVR refuse
+   * the deal, and no lever or wait moves them); absent (a record made elsewhere): not known, so it is tried.
+   */
+  admitted?: boolean;
   /**
    * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
    * yet (`linkedOf` sets every field, so every record has one shape).
