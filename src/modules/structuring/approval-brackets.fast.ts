@@ -116,16 +116,9 @@ export class ApprovalBrackets {
     const t0 = this.work.t0;
     const lo = Math.max(Math.min(bounds.min_term, t0), this.a.min_term ?? 1, 1);
     const hi = Math.min(Math.max(bounds.max_term, t0), this.a.max_term ?? Infinity);
-    // One list per (lo, hi) and deal, shared by the approvals with those ends (it is read, never changed).
-    let byHi = this.work.termLists.get(lo);
-    if (byHi === undefined) this.work.termLists.set(lo, (byHi = new Map()));
-    let terms = byHi.get(hi);
-    if (terms === undefined) {
-      terms = [];
-      for (let t = Math.ceil(lo); t <= hi; t++) {
-        if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
-      }
-      byHi.set(hi, terms);
+    const terms: number[] = [];
+    for (let t = Math.ceil(lo); t <= hi; t++) {
+      if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
     }
     this.termList = terms;
     return terms;

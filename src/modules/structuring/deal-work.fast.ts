@@ -80,19 +80,6 @@ export class DealWork {
   private readonly otherFloorStarts = new Map<string, number>();
   /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
   private readonly leastFloors = new Map<string, number>();
-  /**
-   * What `firstK` is asking, and its two tests over it: made once per deal, not a closure per question (thousands a
-   * deal). `firstK` is the only reader and calls nothing that asks again.
-   */
-  private askedLine: ProductLine | null = null;
-  private askedGrid: Grid | null = null;
-  private askedBound = Number.NaN;
-  private readonly isAtMost = (k: number): boolean =>
-    this.amountAt(this.askedLine as ProductLine, (this.askedGrid as Grid).value(k)) <= this.askedBound;
-  private readonly isBelow = (k: number): boolean =>
-    this.amountAt(this.askedLine as ProductLine, (this.askedGrid as Grid).value(k)) < this.askedBound;
-  /** The terms an approval searches, per (lowest, highest) its own term criteria allow (`ApprovalBrackets.terms`). */
-  readonly termLists = new Map<number, Map<number, number[]>>();
   /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
   private readonly leastAmounts = new Map<number, number>();
 
@@ -326,10 +313,9 @@ export class DealWork {
     if (k !== undefined) return k;
     const g = this.grids[at];
     const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
-    this.askedLine = line;
-    this.askedGrid = g;
-    this.askedBound = bound;
-    k = firstTrueFrom(0, g.last + 1, guess, below ? this.isBelow : this.isAtMost);
+    k = below
+      ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
+      : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
     keepK(line, side, bound, k);
     return k;
   }
