@@ -18,16 +18,14 @@ export class ApprovalBrackets {
   protected readonly minimum: number;
   protected readonly lo: number;
   protected readonly hi: number;
-  /** The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. */
-  protected readonly depositLists = new Map<number, number[]>();
+  /**
+   * The deposits of the terms where exactly these linked brackets' products price (a bit each): `deposits`. Made on
+   * first use, as the list below: most approvals are never searched.
+   */
+  protected depositLists: Map<number, number[]> | null = null;
   /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
-  protected readonly plausibleLists = new Map<number[], Map<number, Int32Array>>();
+  protected plausibleLists: Map<number[], Map<number, Int32Array>> | null = null;
   protected termList: number[] | null = null;
-  /** `${wait}|${balloon}` -> per linked bracket, its product's per-term answer (DealWork.termsOf). */
-  protected readonly feasible = new Map<string, Int8Array[]>();
-  protected lastWait = 0;
-  protected lastBalloon = 0;
-  protected lastFeasible: Int8Array[] | null = null;
 
   constructor(
     protected readonly a: Approval,
@@ -57,7 +55,7 @@ export class ApprovalBrackets {
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
     this.admitted = new Uint8Array(linked.length);
-    for (let k = 0; k < linked.length; k++) this.admitted[k] = this.work.admits(linked[k].id) ? 1 : 0;
+    for (let k = 0; k < linked.length; k++) this.admitted[k] = linked[k].admitted === false ? 0 : 1;
     this.linkedList = linked;
     return linked;
   }
@@ -126,20 +124,9 @@ export class ApprovalBrackets {
     return terms;
   }
 
-  /** Per linked bracket, its product's per-term answer at (wait, balloon). */
-  protected feasibleAt(wait: number, balloon: number): Int8Array[] {
-    // Asked per term and bracket, nearly always for the same (wait, balloon) as the last time.
-    if (this.lastFeasible !== null && wait === this.lastWait && balloon === this.lastBalloon) return this.lastFeasible;
-    const key = `${wait}|${balloon}`;
-    let arrays = this.feasible.get(key);
-    if (arrays === undefined) {
-      arrays = this.linked.map((l) => this.work.termsOf(l.productId, wait, balloon));
-      this.feasible.set(key, arrays);
-    }
-    this.lastWait = wait;
-    this.lastBalloon = balloon;
-    this.lastFeasible = arrays;
-    return arrays;
+  /** Linked bracket `k`'s product's per-term answer at (wait, balloon) (`DealWork.termsAt`, shared by every approval). */
+  protected termsAt(k: number, wait: number, balloon: number): Int8Array {
+    return this.work.termsAt(this.linked[k], wait, balloon);
   }
 
   /** The bracket's thresholds, read on (wait, term, balloon), where its product prices. */
@@ -161,7 +148,7 @@ export class ApprovalBrackets {
     if (this.admitted[k] === 0 || !this.inTermRange(k, term)) return true;
     if (!(deposit >= 0)) return false;
     const l = this.linked[k];
-    if (!this.work.prices(this.feasibleAt(wait, balloon)[k], l.id, wait, term, balloon)) return true;
+    if (!this.work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) return true;
     return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
   }
 
@@ -173,13 +160,13 @@ export class ApprovalBrackets {
 
   /**
    * Linked bracket `k` could price some deposit at (wait, term, balloon): the deal admits it, its term range allows the
-   * term, and its product prices there (`feasible`: `feasibleAt(wait, balloon)`).
+   * term, and its product prices there.
    */
-  protected canPrice(feasible: Int8Array[], k: number, wait: number, term: number, balloon: number): boolean {
+  protected canPrice(k: number, wait: number, term: number, balloon: number): boolean {
     return (
       this.admitted[k] !== 0 &&
       this.inTermRange(k, term) &&
-      this.work.prices(feasible[k], this.linked[k].id, wait, term, balloon)
+      this.work.prices(this.termsAt(k, wait, balloon), this.linked[k].id, wait, term, balloon)
     );
   }
 
@@ -191,12 +178,11 @@ export class ApprovalBrackets {
    */
   protected plausible(wait: number, term: number, balloon: number, deposits: number[]): Int32Array {
     const linked = this.linked;
-    const feasible = this.feasibleAt(wait, balloon);
     let mask = 0;
     for (let k = 0; k < linked.length && k < 30; k++) {
-      if (this.canPrice(feasible, k, wait, term, balloon)) mask |= 1 << k;
+      if (this.canPrice(k, wait, term, balloon)) mask |= 1 << k;
     }
-    let byMask = linked.length <= 30 ? this.plausibleLists.get(deposits) : undefined;
+    let byMask = linked.length <= 30 ? this.plausibleLists?.get(deposits) : undefined;
     let positions = byMask?.get(mask);
     if (positions !== undefined) return positions;
     const out: number[] = [];
@@ -211,6 +197,7 @@ export class ApprovalBrackets {
     }
     positions = Int32Array.from(out);
     if (linked.length <= 30) {
+      this.plausibleLists ??= new Map();
       if (byMask === undefined) this.plausibleLists.set(deposits, (byMask = new Map()));
       byMask.set(mask, positions);
     }
@@ -223,20 +210,24 @@ export class ApprovalBrackets {
     const added = this.work.addedFor(this.minimum);
     let out = added.get(l.id);
     if (out !== undefined) return out;
-    out = [];
     const work = this.work;
     const t = this.thresholdsOf(l, wait, term, balloon);
-    work.grids.forEach((g, at) => {
+    // Four a grid, written to a list made at its size: the deal keeps it.
+    const found: number[] = [];
+    for (let at = 0; at < work.grids.length; at++) {
+      const g = work.grids[at];
       let first = wholeAtLeast(this.lo / g.step);
       const last = g.last;
       while (first <= last && g.value(first) + MONEY_TOLERANCE < this.minimum) first++;
-      if (first > last) return;
+      if (first > last) continue;
       const kLo = Math.min(Math.max(t.belowMax[at], first), last + 1);
       const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
-      if (kLo > kHi) return;
+      if (kLo > kHi) continue;
       const near = work.d0 / g.step;
-      for (const k of [kLo, kHi, Math.floor(near), Math.ceil(near)]) out.push(g.value(Math.min(kHi, Math.max(kLo, k))));
-    });
+      const at4 = (k: number) => g.value(Math.min(kHi, Math.max(kLo, k)));
+      found.push(at4(kLo), at4(kHi), at4(Math.floor(near)), at4(Math.ceil(near)));
+    }
+    out = found.slice();
     added.set(l.id, out);
     return out;
   }
@@ -245,24 +236,23 @@ export class ApprovalBrackets {
   protected deposits(wait: number, term: number, balloon: number): number[] {
     const work = this.work;
     if (this.lo > this.hi) return [work.d0];
-    const feasible = this.feasibleAt(wait, balloon);
     const linked = this.linked;
     // They depend only on which linked brackets' products price here: one list per such set, kept.
     let mask = 0;
     for (let k = 0; k < linked.length && k < 30; k++)
-      if (work.prices(feasible[k], linked[k].id, wait, term, balloon)) mask |= 1 << k;
-    const kept = linked.length <= 30 ? this.depositLists.get(mask) : undefined;
+      if (work.prices(this.termsAt(k, wait, balloon), linked[k].id, wait, term, balloon)) mask |= 1 << k;
+    const kept = linked.length <= 30 ? this.depositLists?.get(mask) : undefined;
     if (kept !== undefined) return kept;
     const out = new Set<number>([work.d0]);
     for (let k = 0; k < linked.length; k++) {
       const l = linked[k];
-      if (!work.prices(feasible[k], l.id, wait, term, balloon)) continue;
+      if (!work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) continue;
       for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
     }
     const result: number[] = [];
     for (const d of out)
       if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
-    if (linked.length <= 30) this.depositLists.set(mask, result);
+    if (linked.length <= 30) (this.depositLists ??= new Map()).set(mask, result);
     return result;
   }
 
@@ -281,9 +271,8 @@ export class ApprovalBrackets {
 
   /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
   protected pricesAt(wait: number, term: number, balloon: number): boolean {
-    const feasible = this.feasibleAt(wait, balloon);
     for (let k = 0; k < this.linked.length; k++) {
-      if (this.canPrice(feasible, k, wait, term, balloon)) return true;
+      if (this.canPrice(k, wait, term, balloon)) return true;
     }
     return false;
   }

@@ -19,12 +19,23 @@ import {
   advancedDeal,
   amountRange,
   changedDeal,
-  firstTrue,
   leverChange,
   type StructuringCatalogue,
   type StructuringInput,
   wholeAtMost,
 } from './engine.ts';
+import {
+  firstTrueFrom,
+  keepK,
+  keepShared,
+  keptK,
+  type ProductLine,
+  type Reference,
+  sharedOf,
+  type Thresholds,
+} from './product-line.fast.ts';
+
+export { firstTrueFrom, type Reference, type Thresholds };
 
 /** A deposit grid: whole dollars, or whole percentage points of `deposit_base`. */
 export interface Grid {
@@ -32,15 +43,6 @@ export interface Grid {
   step: number;
   /** The last k within `max_deposit`. */
   last: number;
-}
-
-/** A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its minimum. */
-export interface Thresholds {
-  belowMax: number[];
-  belowMin: number[];
-  /** The same in dollars, per grid: a deposit at most `low` finances above the maximum, at least `high` below the minimum. */
-  low: number[];
-  high: number[];
 }
 
 /** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
@@ -60,19 +62,24 @@ export class DealWork {
   private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
   /** bracket id -> the record searches read (null: unknown, or no product). */
   private readonly linkedById = new Map<number, Linked | null>();
-  private readonly admitted = new Map<number, boolean>();
   /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
   private readonly added = new Map<number, Map<number, number[]>>();
   /** bracket id -> its thresholds. */
   private readonly thresholds = new Map<number, Thresholds>();
-  /** product id -> where its amount financed is read, and the thresholds found on it per bound. */
+  /** product id -> where its amount financed is read, and what was found on it (`ProductLine`). */
   private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
   private readonly dMax: number;
-  /** bracket id -> balloon -> per term: its repayment floor (NaN not asked yet). */
-  private readonly floors = new Map<number, Map<number, Float64Array>>();
+  /**
+   * Repayment floors (`floorOf`), per term, NaN not asked yet: one run of maxTerm + 1 per bracket and balloon in one
+   * table, found by its start (bracket id -> start at the deal's balloon; `${id}|${balloon}` -> start at another).
+   */
+  private floorTable = new Float64Array(0);
+  private floorsUsed = 0;
+  private readonly floorStarts = new Map<number, number>();
+  private readonly otherFloorStarts = new Map<string, number>();
   /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
   private readonly leastFloors = new Map<string, number>();
   /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
@@ -114,23 +121,26 @@ export class DealWork {
     l = null;
     if (b !== undefined && product !== null) {
       const [min, max] = amountRange(b, product);
-      l = { id, bracket: b, productId: product.id, min, max, thresholds: null, reference: null };
+      l = {
+        id,
+        bracket: b,
+        productId: product.id,
+        min,
+        max,
+        thresholds: null,
+        reference: null,
+        admitted: bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial'),
+        // -1 and NaN: nothing asked yet (NaN also keeps the balloon fields numbers with a fraction from the start).
+        termsWait: -1,
+        termsBalloon: Number.NaN,
+        terms: null,
+        leastWait: -1,
+        leastBalloon: Number.NaN,
+        least: Number.NaN,
+      };
     }
     this.linkedById.set(id, l);
     return l;
-  }
-
-  /**
-   * False when the bracket prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or
-   * LVR refuse the deal, and no lever or wait moves them).
-   */
-  admits(id: number): boolean {
-    let admits = this.admitted.get(id);
-    if (admits === undefined) {
-      admits = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
-      this.admitted.set(id, admits);
-    }
-    return admits;
   }
 
   /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
@@ -209,6 +219,19 @@ export class DealWork {
   }
 
   /**
+   * The linked bracket's product's per-term answer at (wait, balloon) (`termsOf`): every approval linking the bracket
+   * asks it per term, nearly always at the (wait, balloon) asked last, which the record keeps.
+   */
+  termsAt(l: Linked, wait: number, balloon: number): Int8Array {
+    if (l.terms != null && l.termsWait === wait && l.termsBalloon === balloon) return l.terms;
+    const terms = this.termsOf(l.productId, wait, balloon);
+    l.termsWait = wait;
+    l.termsBalloon = balloon;
+    l.terms = terms;
+    return terms;
+  }
+
+  /**
    * As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. Answered
    * for every term at the first question (`amountFinancedTerms`: one quote, then the term's own bounds per term);
    * `terms[0]` marks the array filled.
@@ -232,37 +255,47 @@ export class DealWork {
     if (t !== undefined) return t;
     let line = this.lines.get(l.productId);
     if (line === undefined) {
-      line = { reference, id: l.id, first: [], slope: [], atMost: [], below: [], shared: new Map() };
-      for (const g of this.grids) {
+      // Lists made at their size: one grown by `push` reserves room for many more, and a deal keeps these.
+      const count = this.grids.length;
+      line = {
+        reference,
+        id: l.id,
+        first: new Array(count),
+        slope: new Array(count),
+        kKeys: [],
+        kValues: [],
+        ranges: [],
+        shared: [],
+        many: null,
+      };
+      for (let at = 0; at < count; at++) {
+        const g = this.grids[at];
         // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
         const first = this.amountAt(line, g.value(0));
-        line.first.push(first);
-        line.slope.push(g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN);
-        line.atMost.push(new Map());
-        line.below.push(new Map());
+        line.first[at] = first;
+        line.slope[at] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
       }
       this.lines.set(l.productId, line);
     }
     // Brackets of one product with the same amount range share one record.
-    let byMax = line.shared.get(l.min);
-    if (byMax === undefined) line.shared.set(l.min, (byMax = new Map()));
-    t = byMax.get(l.max);
+    t = sharedOf(line, l.min, l.max);
     if (t !== undefined) {
       this.thresholds.set(l.id, t);
       return t;
     }
-    t = { belowMax: [], belowMin: [], low: [], high: [] };
-    for (let at = 0; at < this.grids.length; at++) {
+    const count = this.grids.length;
+    t = { belowMax: new Array(count), belowMin: new Array(count), low: new Array(count), high: new Array(count) };
+    for (let at = 0; at < count; at++) {
       const g = this.grids[at];
       const belowMax = this.firstK(line, at, l.max, false);
       // The first below the minimum from belowMax on, as a search started there ends (the test is monotone).
       const belowMin = Math.max(belowMax, this.firstK(line, at, l.min, true));
-      t.belowMax.push(belowMax);
-      t.belowMin.push(belowMin);
-      t.low.push(belowMax >= 1 ? g.value(belowMax - 1) : -Infinity);
-      t.high.push(belowMin <= g.last ? g.value(belowMin) : Infinity);
+      t.belowMax[at] = belowMax;
+      t.belowMin[at] = belowMin;
+      t.low[at] = belowMax >= 1 ? g.value(belowMax - 1) : -Infinity;
+      t.high[at] = belowMin <= g.last ? g.value(belowMin) : Infinity;
     }
-    byMax.set(l.max, t);
+    keepShared(line, l.min, l.max, t);
     this.thresholds.set(l.id, t);
     return t;
   }
@@ -276,15 +309,15 @@ export class DealWork {
 
   /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
   private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
-    const kept = below ? line.below[at] : line.atMost[at];
-    let k = kept.get(bound);
+    const side = at * 2 + (below ? 1 : 0);
+    let k = keptK(line, side, bound);
     if (k !== undefined) return k;
     const g = this.grids[at];
     const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
     k = below
       ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
       : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
-    kept.set(bound, k);
+    keepK(line, side, bound, k);
     return k;
   }
 
@@ -297,10 +330,23 @@ export class DealWork {
    * one end.
    */
   leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    // Nearly always asked at the (wait, balloon) asked last, which the record keeps.
+    if (l.least !== undefined && !Number.isNaN(l.least) && l.leastWait === wait && l.leastBalloon === balloon)
+      return l.least;
     const key = `${l.id}|${wait}|${balloon}`;
     let least = this.leastFloors.get(key);
-    if (least !== undefined) return least;
-    least = Infinity;
+    if (least === undefined) {
+      least = this.leastFloorAt(l, terms, wait, balloon);
+      this.leastFloors.set(key, least);
+    }
+    l.leastWait = wait;
+    l.leastBalloon = balloon;
+    l.least = least;
+    return least;
+  }
+
+  private leastFloorAt(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    let least = Infinity;
     const b = l.bracket;
     const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), b.min_term ?? 1, 1));
     const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
@@ -316,7 +362,6 @@ export class DealWork {
         this.floorOf(b, l.min, l.reference, last, balloon),
       );
     }
-    this.leastFloors.set(key, least);
     return least;
   }
 
@@ -354,11 +399,8 @@ export class DealWork {
       least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
       this.leastAmounts.set(b.id, least);
     }
-    let byBalloon = this.floors.get(b.id);
-    if (byBalloon === undefined) this.floors.set(b.id, (byBalloon = new Map()));
-    let perTerm = byBalloon.get(balloon);
-    if (perTerm === undefined) byBalloon.set(balloon, (perTerm = new Float64Array(this.maxTerm + 1).fill(Number.NaN)));
-    let floor = perTerm[term];
+    const at = this.floorStart(b.id, balloon) + term;
+    let floor = this.floorTable[at];
     if (Number.isNaN(floor)) {
       floor = repaymentFloor(
         this.catalogue.pricingIndex,
@@ -366,9 +408,28 @@ export class DealWork {
         this.probe(reference.wait, this.dMax, term, balloon),
         least,
       );
-      perTerm[term] = floor;
+      this.floorTable[at] = floor;
     }
     return floor;
+  }
+
+  /** Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. */
+  private floorStart(id: number, balloon: number): number {
+    const key = balloon === this.b0 ? null : `${id}|${balloon}`;
+    let start = key === null ? this.floorStarts.get(id) : this.otherFloorStarts.get(key);
+    if (start !== undefined) return start;
+    const width = this.maxTerm + 1;
+    start = this.floorsUsed;
+    this.floorsUsed += width;
+    if (this.floorsUsed > this.floorTable.length) {
+      const grown = new Float64Array(Math.max(this.floorsUsed, this.floorTable.length * 2, 64 * width));
+      grown.set(this.floorTable);
+      grown.fill(Number.NaN, this.floorTable.length);
+      this.floorTable = grown;
+    }
+    if (key === null) this.floorStarts.set(id, start);
+    else this.otherFloorStarts.set(key, start);
+    return start;
   }
 }
 
@@ -383,28 +444,22 @@ export interface Linked {
   thresholds: Thresholds | null;
   /** Where its thresholds were read (its product prices there). */
   reference: Reference | null;
-}
-
-/** One product's amount financed over a deal's deposit grids, and the first k found per bound. */
-interface ProductLine {
-  /** Where it is read (the product prices there), through one of its brackets (`id`). */
-  reference: Reference;
-  id: number;
-  /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
-  first: number[];
-  slope: number[];
-  /** Per grid: bound -> the first k whose amount is at most it, and under it. */
-  atMost: Map<number, number>[];
-  below: Map<number, number>[];
-  /** min -> max -> the thresholds of its brackets with that amount range. */
-  shared: Map<number, Map<number, Thresholds>>;
-}
-
-/** Where a bracket's product prices: a deal at these figures with no deposit. */
-export interface Reference {
-  wait: number;
-  term: number;
-  balloon: number;
+  /**
+   * False when it prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or LVR refuse
+   * the deal, and no lever or wait moves them); absent (a record made elsewhere): not known, so it is tried.
+   */
+  admitted?: boolean;
+  /**
+   * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
+   * yet (`linkedOf` sets every field, so every record has one shape).
+   */
+  termsWait?: number;
+  termsBalloon?: number;
+  terms?: Int8Array | null;
+  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`); NaN or absent: not asked yet. */
+  leastWait?: number;
+  leastBalloon?: number;
+  least?: number;
 }
 
 /** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */
@@ -412,34 +467,4 @@ interface Slot {
   /** Built when a candidate needs it (`deal`). */
   deal: Deal | null;
   rows: Map<number, PricedBracket | null>;
-}
-
-/**
- * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer
- * exactly when the test holds at k (or k is hi) and not at k - 1 (or k is lo), so a near guess costs two tests; a far
- * one gallops away from it until the answer is bracketed, then bisects there. Any guess gives `firstTrue`'s answer.
- */
-export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
-  if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
-  // `k >= hi || test(k)` written out, not as a closure: this runs thousands of times a deal.
-  let at = Math.min(hi, Math.max(lo, guess));
-  let step = 1;
-  if (at >= hi || test(at)) {
-    // The answer is at or below `at`.
-    for (;;) {
-      const k = at - step;
-      if (k < lo) return firstTrue(lo, at, test);
-      if (!(k >= hi || test(k))) return firstTrue(k + 1, at, test);
-      at = k;
-      step *= 2;
-    }
-  }
-  // The answer is above `at`.
-  for (;;) {
-    const k = at + step;
-    if (k >= hi) return firstTrue(at + 1, hi, test);
-    if (test(k)) return firstTrue(at + 1, k, test);
-    at = k;
-    step *= 2;
-  }
 }

@@ -5,7 +5,8 @@
  * - this file: the walk over the approvals, as `structureWith` walks them, with the deal prepared for the criteria
  *   engine once and each approval's criteria read once (`visitUnmetCriteria`: its blockers, and from them its status),
  *   and an approval's search set up only when it is searched (one blocked by a fact never is);
- * - deal-work.fast.ts: what one deal's search shares across approvals;
+ * - deal-work.fast.ts: what one deal's search shares across approvals (per linked bracket, one record a deal that
+ *   keeps what every approval linking it reads; per product, product-line.fast.ts);
  * - approval-brackets.fast.ts: one approval's linked brackets, which of them could price a change, and the deposits
  *   and terms it tries;
  * - search.fast.ts: one approval's search.

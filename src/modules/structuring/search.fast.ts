@@ -130,7 +130,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const reach = Math.max(t0 - terms[0], terms[terms.length - 1] - t0);
     for (let distance = 1; distance <= reach; distance++) {
       let best: Candidate | null = null;
-      for (const term of [t0 - distance, t0 + distance]) {
+      // The lower of the two terms first, then the higher: no list made per distance.
+      for (let side = -1; side <= 1; side += 2) {
+        const term = t0 + side * distance;
         if (term < terms[0] || term > terms[terms.length - 1] || !terms.includes(term)) continue;
         if (!this.pricesAt(wait, term, b0)) continue;
         const deposits = this.deposits(wait, term, b0);
@@ -244,10 +246,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   private surelyNoBetter(wait: number, balloons: readonly number[], toBeat: Candidate): boolean {
     let least = Infinity;
     for (const balloon of balloons) {
-      const feasible = this.feasibleAt(wait, balloon);
       for (let k = 0; k < this.linked.length && least !== -Infinity; k++) {
         if (this.admitted[k] === 0) continue;
-        const floor = this.work.leastFloorOf(this.linked[k], feasible[k], wait, balloon);
+        const floor = this.work.leastFloorOf(this.linked[k], this.termsAt(k, wait, balloon), wait, balloon);
         if (floor < least) least = floor;
       }
     }
@@ -260,9 +261,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    */
   private floorAt(wait: number, term: number, balloon: number): number {
     let least = Infinity;
-    const feasible = this.feasibleAt(wait, balloon);
     for (let k = 0; k < this.linked.length; k++) {
-      if (!this.canPrice(feasible, k, wait, term, balloon)) continue;
+      if (!this.canPrice(k, wait, term, balloon)) continue;
       const l = this.linked[k];
       this.thresholdsOf(l, wait, term, balloon);
       const floor = this.work.floorOf(l.bracket, l.min, l.reference as Reference, term, balloon);

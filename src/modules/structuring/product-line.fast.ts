@@ -1,0 +1,104 @@
+/**
+ * What the structuring fast path finds on one product per deal (deal-work.fast.ts): its amount financed over the deposit
+ * grids, the first k per bound and the thresholds per amount range, kept as short flat lists; and the bisection that
+ * finds a first k from a guess (`firstTrueFrom`).
+ */
+import { firstTrue } from './engine.ts';
+
+/** A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its minimum. */
+export interface Thresholds {
+  belowMax: number[];
+  belowMin: number[];
+  /** The same in dollars, per grid: a deposit at most `low` finances above the maximum, at least `high` below the minimum. */
+  low: number[];
+  high: number[];
+}
+
+/** Where a bracket's product prices: a deal at these figures with no deposit. */
+export interface Reference {
+  wait: number;
+  term: number;
+  balloon: number;
+}
+
+/**
+ * One product's amount financed over a deal's deposit grids, and what was found on it: the first k per grid, side and
+ * bound (`firstK`) and the thresholds per amount range its brackets have (`thresholdsOf`). A product has a few amount
+ * tiers, so each is a short flat list looked through, not a map (a deal keeps one line per product reached, and a map
+ * weighs far more than the few entries it would hold); past `SHORT` entries they go to one map per line.
+ */
+export interface ProductLine {
+  /** Where it is read (the product prices there), through one of its brackets (`id`). */
+  reference: Reference;
+  id: number;
+  /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
+  first: number[];
+  slope: number[];
+  /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each. */
+  kKeys: number[];
+  kValues: number[];
+  /** Pairs (min, max), and the thresholds of the brackets with that range. */
+  ranges: number[];
+  shared: Thresholds[];
+  /** Entries past `SHORT`: `k|${side}|${bound}` -> k, `t|${min}|${max}` -> thresholds. */
+  many: Map<string, number | Thresholds> | null;
+}
+
+/** Entries a line's short lists hold before the rest go to its map: a look through them stays a few comparisons. */
+const SHORT = 16;
+
+export function keptK(line: ProductLine, side: number, bound: number): number | undefined {
+  const keys = line.kKeys;
+  for (let i = 0; i < keys.length; i += 2) if (keys[i] === side && keys[i + 1] === bound) return line.kValues[i >> 1];
+  return line.many?.get(`k|${side}|${bound}`) as number | undefined;
+}
+
+export function keepK(line: ProductLine, side: number, bound: number, k: number): void {
+  if (line.kValues.length < SHORT) {
+    line.kKeys.push(side, bound);
+    line.kValues.push(k);
+  } else (line.many ??= new Map()).set(`k|${side}|${bound}`, k);
+}
+
+export function sharedOf(line: ProductLine, min: number, max: number): Thresholds | undefined {
+  const ranges = line.ranges;
+  for (let i = 0; i < ranges.length; i += 2) if (ranges[i] === min && ranges[i + 1] === max) return line.shared[i >> 1];
+  return line.many?.get(`t|${min}|${max}`) as Thresholds | undefined;
+}
+
+export function keepShared(line: ProductLine, min: number, max: number, t: Thresholds): void {
+  if (line.shared.length < SHORT) {
+    line.ranges.push(min, max);
+    line.shared.push(t);
+  } else (line.many ??= new Map()).set(`t|${min}|${max}`, t);
+}
+
+/**
+ * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer
+ * exactly when the test holds at k (or k is hi) and not at k - 1 (or k is lo), so a near guess costs two tests; a far
+ * one gallops away from it until the answer is bracketed, then bisects there. Any guess gives `firstTrue`'s answer.
+ */
+export function firstTrueFrom(lo: number, hi: number, guess: number, test: (k: number) => boolean): number {
+  if (!Number.isFinite(guess)) return firstTrue(lo, hi, test);
+  // `k >= hi || test(k)` written out, not as a closure: this runs thousands of times a deal.
+  let at = Math.min(hi, Math.max(lo, guess));
+  let step = 1;
+  if (at >= hi || test(at)) {
+    // The answer is at or below `at`.
+    for (;;) {
+      const k = at - step;
+      if (k < lo) return firstTrue(lo, at, test);
+      if (!(k >= hi || test(k))) return firstTrue(k + 1, at, test);
+      at = k;
+      step *= 2;
+    }
+  }
+  // The answer is above `at`.
+  for (;;) {
+    const k = at + step;
+    if (k >= hi) return firstTrue(at + 1, hi, test);
+    if (test(k)) return firstTrue(at + 1, k, test);
+    at = k;
+    step *= 2;
+  }
+}
