@@ -15,11 +15,13 @@
  * - `sortCheapestFirst`: Rule 13 (`compareCheapest`) with its keys rounded once per row.
  * The arithmetic and the Rule 11 predicates are the rules' own, line for line, specialised to the typed arrays and
  * kept in this file with its constants: the loop calls nothing per bracket that allocates or lives in another module.
+ * That is why it is one file past the usual size. The questions about one named bracket that other engines ask of the
+ * same index are in one-bracket.fast.ts, which reads this file's offsets and predicates.
  * test/pricing/engine.agreement.test.ts holds this file equal to `priceDealByRules` on random catalogues and deals.
  * The public entry is engine.ts.
  */
 import type { AssetNode, Product, RateBracket } from '../catalogue/index.ts';
-import type { CardType, TriState } from '../../lib/vocabulary.ts';
+import type { TriState } from '../../lib/vocabulary.ts';
 import { nextGeneration } from '../../lib/generations.ts';
 import { type Deal, withGst } from '../deal/index.ts';
 import {
@@ -28,18 +30,8 @@ import {
   type PricedBracket,
   type PriceDealOptions,
   type PricingCatalogue,
-  preferredFinanciers,
 } from './engine.rules.ts';
-import {
-  compoundingPerYear,
-  effectiveAnnualRate,
-  instalmentCount,
-  instalmentsPerYear,
-  pmt,
-  ratePerInstalment,
-  roundMoney,
-  roundRate,
-} from './finance.ts';
+import { compoundingPerYear, effectiveAnnualRate, pmt, ratePerInstalment, roundMoney, roundRate } from './finance.ts';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Index
@@ -51,7 +43,7 @@ export interface PricingIndex {
   readonly [pricingIndexBrand]: true;
 }
 
-interface IndexData {
+export interface IndexData {
   /** Priceable brackets (their product exists), addressed by position. */
   brackets: RateBracket[];
   /** Position in `products` of each bracket's product. */
@@ -97,13 +89,13 @@ interface IndexData {
 const Q_C = 0;
 const Q_AMOUNT_FINANCED = 1;
 /** P to the cent, as amount bounds are compared. */
-const Q_AMOUNT_FINANCED_CENTS = 2;
+export const Q_AMOUNT_FINANCED_CENTS = 2;
 /** Brokerage paid, after caps and GST. */
 const Q_COMMISSION = 3;
 /** Percentage points added to the card's base rate (rate-loaded brokerage), else 0. */
 const Q_RATE_LOADING = 4;
 const Q_MONTHLY_FEE_PER_INSTALMENT = 5;
-const QUOTE_FIELDS = 6;
+export const QUOTE_FIELDS = 6;
 
 /** A priced bracket's own figures in `scratch.pricedFigures`, at its index in the call x BRACKET_FIGURES. */
 const F_RATE_MIN = 0;
@@ -114,7 +106,7 @@ const F_REPAYMENT_MIN = 4;
 const F_REPAYMENT_MAX = 5;
 const BRACKET_FIGURES = 6;
 
-const NO_SEGMENTS: readonly Int32Array[] = Object.freeze([]);
+export const NO_SEGMENTS: readonly Int32Array[] = Object.freeze([]);
 
 /**
  * Precomputes, once per catalogue snapshot, everything pricing needs: products and priceable brackets by position,
@@ -227,53 +219,8 @@ export function buildPricingIndex(catalogue: PricingCatalogue): PricingIndex {
   return data as unknown as PricingIndex;
 }
 
-function unwrap(index: PricingIndex): IndexData {
+export function unwrap(index: PricingIndex): IndexData {
   return index as unknown as IndexData;
-}
-
-/** Number of distinct brackets a deal on this asset would examine (for benchmarks and diagnostics). */
-export function reachableBracketCount(index: PricingIndex, assetId: number): number {
-  const data = unwrap(index);
-  const seen = new Set<number>();
-  for (const segment of data.reachable.get(assetId) ?? NO_SEGMENTS) for (const position of segment) seen.add(position);
-  return seen.size;
-}
-
-/** The product of a bracket in this snapshot, or null. */
-export function productOfBracket(index: PricingIndex, rateBracketId: number): Product | null {
-  const data = unwrap(index);
-  const position = data.bracketPositionById.get(rateBracketId);
-  return position === undefined ? null : data.products[data.bracketProduct[position]];
-}
-
-/**
- * A floor under the bracket's `repayment_min` on every deal it prices that has `deal`'s term, frequency and timing, a
- * balloon of at most `deal.balloon_amount` and an amount financed (P) of at least `minAmountFinanced` dollars; -Infinity
- * when the bracket is unknown or the deal has no priceable term. A caller that searches many changed deals can skip
- * those whose floor already ranks after the best it has (the structuring engine does).
- *
- * Why it holds (Rules 2, 4, 7, 9): the rate is the bracket's `base_min` plus a rate loading that is never negative,
- * and the rate per instalment rises with it; the instalment `(P - B(1+i)^-n) i / ((1 - (1+i)^-n)(1 + i t))` rises with
- * P and with i and falls as the balloon B rises; the monthly fee per instalment is the product's alone. So the
- * instalment at the least rate, the least P and the greatest balloon, plus the fee, is at most every priced one.
- */
-export function repaymentFloor(
-  index: PricingIndex,
-  rateBracketId: number,
-  deal: Deal,
-  minAmountFinanced: number,
-): number {
-  const data = unwrap(index);
-  const position = data.bracketPositionById.get(rateBracketId);
-  const terms = dealTerms(deal);
-  if (position === undefined || terms === null) return -Infinity;
-  const bracket = data.brackets[position];
-  const product = data.products[data.bracketProduct[position]];
-  const i = ratePerInstalment(bracket.base_min / 100, compoundingPerYear(product.compounding_frequency), terms.m);
-  const instalment = pmt(i, terms.n, Math.max(0, minAmountFinanced), Math.max(0, terms.balloon), terms.advance);
-  const floor = Math.max(0, instalment) + (Math.max(0, product.monthly_fee ?? 0) * 12) / terms.m;
-  // Below the computed figure by more than its round-off, so a row priced at exactly these figures is never under it.
-  return Number.isFinite(floor) ? floor - 1e-9 * Math.abs(floor) - 1e-9 : -Infinity;
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -364,7 +311,7 @@ function price(
 }
 
 /** The row of the bracket at `position`, its figures at `figures[at]` and its product's quote in the scratch. */
-function pricedRow(
+export function pricedRow(
   data: IndexData,
   position: number,
   figures: Float64Array,
@@ -470,12 +417,12 @@ class Market implements PricedMarket {
 }
 
 /** Rule 11, the bracket's own bounds (amount financed is checked once the product's P is known). */
-function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boolean {
+export function bracketAccepts(bracket: RateBracket, deal: Deal, terms: DealTerms): boolean {
   return within(terms.term, bracket.min_term, bracket.max_term) && bracketAdmitsDeal(bracket, deal, terms.preferred);
 }
 
 /** Rule 11, the bracket's own bounds that read neither the term nor a figure: the financier, the asset's age, LVR. */
-function bracketAdmitsDeal(bracket: RateBracket, deal: Deal, preferred: readonly number[] | null): boolean {
+export function bracketAdmitsDeal(bracket: RateBracket, deal: Deal, preferred: readonly number[] | null): boolean {
   return (
     (preferred === null || preferred.includes(bracket.organisation_id)) &&
     answeredWithin(deal.asset_age, bracket.min_asset_age, bracket.max_asset_age) &&
@@ -484,7 +431,7 @@ function bracketAdmitsDeal(bracket: RateBracket, deal: Deal, preferred: readonly
 }
 
 /** True when the product can price this deal; its figures are then in `scratch.quotes` (cached per call). */
-function productQuote(
+export function productQuote(
   data: IndexData,
   productPosition: number,
   deal: Deal,
@@ -509,7 +456,7 @@ function productQuote(
  * Rule 11 (the product's bounds), then Rules 5-7 and 9 for one product, as rules' `quoteProduct`: false when the product
  * cannot price this deal; otherwise its figures are written to `quotes` at `q` (Q_* offsets).
  */
-function quoteProduct(product: Product, deal: Deal, terms: DealTerms, quotes: Float64Array, q: number): boolean {
+export function quoteProduct(product: Product, deal: Deal, terms: DealTerms, quotes: Float64Array, q: number): boolean {
   if (
     !within(terms.term, product.min_range, product.max_range) ||
     !answeredWithin(deal.abn_age, product.min_abn_age, product.max_abn_age) ||
@@ -572,7 +519,7 @@ function quoteProduct(product: Product, deal: Deal, terms: DealTerms, quotes: Fl
  * Rules 2, 4, 8, 9 for one bracket, as rules' `priceBracket`, on its product's quote at `quotes[q]`: false when the
  * bracket cannot be priced; otherwise its figures are written to `out` at `at` (F_* offsets).
  */
-function priceBracket(
+export function priceBracket(
   bracket: RateBracket,
   quotes: Float64Array,
   q: number,
@@ -620,79 +567,6 @@ function effectiveRate(instalment: number, i: number, amountFinanced: number, te
   return effectiveAnnualRate(terms.n, instalment, terms.amountAdvanced, terms.balloon, terms.advance, terms.m, i);
 }
 
-/**
- * The product's amount financed (P to the cent, Rule 7) for `deal` on the bracket `rateBracketId`, judged by every
- * product bound except its amount bounds: null when the bracket is unknown, the deal has no priceable term, or the
- * product cannot price the deal for another reason. P falls as the deposit rises, so a caller can find the deposits
- * that bring P into a bracket's amount range by bisection on this figure (the structuring engine does).
- */
-export function amountFinancedCents(index: PricingIndex, rateBracketId: number, deal: Deal): number | null {
-  const data = unwrap(index);
-  const position = data.bracketPositionById.get(rateBracketId);
-  const terms = dealTerms(deal);
-  if (position === undefined || terms === null) return null;
-  // Its own scratch, not the index's: a caller may still be reading figures a pricing call left there.
-  if (!quoteProduct(unlimited(data.products[data.bracketProduct[position]]), deal, terms, amountQuote, 0)) return null;
-  return amountQuote[Q_AMOUNT_FINANCED_CENTS];
-}
-
-/** `amountFinancedCents`' quote: asked thousands of times a structuring answer, so no record per question. */
-const amountQuote = new Float64Array(QUOTE_FIELDS);
-
-/**
- * `amountFinancedCents` for every term at once: `out[t]` becomes 1 when it is not null on `deal` with term `t` (and,
- * when `ageFollowsTerm`, `asset_age_plus_term` = `asset_age + t`, as a deal whose broker did not send it reads), else 2;
- * `out[0]` is left alone. Only the term's own bounds read the term (the product's term range, the instalment count and
- * the asset's age at the end); the rest of the answer is the same at every term, so it is asked once, at the first
- * term those bounds allow: one quote per product, not one per term.
- */
-export function amountFinancedTerms(
-  index: PricingIndex,
-  rateBracketId: number,
-  deal: Deal,
-  ageFollowsTerm: boolean,
-  out: Int8Array,
-): void {
-  out.fill(2, 1);
-  const data = unwrap(index);
-  const position = data.bracketPositionById.get(rateBracketId);
-  if (position === undefined) return;
-  const product = data.products[data.bracketProduct[position]];
-  const m = instalmentsPerYear(deal.repayment_frequency);
-  const age = deal.asset_age;
-  let first = 0;
-  for (let t = 1; t < out.length; t++) {
-    if (
-      instalmentCount(t, m) >= 1 &&
-      within(t, product.min_range, product.max_range) &&
-      (!ageFollowsTerm ||
-        answeredWithin(age === null ? null : age + t, product.min_asset_age_plus_term, product.max_asset_age_plus_term))
-    ) {
-      out[t] = 1;
-      if (first === 0) first = t;
-    }
-  }
-  if (first === 0) return;
-  const at: Deal = {
-    ...deal,
-    term: first,
-    asset_age_plus_term: ageFollowsTerm ? (age === null ? null : age + first) : deal.asset_age_plus_term,
-  };
-  if (amountFinancedCents(index, rateBracketId, at) === null) out.fill(2, 1);
-}
-
-/** Each product without its amount range, made once: amountFinancedCents asks it many times a deal. */
-const unlimitedProducts = new WeakMap<Product, Product>();
-
-function unlimited(product: Product): Product {
-  let copy = unlimitedProducts.get(product);
-  if (copy === undefined) {
-    copy = { ...product, min_amount: null, max_amount: null };
-    unlimitedProducts.set(product, copy);
-  }
-  return copy;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Rule 13 Cheapest
 // ---------------------------------------------------------------------------------------------------------------
@@ -717,12 +591,16 @@ export function sortCheapestFirst(rows: readonly PricedBracket[]): PricedBracket
 // ---------------------------------------------------------------------------------------------------------------
 
 /** Inclusive bounds; a null bound is not checked. */
-function within(x: number, min: number | null | undefined, max: number | null | undefined): boolean {
+export function within(x: number, min: number | null | undefined, max: number | null | undefined): boolean {
   return (min === null || min === undefined || x >= min) && (max === null || max === undefined || x <= max);
 }
 
 /** An unanswered deal field never excludes. */
-function answeredWithin(x: number | null, min: number | null | undefined, max: number | null | undefined): boolean {
+export function answeredWithin(
+  x: number | null,
+  min: number | null | undefined,
+  max: number | null | undefined,
+): boolean {
   return x === null || within(x, min, max);
 }
 
@@ -730,73 +608,4 @@ function answeredWithin(x: number | null, min: number | null | undefined, max: n
 function triStateAccepts(product: TriState | null | undefined, answer: boolean | null): boolean {
   if (answer === null || product === null || product === undefined || product === 'both') return true;
   return product === 'yes' ? answer : !answer;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// One bracket
-// ---------------------------------------------------------------------------------------------------------------
-
-/**
- * The row `priceDeal(index, deal, { bracketIds: new Set([rateBracketId]), type })` would return, or null when it
- * would return none: the same checks and figures, without walking every bracket the deal's asset reaches (for a caller
- * that prices a few named brackets on many deals, as the structuring engine does). Uses the index's scratch, as
- * `priceDeal` does.
- */
-export function priceOneBracket(
-  index: PricingIndex,
-  deal: Deal,
-  rateBracketId: number,
-  type: CardType = deal.type,
-): PricedBracket | null {
-  const data = unwrap(index);
-  const position = reachablePosition(data, deal, rateBracketId, type);
-  if (position < 0) return null;
-  const bracket = data.brackets[position];
-  const terms = dealTerms(deal);
-  if (terms === null || !bracketAccepts(bracket, deal, terms)) return null;
-  const generation = nextGeneration(data.scratch, data.scratch.bracketSeen, data.scratch.productSeen);
-  const productPosition = data.bracketProduct[position];
-  if (!productQuote(data, productPosition, deal, terms, generation)) return null;
-  const q = productPosition * QUOTE_FIELDS;
-  const { quotes, pricedPosition, pricedFigures } = data.scratch;
-  if (!within(quotes[q + Q_AMOUNT_FINANCED_CENTS], bracket.min_amount, bracket.max_amount)) return null;
-  if (!priceBracket(bracket, quotes, q, terms, pricedFigures, 0)) return null;
-  pricedPosition[0] = position;
-  return pricedRow(data, position, pricedFigures, 0, terms);
-}
-
-/**
- * False when `priceOneBracket` answers null for `deal` whatever its term, deposit and balloon: the bracket is unknown,
- * not of `type`, unreachable from the deal's asset, or its own bounds that read neither the term nor a figure
- * (financier, asset age, LVR) refuse the deal. True says only that those checks pass.
- */
-export function bracketAdmits(
-  index: PricingIndex,
-  deal: Deal,
-  rateBracketId: number,
-  type: CardType = deal.type,
-): boolean {
-  const data = unwrap(index);
-  const position = reachablePosition(data, deal, rateBracketId, type);
-  return position >= 0 && bracketAdmitsDeal(data.brackets[position], deal, preferredFinanciers(deal));
-}
-
-/** The bracket's position when it is known, reachable from the deal's asset and of `type`; else -1. */
-function reachablePosition(data: IndexData, deal: Deal, rateBracketId: number, type: CardType): number {
-  const position = data.bracketPositionById.get(rateBracketId);
-  const segments = data.reachable.get(deal.asset_value);
-  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return -1;
-  return (data.brackets[position].type ?? 'commercial') === type ? position : -1;
-}
-
-/** True when the sorted segment holds `position`. */
-function holds(segment: Int32Array, position: number): boolean {
-  let lo = 0;
-  let hi = segment.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (segment[mid] < position) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < segment.length && segment[lo] === position;
 }

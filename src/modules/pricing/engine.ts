@@ -4,24 +4,27 @@
  *
  * Pure: no I/O. The public entry of the pricing engine; its parts:
  * - engine.rules.ts: the rules on plain records, one deal against a catalogue (`priceDealByRules`), the definition;
- * - engine.fast.ts: the index built once per snapshot, and the same rules over typed arrays, which the services run.
+ * - engine.fast.ts: the index built once per snapshot, and the same rules over typed arrays, which the services run;
+ * - one-bracket.fast.ts: the same figures for one named bracket, asked of many changed deals (the structuring engine).
  * Full precision throughout; formatting is the caller's. See docs/pricing.md for every convention settled here.
  */
 export {
-  amountFinancedCents,
-  amountFinancedTerms,
-  bracketAdmits,
   buildPricingIndex,
   type PricedMarket,
   type PricingIndex,
   priceDeal,
   priceMarket,
+  sortCheapestFirst,
+} from './engine.fast.ts';
+export {
+  amountFinancedCents,
+  amountFinancedTerms,
+  bracketAdmits,
   priceOneBracket,
   productOfBracket,
   reachableBracketCount,
   repaymentFloor,
-  sortCheapestFirst,
-} from './engine.fast.ts';
+} from './one-bracket.fast.ts';
 export {
   compareCheapest,
   type PricedBracket,
