@@ -268,7 +268,8 @@ export class ApprovalBrackets {
   protected criteriaHold(wait: number): boolean {
     const terms = this.terms();
     if (terms.length === 0) return false;
-    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
+    // Only its status is read, so the reused probe serves: no changed deal is built and kept per approval's minimum.
+    const deal = this.work.probe(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
     return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
   }
 
