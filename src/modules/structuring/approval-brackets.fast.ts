@@ -212,8 +212,9 @@ export class ApprovalBrackets {
     if (out !== undefined) return out;
     const work = this.work;
     const t = this.thresholdsOf(l, wait, term, balloon);
-    // Four a grid, written to a list made at its size: the deal keeps it.
-    const found: number[] = [];
+    // Four a grid, in a list made at its size (the deal keeps it), cut to what was found.
+    out = new Array<number>(4 * work.grids.length);
+    let n = 0;
     for (let at = 0; at < work.grids.length; at++) {
       const g = work.grids[at];
       let first = wholeAtLeast(this.lo / g.step);
@@ -224,10 +225,12 @@ export class ApprovalBrackets {
       const kHi = Math.min(Math.max(t.belowMin[at], kLo), last + 1) - 1;
       if (kLo > kHi) continue;
       const near = work.d0 / g.step;
-      const at4 = (k: number) => g.value(Math.min(kHi, Math.max(kLo, k)));
-      found.push(at4(kLo), at4(kHi), at4(Math.floor(near)), at4(Math.ceil(near)));
+      out[n++] = g.value(kLo);
+      out[n++] = g.value(kHi);
+      out[n++] = g.value(Math.min(kHi, Math.max(kLo, Math.floor(near))));
+      out[n++] = g.value(Math.min(kHi, Math.max(kLo, Math.ceil(near))));
     }
-    out = found.slice();
+    out.length = n;
     added.set(l.id, out);
     return out;
   }
@@ -265,7 +268,8 @@ export class ApprovalBrackets {
   protected criteriaHold(wait: number): boolean {
     const terms = this.terms();
     if (terms.length === 0) return false;
-    const deal = this.work.deal(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
+    // Only its status is read, so the reused probe serves: no changed deal is built and kept per approval's minimum.
+    const deal = this.work.probe(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
     return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
   }
 

@@ -64,8 +64,6 @@ export class DealWork {
   private readonly linkedById = new Map<number, Linked | null>();
   /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
   private readonly added = new Map<number, Map<number, number[]>>();
-  /** bracket id -> its thresholds. */
-  private readonly thresholds = new Map<number, Thresholds>();
   /** product id -> where its amount financed is read, and what was found on it (`ProductLine`). */
   private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
@@ -74,14 +72,14 @@ export class DealWork {
   private readonly dMax: number;
   /**
    * Repayment floors (`floorOf`), per term, NaN not asked yet: one run of maxTerm + 1 per bracket and balloon in one
-   * table, found by its start (bracket id -> start at the deal's balloon; `${id}|${balloon}` -> start at another).
+   * table, found by its start (bracket id -> start at the deal's balloon; balloon -> bracket id -> start at another).
    */
   private floorTable = new Float64Array(0);
   private floorsUsed = 0;
   private readonly floorStarts = new Map<number, number>();
-  private readonly otherFloorStarts = new Map<string, number>();
-  /** `${bracket id}|${wait}|${balloon}` -> its least floor over every searched term (`leastFloorOf`). */
-  private readonly leastFloors = new Map<string, number>();
+  private readonly otherFloorStarts = new Map<number, Map<number, number>>();
+  /** wait -> balloon -> bracket id -> its least floor over every searched term (`leastFloorOf`). */
+  private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
   /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
   private readonly leastAmounts = new Map<number, number>();
 
@@ -251,8 +249,7 @@ export class DealWork {
    * figure, so each threshold is found once per product and bound, and shared by its brackets with that bound.
    */
   thresholdsOf(l: Linked, reference: Reference): Thresholds {
-    let t = this.thresholds.get(l.id);
-    if (t !== undefined) return t;
+    // Asked once per record (`Linked.thresholds` keeps the answer), so not kept per bracket here.
     let line = this.lines.get(l.productId);
     if (line === undefined) {
       // Lists made at their size: one grown by `push` reserves room for many more, and a deal keeps these.
@@ -278,13 +275,15 @@ export class DealWork {
       this.lines.set(l.productId, line);
     }
     // Brackets of one product with the same amount range share one record.
-    t = sharedOf(line, l.min, l.max);
-    if (t !== undefined) {
-      this.thresholds.set(l.id, t);
-      return t;
-    }
+    const kept = sharedOf(line, l.min, l.max);
+    if (kept !== undefined) return kept;
     const count = this.grids.length;
-    t = { belowMax: new Array(count), belowMin: new Array(count), low: new Array(count), high: new Array(count) };
+    const t: Thresholds = {
+      belowMax: new Array(count),
+      belowMin: new Array(count),
+      low: new Array(count),
+      high: new Array(count),
+    };
     for (let at = 0; at < count; at++) {
       const g = this.grids[at];
       const belowMax = this.firstK(line, at, l.max, false);
@@ -296,7 +295,6 @@ export class DealWork {
       t.high[at] = belowMin <= g.last ? g.value(belowMin) : Infinity;
     }
     keepShared(line, l.min, l.max, t);
-    this.thresholds.set(l.id, t);
     return t;
   }
 
@@ -333,11 +331,14 @@ export class DealWork {
     // Nearly always asked at the (wait, balloon) asked last, which the record keeps.
     if (l.least !== undefined && !Number.isNaN(l.least) && l.leastWait === wait && l.leastBalloon === balloon)
       return l.least;
-    const key = `${l.id}|${wait}|${balloon}`;
-    let least = this.leastFloors.get(key);
+    let byBalloon = this.leastFloors.get(wait);
+    if (byBalloon === undefined) this.leastFloors.set(wait, (byBalloon = new Map()));
+    let byId = byBalloon.get(balloon);
+    if (byId === undefined) byBalloon.set(balloon, (byId = new Map()));
+    let least = byId.get(l.id);
     if (least === undefined) {
       least = this.leastFloorAt(l, terms, wait, balloon);
-      this.leastFloors.set(key, least);
+      byId.set(l.id, least);
     }
     l.leastWait = wait;
     l.leastBalloon = balloon;
@@ -415,8 +416,13 @@ export class DealWork {
 
   /** Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. */
   private floorStart(id: number, balloon: number): number {
-    const key = balloon === this.b0 ? null : `${id}|${balloon}`;
-    let start = key === null ? this.floorStarts.get(id) : this.otherFloorStarts.get(key);
+    let starts = this.floorStarts;
+    if (balloon !== this.b0) {
+      let other = this.otherFloorStarts.get(balloon);
+      if (other === undefined) this.otherFloorStarts.set(balloon, (other = new Map()));
+      starts = other;
+    }
+    let start = starts.get(id);
     if (start !== undefined) return start;
     const width = this.maxTerm + 1;
     start = this.floorsUsed;
@@ -427,8 +433,7 @@ export class DealWork {
       grown.fill(Number.NaN, this.floorTable.length);
       this.floorTable = grown;
     }
-    if (key === null) this.floorStarts.set(id, start);
-    else this.otherFloorStarts.set(key, start);
+    starts.set(id, start);
     return start;
   }
 }

@@ -40,8 +40,23 @@ export interface ProductLine {
   /** Pairs (min, max), and the thresholds of the brackets with that range. */
   ranges: number[];
   shared: Thresholds[];
-  /** Entries past `SHORT`: `k|${side}|${bound}` -> k, `t|${min}|${max}` -> thresholds. */
-  many: Map<string, number | Thresholds> | null;
+  /** Entries past `SHORT`, keyed by number (a string key would be built on every look-up). */
+  many: Many | null;
+}
+
+/** A line's entries past its short lists: side -> bound -> first k, and min -> max -> thresholds. */
+export interface Many {
+  k: Map<number, Map<number, number>>;
+  t: Map<number, Map<number, Thresholds>>;
+}
+
+const manyOf = (line: ProductLine): Many => (line.many ??= { k: new Map(), t: new Map() });
+
+/** `outer`'s inner map at `key`, made when missing. */
+function inner<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, V> {
+  let map = outer.get(key);
+  if (map === undefined) outer.set(key, (map = new Map()));
+  return map;
 }
 
 /** Entries a line's short lists hold before the rest go to its map: a look through them stays a few comparisons. */
@@ -50,27 +65,27 @@ const SHORT = 16;
 export function keptK(line: ProductLine, side: number, bound: number): number | undefined {
   const keys = line.kKeys;
   for (let i = 0; i < keys.length; i += 2) if (keys[i] === side && keys[i + 1] === bound) return line.kValues[i >> 1];
-  return line.many?.get(`k|${side}|${bound}`) as number | undefined;
+  return line.many?.k.get(side)?.get(bound);
 }
 
 export function keepK(line: ProductLine, side: number, bound: number, k: number): void {
   if (line.kValues.length < SHORT) {
     line.kKeys.push(side, bound);
     line.kValues.push(k);
-  } else (line.many ??= new Map()).set(`k|${side}|${bound}`, k);
+  } else inner(manyOf(line).k, side).set(bound, k);
 }
 
 export function sharedOf(line: ProductLine, min: number, max: number): Thresholds | undefined {
   const ranges = line.ranges;
   for (let i = 0; i < ranges.length; i += 2) if (ranges[i] === min && ranges[i + 1] === max) return line.shared[i >> 1];
-  return line.many?.get(`t|${min}|${max}`) as Thresholds | undefined;
+  return line.many?.t.get(min)?.get(max);
 }
 
 export function keepShared(line: ProductLine, min: number, max: number, t: Thresholds): void {
   if (line.shared.length < SHORT) {
     line.ranges.push(min, max);
     line.shared.push(t);
-  } else (line.many ??= new Map()).set(`t|${min}|${max}`, t);
+  } else inner(manyOf(line).t, min).set(max, t);
 }
 
 /**
