@@ -18,7 +18,14 @@ const dirs: string[] = [];
 const children: ChildProcess[] = [];
 
 export function cleanUpSpawned(): void {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  // Each child leads its own process group, so what it started goes too (`npm start`'s server outlives npm).
+  for (const c of children) {
+    try {
+      process.kill(-c.pid!, 'SIGKILL');
+    } catch {
+      /* the group is gone */
+    }
+  }
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 }
 
@@ -77,6 +84,7 @@ export function runCommand(command: string, args: string[], env: Record<string, 
     cwd: ROOT,
     env: { ...inherited, NODE_ENV: 'production', JWT_SECRET, SERVICE_ENVIRONMENT: 'prod', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   children.push(child);
   let out = '';

@@ -29,8 +29,21 @@ afterAll(cleanUpSpawned);
 /** GraphiQL's offline bundle: each spawned server reports on stdout when a module of it is resolved. */
 const GRAPHIQL_BUNDLE = '@graphql-yoga/render-graphiql';
 const REPORT_BUNDLE = { NODE_OPTIONS: reportResolved(GRAPHIQL_BUNDLE) };
-/** The first server on demo data (local), kept for the GraphiQL rule below. */
-let localStart: Proc;
+/**
+ * The first server on demo data (local): the first rule below starts it (or the GraphiQL rule, run alone); the
+ * GraphiQL rule reads what it printed.
+ */
+let demoServer: Promise<{ p: Proc; port: number; dataDir: string }> | undefined;
+function demo(): Promise<{ p: Proc; port: number; dataDir: string }> {
+  demoServer ??= (async () => {
+    const dataDir = preparedDataDir('demo');
+    const port = await freePort();
+    const p = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir, ...REPORT_BUNDLE });
+    await p.waitForStdout(/serving on/);
+    return { p, port, dataDir };
+  })();
+  return demoServer;
+}
 
 // Each start loads the whole app through tsx: seconds each on a loaded 2-core machine.
 const SLOW = { timeout: 240_000 };
@@ -42,11 +55,7 @@ describe('one process per DATA_DIR; a start on demo data; graceful shutdown', SL
   let first: Proc;
 
   it('a start on data that holds the demo accounts loads nothing and prints their logins', async () => {
-    dataDir = preparedDataDir('demo');
-    port = await freePort();
-    first = server({ SERVICE_ENVIRONMENT: 'local', PORT: String(port), DATA_DIR: dataDir, ...REPORT_BUNDLE });
-    localStart = first;
-    await first.waitForStdout(/serving on/);
+    ({ p: first, port, dataDir } = await demo());
     expect(first.stdout()).not.toContain('demo catalogue');
     expect(first.stdout()).not.toContain('demo data loaded');
     expect(first.stdout()).toContain(demoLoginsLine);
@@ -210,8 +219,9 @@ describe(
       expect(npm.stdout()).toMatch(/serving on/);
       expect(npm.stdout()).not.toContain(`RESOLVED ${GRAPHIQL_BUNDLE}`);
       // The hook does report it: the local server imports the bundle right after it serves (src/main.ts).
-      await localStart.waitForStdout(new RegExp(`RESOLVED ${GRAPHIQL_BUNDLE}`));
-      const out = localStart.stdout();
+      const local = (await demo()).p;
+      await local.waitForStdout(new RegExp(`RESOLVED ${GRAPHIQL_BUNDLE}`));
+      const out = local.stdout();
       expect(out.indexOf(`RESOLVED ${GRAPHIQL_BUNDLE}`)).toBeGreaterThan(out.indexOf('serving on'));
     });
   },
