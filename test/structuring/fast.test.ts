@@ -18,7 +18,7 @@ import {
   productOfBracket,
   repaymentFloor,
 } from '../../src/modules/pricing/engine.ts';
-import { DealWork, firstTrueFrom, type Linked } from '../../src/modules/structuring/deal-work.fast.ts';
+import { DealWork, firstTrueFrom } from '../../src/modules/structuring/deal-work.fast.ts';
 import { amountRange, firstTrue, structureDeal } from '../../src/modules/structuring/engine.ts';
 import { structureDealFast } from '../../src/modules/structuring/engine.fast.ts';
 import { sized } from '../../testkit/sizes.ts';
@@ -293,26 +293,17 @@ describe("a bracket's least repayment floor over the searched terms is under its
         const work = new DealWork(input, catalogue);
         const { bounds } = input;
         for (const b of world.brackets) {
-          const product = productOfBracket(catalogue.pricingIndex, b.id);
-          if (product === null) continue;
-          const [min, max] = amountRange(b, product);
-          const l: Linked = {
-            id: b.id,
-            bracket: b,
-            productId: product.id,
-            min,
-            max,
-            thresholds: null,
-            reference: null,
-          };
-          const terms = work.termsOf(product.id, 0, balloon);
+          // The record the search itself makes for a linked bracket.
+          const l = work.linkedOf(b.id);
+          if (l === null) continue;
+          const terms = work.termsOf(l.productId, 0, balloon);
           const least = work.leastFloorOf(l, terms, 0, balloon);
           for (let term = 1; term <= work.maxTerm; term++) {
             const searched = term === work.t0 || (term >= bounds.min_term && term <= bounds.max_term);
             const inRange = (b.min_term === null || term >= b.min_term) && (b.max_term === null || term <= b.max_term);
             if (!searched || !inRange || !work.prices(terms, b.id, 0, term, balloon)) continue;
             expect(l.reference).not.toBeNull();
-            const floor = work.floorOf(b, min, l.reference ?? { wait: 0, term, balloon }, term, balloon);
+            const floor = work.floorOf(b, l.min, l.reference ?? { wait: 0, term, balloon }, term, balloon);
             expect(least).toBeLessThanOrEqual(floor);
           }
         }
@@ -365,15 +356,7 @@ describe("a bracket's deposit thresholds, found once per product and bound, are 
           while (term <= work.maxTerm && !work.prices(terms, b.id, 0, term, input.deal.balloon_amount)) term++;
           if (term > work.maxTerm) continue;
           const [min, max] = amountRange(b, product);
-          const l: Linked = {
-            id: b.id,
-            bracket: b,
-            productId: product.id,
-            min,
-            max,
-            thresholds: null,
-            reference: null,
-          };
+          const l = work.linkedOf(b.id)!;
           const reference = { wait: 0, term, balloon: input.deal.balloon_amount };
           const t = work.thresholdsOf(l, reference);
           const amount = (d: number) => {
