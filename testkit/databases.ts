@@ -21,12 +21,12 @@ const COPY_SHARED_BUFFERS = '16MB';
  */
 export async function openPgliteCopy(
   point: PgliteStartingPoint,
-  options: Omit<DatabaseOptions, 'databaseUrl' | 'dataDir' | 'pgliteDataDir' | 'pgliteSharedBuffers' | 'pglite'> = {},
+  options: Omit<DatabaseOptions, 'databaseUrl' | 'dataDir' | 'pglite'> = {},
 ): Promise<Database> {
-  const dump = pgliteStartingPoint(point);
   const common = { ...options, databaseUrl: null, dataDir: ':memory:' };
-  if (!dump) return openDatabase({ ...common, ...(point === 'empty' ? { migrate: false } : {}) });
   if (point === 'empty') return openDatabase({ ...common, migrate: false, pglite: await pgliteCopy(point) });
+  // Outside a test run: a fresh cluster, migrated on open.
+  if (!pgliteStartingPoint(point)) return openDatabase(common);
   return openDatabase({ ...common, pglite: await leasePglite(point, () => pgliteCopy(point)) });
 }
 

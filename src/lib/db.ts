@@ -101,18 +101,10 @@ export interface DatabaseOptions {
   timeouts?: Partial<DatabaseTimeouts>;
   /** Who takes the PGlite data-directory lock, shown to a second process refused by it ("server", "seed"). */
   lockOwner?: string;
-  /** PGlite in memory only: start from this dump of a data directory (dumpDataDir) instead of an empty cluster. */
-  pgliteDataDir?: Blob;
   /** PGlite: an instance the caller opened, used instead of opening one (no data directory; close() closes it). */
   pglite?: PGlite;
   /** PostgreSQL: connections in the pool (default 10; the re-pricing thread keeps 2). */
   poolSize?: number;
-  /**
-   * PGlite in memory only: PostgreSQL's `shared_buffers` (e.g. '16MB'; default PGlite's own, 128MB). Its pages already
-   * live in memory, so a small pool costs little, and PostgreSQL clears the whole pool on every open (the tests open
-   * one database per file).
-   */
-  pgliteSharedBuffers?: string;
   /** Told each step of opening (connecting, each migration applied), so a start can say what it is doing. */
   onProgress?: (step: string) => void;
 }
@@ -291,13 +283,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   let pglite: PGlite;
   let lock: { release(): void } | undefined;
   if (options.pglite) pglite = options.pglite;
-  else if (options.dataDir === ':memory:')
-    pglite = new PGlite({
-      ...(options.pgliteDataDir ? { loadDataDir: options.pgliteDataDir } : {}),
-      ...(options.pgliteSharedBuffers
-        ? { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${options.pgliteSharedBuffers}`] }
-        : {}),
-    });
+  else if (options.dataDir === ':memory:') pglite = new PGlite();
   else {
     // One process per data directory (src/lib/data-dir-lock.ts), and only its owner may read it.
     lock = acquireDataDirLock(options.dataDir, options.lockOwner ?? 'server');
