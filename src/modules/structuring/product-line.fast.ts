@@ -62,31 +62,42 @@ function inner<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, 
 /** Entries a line's short lists hold before the rest go to its map: a look through them stays a few comparisons. */
 const SHORT = 16;
 
-export function keptK(line: ProductLine, side: number, bound: number): number | undefined {
-  const keys = line.kKeys;
-  for (let i = 0; i < keys.length; i += 2) if (keys[i] === side && keys[i + 1] === bound) return line.kValues[i >> 1];
-  return line.many?.k.get(side)?.get(bound);
+/** The value a line keeps under (a, b): its short lists first, then its map. */
+function kept<V>(keys: number[], values: V[], many: Map<number, Map<number, V>> | undefined, a: number, b: number) {
+  for (let i = 0; i < keys.length; i += 2) if (keys[i] === a && keys[i + 1] === b) return values[i >> 1];
+  return many?.get(a)?.get(b);
 }
 
-export function keepK(line: ProductLine, side: number, bound: number, k: number): void {
-  if (line.kValues.length < SHORT) {
-    line.kKeys.push(side, bound);
-    line.kValues.push(k);
-  } else inner(manyOf(line).k, side).set(bound, k);
+/** Keeps `value` under (a, b): on the short lists while they hold fewer than `SHORT`, then in the map `which` picks. */
+function keep<V>(
+  line: ProductLine,
+  keys: number[],
+  values: V[],
+  which: (many: Many) => Map<number, Map<number, V>>,
+  a: number,
+  b: number,
+  value: V,
+): void {
+  if (values.length < SHORT) {
+    keys.push(a, b);
+    values.push(value);
+  } else inner(which(manyOf(line)), a).set(b, value);
 }
 
-export function sharedOf(line: ProductLine, min: number, max: number): Thresholds | undefined {
-  const ranges = line.ranges;
-  for (let i = 0; i < ranges.length; i += 2) if (ranges[i] === min && ranges[i + 1] === max) return line.shared[i >> 1];
-  return line.many?.t.get(min)?.get(max);
-}
+const firstKs = (many: Many) => many.k;
+const thresholds = (many: Many) => many.t;
 
-export function keepShared(line: ProductLine, min: number, max: number, t: Thresholds): void {
-  if (line.shared.length < SHORT) {
-    line.ranges.push(min, max);
-    line.shared.push(t);
-  } else inner(manyOf(line).t, min).set(max, t);
-}
+export const keptK = (line: ProductLine, side: number, bound: number): number | undefined =>
+  kept(line.kKeys, line.kValues, line.many?.k, side, bound);
+
+export const keepK = (line: ProductLine, side: number, bound: number, k: number): void =>
+  keep(line, line.kKeys, line.kValues, firstKs, side, bound, k);
+
+export const sharedOf = (line: ProductLine, min: number, max: number): Thresholds | undefined =>
+  kept(line.ranges, line.shared, line.many?.t, min, max);
+
+export const keepShared = (line: ProductLine, min: number, max: number, t: Thresholds): void =>
+  keep(line, line.ranges, line.shared, thresholds, min, max, t);
 
 /**
  * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer
