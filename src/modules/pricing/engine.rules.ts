@@ -97,30 +97,60 @@ export function preferredFinanciers(deal: Deal): readonly number[] | null {
 
 /** The deal's terms, or null when it prices nothing: no term, no instalment, or a figure that is not finite. */
 export function dealTerms(deal: Deal): DealTerms | null {
+  const terms = blankTerms();
+  return dealTermsInto(deal, terms) ? terms : null;
+}
+
+/** A DealTerms to fill (`dealTermsInto`). */
+export function blankTerms(): DealTerms {
+  return {
+    term: 0,
+    m: 0,
+    n: 0,
+    advance: false,
+    amountAdvanced: 0,
+    balloon: 0,
+    originationFee: 0,
+    brokerageExGst: 0,
+    brokerageIncGst: 0,
+    brokeragePercentage: false,
+    preferred: null,
+  };
+}
+
+/**
+ * `dealTerms` written into `out`, for a caller that asks it of thousands of deals and keeps no answer (the structuring
+ * engine's questions about one bracket): false where `dealTerms` is null, `out` then left part-filled.
+ */
+export function dealTermsInto(deal: Deal, out: DealTerms): boolean {
   const term = deal.term;
-  if (term === null || !Number.isFinite(term) || term <= 0) return null;
+  if (term === null || !Number.isFinite(term) || term <= 0) return false;
   const m = instalmentsPerYear(deal.repayment_frequency);
   const n = instalmentCount(term, m);
-  if (!(n >= 1)) return null;
+  if (!(n >= 1)) return false;
   const amountAdvanced = deal.cost_inc - (deal.deposit ?? 0);
   const balloon = deal.balloon_amount;
   const originationFee = Math.max(0, deal.origination_fee_gst ? deal.origination_fee : withGst(deal.origination_fee));
   const brokerage = Math.max(0, deal.brokerage);
-  const figures = [amountAdvanced, balloon, originationFee, brokerage];
-  if (!figures.every(Number.isFinite)) return null;
-  return {
-    term,
-    m,
-    n,
-    advance: deal.advance_arrears === 'advance', // Rule 4: 'none' prices in arrears
-    amountAdvanced,
-    balloon,
-    originationFee,
-    brokerageExGst: deal.brokerage_gst ? withoutGst(brokerage) : brokerage,
-    brokerageIncGst: deal.brokerage_gst ? brokerage : withGst(brokerage),
-    brokeragePercentage: deal.brokerage_percentage,
-    preferred: preferredFinanciers(deal),
-  };
+  if (
+    !Number.isFinite(amountAdvanced) ||
+    !Number.isFinite(balloon) ||
+    !Number.isFinite(originationFee) ||
+    !Number.isFinite(brokerage)
+  )
+    return false;
+  out.term = term;
+  out.m = m;
+  out.n = n;
+  out.advance = deal.advance_arrears === 'advance'; // Rule 4: 'none' prices in arrears
+  out.amountAdvanced = amountAdvanced;
+  out.balloon = balloon;
+  out.originationFee = originationFee;
+  out.brokerageExGst = deal.brokerage_gst ? withoutGst(brokerage) : brokerage;
+  out.brokerageIncGst = deal.brokerage_gst ? brokerage : withGst(brokerage);
+  out.brokeragePercentage = deal.brokerage_percentage;
+  out.preferred = preferredFinanciers(deal);
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import {
   unwrap,
   within,
 } from './engine.fast.ts';
-import { dealTerms, type PricedBracket, preferredFinanciers } from './engine.rules.ts';
+import { blankTerms, dealTerms, dealTermsInto, type PricedBracket, preferredFinanciers } from './engine.rules.ts';
 import { compoundingPerYear, instalmentCount, instalmentsPerYear, pmt, ratePerInstalment } from './finance.ts';
 
 /** Number of distinct brackets a deal on this asset would examine (for benchmarks and diagnostics). */
@@ -63,8 +63,8 @@ export function repaymentFloor(
 ): number {
   const data = unwrap(index);
   const position = data.bracketPositionById.get(rateBracketId);
-  const terms = dealTerms(deal);
-  if (position === undefined || terms === null) return -Infinity;
+  const terms = questionTerms;
+  if (position === undefined || !dealTermsInto(deal, terms)) return -Infinity;
   const bracket = data.brackets[position];
   const product = data.products[data.bracketProduct[position]];
   const i = ratePerInstalment(bracket.base_min / 100, compoundingPerYear(product.compounding_frequency), terms.m);
@@ -83,15 +83,21 @@ export function repaymentFloor(
 export function amountFinancedCents(index: PricingIndex, rateBracketId: number, deal: Deal): number | null {
   const data = unwrap(index);
   const position = data.bracketPositionById.get(rateBracketId);
-  const terms = dealTerms(deal);
-  if (position === undefined || terms === null) return null;
+  const terms = questionTerms;
+  if (position === undefined || !dealTermsInto(deal, terms)) return null;
   // Its own scratch, not the index's: a caller may still be reading figures a pricing call left there.
   if (!quoteProduct(unlimited(data.products[data.bracketProduct[position]]), deal, terms, amountQuote, 0)) return null;
   return amountQuote[Q_AMOUNT_FINANCED_CENTS];
 }
 
-/** `amountFinancedCents`' quote: asked thousands of times a structuring answer, so no record per question. */
+/**
+ * The scratch of the questions above: asked thousands of times a structuring answer, so no record per question. Each
+ * is filled and read within one call and keeps nothing.
+ */
 const amountQuote = new Float64Array(QUOTE_FIELDS);
+const questionTerms = blankTerms();
+/** `amountFinancedTerms`' deal at its first term: the caller's deal copied in, not a new one per question. */
+const firstTermDeal = {} as Deal;
 
 /**
  * `amountFinancedCents` for every term at once: `out[t]` becomes 1 when it is not null on `deal` with term `t` (and,
@@ -127,11 +133,9 @@ export function amountFinancedTerms(
     }
   }
   if (first === 0) return;
-  const at: Deal = {
-    ...deal,
-    term: first,
-    asset_age_plus_term: ageFollowsTerm ? (age === null ? null : age + first) : deal.asset_age_plus_term,
-  };
+  const at = Object.assign(firstTermDeal, deal);
+  at.term = first;
+  if (ageFollowsTerm) at.asset_age_plus_term = age === null ? null : age + first;
   if (amountFinancedCents(index, rateBracketId, at) === null) out.fill(2, 1);
 }
 

@@ -8,7 +8,7 @@ import type { Deal } from '../deal/index.ts';
 import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
 import { compareCheapest, type PricedBracket, priceOneBracket } from '../pricing/index.ts';
 import { type Candidate, candidateOf, wholeAtLeast } from './engine.ts';
-import type { DealWork, Linked, Thresholds } from './deal-work.fast.ts';
+import { type DealWork, type Linked, referenceOf, type TermMasks, type Thresholds } from './deal-work.fast.ts';
 
 export class ApprovalBrackets {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
@@ -26,6 +26,10 @@ export class ApprovalBrackets {
   /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
   protected plausibleLists: Map<number[], Map<number, Int32Array>> | null = null;
   protected termList: number[] | null = null;
+  /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
+  private admittedBits = 0;
+  /** `deposits`' list when no deposit but the deal's own is in bounds (the approval's minimum is past them). */
+  private ownDepositOnly: number[] | null = null;
 
   constructor(
     protected readonly a: Approval,
@@ -55,7 +59,10 @@ export class ApprovalBrackets {
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
     this.admitted = new Uint8Array(linked.length);
-    for (let k = 0; k < linked.length; k++) this.admitted[k] = linked[k].admitted === false ? 0 : 1;
+    for (let k = 0; k < linked.length; k++) {
+      this.admitted[k] = linked[k].admitted === false ? 0 : 1;
+      if (k < 30 && this.admitted[k] !== 0) this.admittedBits |= 1 << k;
+    }
     this.linkedList = linked;
     return linked;
   }
@@ -116,12 +123,8 @@ export class ApprovalBrackets {
     const t0 = this.work.t0;
     const lo = Math.max(Math.min(bounds.min_term, t0), this.a.min_term ?? 1, 1);
     const hi = Math.min(Math.max(bounds.max_term, t0), this.a.max_term ?? Infinity);
-    const terms: number[] = [];
-    for (let t = Math.ceil(lo); t <= hi; t++) {
-      if (t === t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
-    }
-    this.termList = terms;
-    return terms;
+    this.termList = this.work.termsBetween(Math.ceil(lo), Math.floor(hi));
+    return this.termList;
   }
 
   /** Linked bracket `k`'s product's per-term answer at (wait, balloon) (`DealWork.termsAt`, shared by every approval). */
@@ -132,7 +135,7 @@ export class ApprovalBrackets {
   /** The bracket's thresholds, read on (wait, term, balloon), where its product prices. */
   protected thresholdsOf(l: Linked, wait: number, term: number, balloon: number): Thresholds {
     if (l.thresholds === null) {
-      const reference = { wait, term, balloon };
+      const reference = referenceOf(l, wait, term, balloon);
       l.thresholds = this.work.thresholdsOf(l, reference);
       l.reference ??= reference;
     }
@@ -149,13 +152,54 @@ export class ApprovalBrackets {
     if (!(deposit >= 0)) return false;
     const l = this.linked[k];
     if (!this.work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) return true;
-    return outside(this.thresholdsOf(l, wait, term, balloon), deposit);
+    return outside(this.thresholdsOf(l, wait, term, balloon), this.work.grids.length, deposit);
   }
 
   /** Linked bracket `k`'s own term range allows `term`. */
   protected inTermRange(k: number, term: number): boolean {
     const b = this.linked[k].bracket;
     return !((b.min_term !== null && term < b.min_term) || (b.max_term !== null && term > b.max_term));
+  }
+
+  /** Which of the first 30 linked brackets' products price at (wait, term, balloon), a bit each (`DealWork.prices`). */
+  protected productBits(wait: number, term: number, balloon: number): number {
+    const masks = this.holdMasks(wait, balloon);
+    let bits = masks.products[term];
+    if (bits < 0) {
+      bits = 0;
+      const linked = this.linked;
+      for (let k = 0; k < linked.length && k < 30; k++)
+        if (this.work.prices(this.termsAt(k, wait, balloon), linked[k].id, wait, term, balloon)) bits |= 1 << k;
+      masks.products[term] = bits;
+    }
+    return bits;
+  }
+
+  /** Which of the first 30 linked brackets could price at (wait, term, balloon), a bit each (`canPrice`). */
+  protected canPriceBits(wait: number, term: number, balloon: number): number {
+    const products = this.productBits(wait, term, balloon) & this.admittedBits;
+    if (products === 0) return 0;
+    const masks = this.work.masks;
+    let ranges = masks.ranges[term];
+    if (ranges < 0) {
+      ranges = 0;
+      for (let k = 0; k < this.linked.length && k < 30; k++) if (this.inTermRange(k, term)) ranges |= 1 << k;
+      masks.ranges[term] = ranges;
+    }
+    return products & ranges;
+  }
+
+  /** The deal's mask table (`DealWork.masks`), for this search at (wait, balloon): emptied when another held it. */
+  private holdMasks(wait: number, balloon: number): TermMasks {
+    const masks = this.work.masks;
+    if (masks.owner === this && masks.wait === wait && masks.balloon === balloon) return masks;
+    // The term ranges are the approval's own: kept while it holds the table.
+    if (masks.owner !== this) masks.ranges.fill(-1);
+    masks.owner = this;
+    masks.wait = wait;
+    masks.balloon = balloon;
+    masks.products.fill(-1);
+    return masks;
   }
 
   /**
@@ -178,10 +222,7 @@ export class ApprovalBrackets {
    */
   protected plausible(wait: number, term: number, balloon: number, deposits: number[]): Int32Array {
     const linked = this.linked;
-    let mask = 0;
-    for (let k = 0; k < linked.length && k < 30; k++) {
-      if (this.canPrice(k, wait, term, balloon)) mask |= 1 << k;
-    }
+    const mask = linked.length <= 30 ? this.canPriceBits(wait, term, balloon) : 0;
     let byMask = linked.length <= 30 ? this.plausibleLists?.get(deposits) : undefined;
     let positions = byMask?.get(mask);
     if (positions !== undefined) return positions;
@@ -238,23 +279,33 @@ export class ApprovalBrackets {
   /** The plain rule's deposits for (wait, term, balloon), in its order. */
   protected deposits(wait: number, term: number, balloon: number): number[] {
     const work = this.work;
-    if (this.lo > this.hi) return [work.d0];
+    if (this.lo > this.hi) return (this.ownDepositOnly ??= [work.d0]);
     const linked = this.linked;
     // They depend only on which linked brackets' products price here: one list per such set, kept.
-    let mask = 0;
-    for (let k = 0; k < linked.length && k < 30; k++)
-      if (work.prices(this.termsAt(k, wait, balloon), linked[k].id, wait, term, balloon)) mask |= 1 << k;
+    const mask = linked.length <= 30 ? this.productBits(wait, term, balloon) : 0;
     const kept = linked.length <= 30 ? this.depositLists?.get(mask) : undefined;
     if (kept !== undefined) return kept;
-    const out = new Set<number>([work.d0]);
+    // Every bracket's deposits, then each kept at its first place: a short list looks back, a long one (hundreds of
+    // brackets) goes through a Set, so the check never turns quadratic.
+    const all = allDeposits;
+    all.length = 0;
+    all.push(work.d0);
     for (let k = 0; k < linked.length; k++) {
       const l = linked[k];
       if (!work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) continue;
-      for (const d of this.addedBy(l, wait, term, balloon)) out.add(d);
+      const added = this.addedBy(l, wait, term, balloon);
+      for (let i = 0; i < added.length; i++) all.push(added[i]);
     }
+    const seen = all.length > 32 ? new Set<number>() : null;
     const result: number[] = [];
-    for (const d of out)
+    for (let i = 0; i < all.length; i++) {
+      const d = all[i];
+      if (seen !== null) {
+        if (seen.has(d)) continue;
+        seen.add(d);
+      } else if (all.indexOf(d) < i) continue;
       if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
+    }
     if (linked.length <= 30) (this.depositLists ??= new Map()).set(mask, result);
     return result;
   }
@@ -275,6 +326,7 @@ export class ApprovalBrackets {
 
   /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
   protected pricesAt(wait: number, term: number, balloon: number): boolean {
+    if (this.linked.length <= 30) return this.canPriceBits(wait, term, balloon) !== 0;
     for (let k = 0; k < this.linked.length; k++) {
       if (this.canPrice(k, wait, term, balloon)) return true;
     }
@@ -282,8 +334,11 @@ export class ApprovalBrackets {
   }
 }
 
-/** True when `deposit` is outside the bracket's window on some grid (`Thresholds.low`, `high`). */
-function outside(t: Thresholds, deposit: number): boolean {
-  for (let at = 0; at < t.low.length; at++) if (deposit <= t.low[at] || deposit >= t.high[at]) return true;
+/** `deposits`' list of every bracket's deposits before repeats are dropped: one list, reused by every call. */
+const allDeposits: number[] = [];
+
+/** True when `deposit` is outside the bracket's window on one of the deal's `grids` (`Thresholds.low`, `high`). */
+function outside(t: Thresholds, grids: number, deposit: number): boolean {
+  for (let at = 0; at < grids; at++) if (deposit <= t.low[at] || deposit >= t.high[at]) return true;
   return false;
 }

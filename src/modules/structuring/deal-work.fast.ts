@@ -3,7 +3,6 @@
  * product prices a term at all, each bracket's deposit thresholds, repayment floors and priced rows, each asked once
  * per deal.
  */
-import type { RateBracket } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
 import { MONEY_TOLERANCE } from '../matrix/index.ts';
 import {
@@ -34,8 +33,9 @@ import {
   sharedOf,
   type Thresholds,
 } from './product-line.fast.ts';
+import { borrowScratch, giveBack, type Linked, referenceOf, type Scratch } from './scratch.fast.ts';
 
-export { firstTrueFrom, type Reference, type Thresholds };
+export { firstTrueFrom, type Linked, referenceOf, type Reference, type Thresholds };
 
 /** A deposit grid: whole dollars, or whole percentage points of `deposit_base`. */
 export interface Grid {
@@ -60,7 +60,9 @@ export class DealWork {
   private readonly probes = new Map<number, Deal>();
   /** wait -> balloon -> product id -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
   private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
-  /** bracket id -> the record searches read (null: unknown, or no product). */
+  /** The snapshot's scratch while this deal holds it (`release` gives it back); null: another deal holds it. */
+  private scratch: Scratch | null;
+  /** bracket id -> the record searches read (null: unknown, or no product), when the deal holds no scratch. */
   private readonly linkedById = new Map<number, Linked | null>();
   /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
   private readonly added = new Map<number, Map<number, number[]>>();
@@ -74,23 +76,33 @@ export class DealWork {
    * Repayment floors (`floorOf`), per term, NaN not asked yet: one run of maxTerm + 1 per bracket and balloon in one
    * table, found by its start (bracket id -> start at the deal's balloon; balloon -> bracket id -> start at another).
    */
-  private floorTable = new Float64Array(0);
+  private floorTable: Float64Array = new Float64Array(0);
   private floorsUsed = 0;
-  private readonly floorStarts = new Map<number, number>();
   private readonly otherFloorStarts = new Map<number, Map<number, number>>();
   /** wait -> balloon -> bracket id -> its least floor over every searched term (`leastFloorOf`). */
   private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
-  /** bracket id -> the least amount financed any searched deposit gives it (dollars). */
-  private readonly leastAmounts = new Map<number, number>();
+  /** One search's bits per term (`ApprovalBrackets.productBits`, `canPriceBits`), held by the search that asks last. */
+  readonly masks: TermMasks;
+  /** lowest -> highest -> the terms searched between them (`termsBetween`). */
+  private readonly termLists = new Map<number, Map<number, number[]>>();
 
   constructor(
     readonly input: StructuringInput,
     readonly catalogue: StructuringCatalogue,
   ) {
+    this.scratch = borrowScratch(catalogue);
+    if (this.scratch !== null) this.floorTable = this.scratch.floors;
     this.d0 = input.deal.deposit ?? 0;
     this.t0 = input.deal.term ?? 0;
     this.b0 = input.deal.balloon_amount;
     this.maxTerm = Math.max(input.bounds.max_term, this.t0);
+    this.masks = {
+      owner: null,
+      wait: Number.NaN,
+      balloon: Number.NaN,
+      products: new Int32Array(this.maxTerm + 1),
+      ranges: new Int32Array(this.maxTerm + 1),
+    };
     const hi = input.bounds.max_deposit;
     this.dMax = Math.max(hi + MONEY_TOLERANCE, this.d0);
     const grid = (value: (k: number) => number): Grid => {
@@ -110,35 +122,103 @@ export class DealWork {
     );
   }
 
-  /** A linked bracket's record, one per bracket and deal: what it learns (thresholds, reference) every approval reads. */
+  /**
+   * Gives the scratch back (scratch.fast.ts) for the next deal on the snapshot: the deal's records and tables are then
+   * the next deal's, so it is asked nothing more.
+   */
+  release(): void {
+    if (this.scratch === null) return;
+    giveBack(this.scratch, this.floorTable, this.floorsUsed);
+    this.scratch = null;
+  }
+
+  /**
+   * A linked bracket's record, one per bracket and deal: what it learns (thresholds, reference) every approval reads.
+   * The scratch's records are reset for this deal on its first question.
+   */
   linkedOf(id: number): Linked | null {
+    const scratch = this.scratch;
+    if (scratch === null) return this.ownLinkedOf(id);
+    let l = scratch.records.get(id);
+    if (l === undefined) {
+      l = this.newRecord(id);
+      scratch.records.set(id, l);
+    }
+    if (l !== null && l.generation !== scratch.generation) {
+      l.generation = scratch.generation;
+      l.thresholds = null;
+      l.reference = null;
+      l.admitted = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
+      l.termsWait = -1;
+      l.termsBalloon = Number.NaN;
+      l.terms = null;
+      l.leastWait = -1;
+      l.leastBalloon = Number.NaN;
+      l.least = Number.NaN;
+      l.leastAmount = Number.NaN;
+      l.floorStart = -1;
+    }
+    return l;
+  }
+
+  /** `linkedOf` for a deal that holds no scratch: records of its own. */
+  private ownLinkedOf(id: number): Linked | null {
     let l = this.linkedById.get(id);
     if (l !== undefined) return l;
-    const b = this.catalogue.bracketsById.get(id);
-    const product = productOfBracket(this.catalogue.pricingIndex, id);
-    l = null;
-    if (b !== undefined && product !== null) {
-      const [min, max] = amountRange(b, product);
-      l = {
-        id,
-        bracket: b,
-        productId: product.id,
-        min,
-        max,
-        thresholds: null,
-        reference: null,
-        admitted: bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial'),
-        // -1 and NaN: nothing asked yet (NaN also keeps the balloon fields numbers with a fraction from the start).
-        termsWait: -1,
-        termsBalloon: Number.NaN,
-        terms: null,
-        leastWait: -1,
-        leastBalloon: Number.NaN,
-        least: Number.NaN,
-      };
+    l = this.newRecord(id);
+    if (l !== null) {
+      l.generation = -1;
+      l.admitted = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
     }
     this.linkedById.set(id, l);
     return l;
+  }
+
+  /** A record with the bracket's own figures and nothing asked yet; null when it is unknown or has no product. */
+  private newRecord(id: number): Linked | null {
+    const b = this.catalogue.bracketsById.get(id);
+    const product = productOfBracket(this.catalogue.pricingIndex, id);
+    if (b === undefined || product === null) return null;
+    const [min, max] = amountRange(b, product);
+    return {
+      id,
+      bracket: b,
+      productId: product.id,
+      min,
+      max,
+      generation: 0,
+      ownThresholds: { belowMax: [0, 0], belowMin: [0, 0], low: [0, 0], high: [0, 0] },
+      ownReference: { wait: 0, term: 0, balloon: 0 },
+      thresholds: null,
+      reference: null,
+      admitted: false,
+      // -1 and NaN: nothing asked yet (NaN also keeps the balloon fields numbers with a fraction from the start).
+      termsWait: -1,
+      termsBalloon: Number.NaN,
+      terms: null,
+      leastWait: -1,
+      leastBalloon: Number.NaN,
+      least: Number.NaN,
+      leastAmount: Number.NaN,
+      floorStart: -1,
+    };
+  }
+
+  /**
+   * The terms from `lo` to `hi` (whole months) that a search tries: the deal's own and those within the bounds. One
+   * list per range, shared by the approvals whose term criteria give it (read, never changed).
+   */
+  termsBetween(lo: number, hi: number): number[] {
+    let byHi = this.termLists.get(lo);
+    if (byHi === undefined) this.termLists.set(lo, (byHi = new Map()));
+    let terms = byHi.get(hi);
+    if (terms === undefined) {
+      const { bounds } = this.input;
+      terms = [];
+      for (let t = lo; t <= hi; t++) if (t === this.t0 || (t >= bounds.min_term && t <= bounds.max_term)) terms.push(t);
+      byHi.set(hi, terms);
+    }
+    return terms;
   }
 
   /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
@@ -210,10 +290,26 @@ export class DealWork {
     if (byProduct === undefined) byBalloon.set(balloon, (byProduct = new Map()));
     let terms = byProduct.get(productId);
     if (terms === undefined) {
-      terms = new Int8Array(this.maxTerm + 1);
+      terms = this.termsTable(productId);
       byProduct.set(productId, terms);
     }
     return terms;
+  }
+
+  /** A per-term table of 0s: the scratch's for the product's first (wait, balloon) this deal asks, else a new one. */
+  private termsTable(productId: number): Int8Array {
+    const scratch = this.scratch;
+    if (scratch === null) return new Int8Array(this.maxTerm + 1);
+    let kept = scratch.terms.get(productId);
+    if (kept === undefined || kept.table.length !== this.maxTerm + 1) {
+      kept = { generation: scratch.generation, table: new Int8Array(this.maxTerm + 1) };
+      scratch.terms.set(productId, kept);
+      return kept.table;
+    }
+    if (kept.generation === scratch.generation) return new Int8Array(this.maxTerm + 1);
+    kept.generation = scratch.generation;
+    kept.table.fill(0);
+    return kept.table;
   }
 
   /**
@@ -278,12 +374,8 @@ export class DealWork {
     const kept = sharedOf(line, l.min, l.max);
     if (kept !== undefined) return kept;
     const count = this.grids.length;
-    const t: Thresholds = {
-      belowMax: new Array(count),
-      belowMin: new Array(count),
-      low: new Array(count),
-      high: new Array(count),
-    };
+    // The record's own lists (made with the record), written once a deal: no lists made per deal.
+    const t = l.ownThresholds ?? { belowMax: [], belowMin: [], low: [], high: [] };
     for (let at = 0; at < count; at++) {
       const g = this.grids[at];
       const belowMax = this.firstK(line, at, l.max, false);
@@ -312,12 +404,23 @@ export class DealWork {
     if (k !== undefined) return k;
     const g = this.grids[at];
     const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
-    k = below
-      ? firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) < bound)
-      : firstTrueFrom(0, g.last + 1, guess, (x) => this.amountAt(line, g.value(x)) <= bound);
+    const asked = this.asked;
+    asked.line = line;
+    asked.grid = g;
+    asked.bound = bound;
+    asked.below = below;
+    k = firstTrueFrom(0, g.last + 1, guess, this.askedTest);
     keepK(line, side, bound, k);
     return k;
   }
+
+  /** What `firstK` asks of the amount financed, read by one test made per deal (not a closure per question). */
+  private readonly asked = { line: null as ProductLine | null, grid: null as Grid | null, bound: 0, below: false };
+  private readonly askedTest = (x: number): boolean => {
+    const { line, grid, bound, below } = this.asked;
+    const amount = this.amountAt(line as ProductLine, (grid as Grid).value(x));
+    return below ? amount < bound : amount <= bound;
+  };
 
   /**
    * The least of a linked bracket's repayment floors (`floorOf`) over every term any approval searches (the bounds'
@@ -357,11 +460,8 @@ export class DealWork {
       let last = hi;
       while (last > first && !this.searchedAndPriced(l, terms, wait, last, balloon)) last--;
       // Where its floors are read: any deal its product prices gives the amount financed (`floorOf`).
-      l.reference ??= { wait, term: first, balloon };
-      least = Math.min(
-        this.floorOf(b, l.min, l.reference, first, balloon),
-        this.floorOf(b, l.min, l.reference, last, balloon),
-      );
+      l.reference ??= referenceOf(l, wait, first, balloon);
+      least = Math.min(this.floorOf(l, l.reference, first, balloon), this.floorOf(l, l.reference, last, balloon));
     }
     return least;
   }
@@ -391,16 +491,17 @@ export class DealWork {
    * least amount financed is at the largest deposit, or the bracket's minimum). `reference` is a deal its product
    * prices; wait does not move a figure, only whether the product prices.
    */
-  floorOf(b: RateBracket, min: number, reference: Reference, term: number, balloon: number): number {
-    let least = this.leastAmounts.get(b.id);
-    if (least === undefined) {
+  floorOf(l: Linked, reference: Reference, term: number, balloon: number): number {
+    const b = l.bracket;
+    let least = l.leastAmount;
+    if (least === undefined || Number.isNaN(least)) {
       const deal = this.probe(reference.wait, this.dMax, reference.term, reference.balloon);
       const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, deal);
       // A cent below the rounded figures: P itself is within half a cent of them.
-      least = Math.max(0, cents === null ? 0 : cents - 0.01, min - 0.01);
-      this.leastAmounts.set(b.id, least);
+      least = Math.max(0, cents === null ? 0 : cents - 0.01, l.min - 0.01);
+      l.leastAmount = least;
     }
-    const at = this.floorStart(b.id, balloon) + term;
+    const at = this.floorStart(l, balloon) + term;
     let floor = this.floorTable[at];
     if (Number.isNaN(floor)) {
       floor = repaymentFloor(
@@ -414,15 +515,20 @@ export class DealWork {
     return floor;
   }
 
-  /** Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. */
-  private floorStart(id: number, balloon: number): number {
-    let starts = this.floorStarts;
-    if (balloon !== this.b0) {
-      let other = this.otherFloorStarts.get(balloon);
-      if (other === undefined) this.otherFloorStarts.set(balloon, (other = new Map()));
-      starts = other;
+  /**
+   * Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. At the
+   * deal's balloon, kept on its record.
+   */
+  private floorStart(l: Linked, balloon: number): number {
+    const own = balloon === this.b0;
+    let starts: Map<number, number> | undefined;
+    let start: number | undefined;
+    if (own) start = l.floorStart !== undefined && l.floorStart >= 0 ? l.floorStart : undefined;
+    else {
+      starts = this.otherFloorStarts.get(balloon);
+      if (starts === undefined) this.otherFloorStarts.set(balloon, (starts = new Map()));
+      start = starts.get(l.id);
     }
-    let start = starts.get(id);
     if (start !== undefined) return start;
     const width = this.maxTerm + 1;
     start = this.floorsUsed;
@@ -433,38 +539,23 @@ export class DealWork {
       grown.fill(Number.NaN, this.floorTable.length);
       this.floorTable = grown;
     }
-    starts.set(id, start);
+    if (own) l.floorStart = start;
+    else starts?.set(l.id, start);
     return start;
   }
 }
 
-/** A linked bracket the search reads: its record, product and amount range. */
-export interface Linked {
-  id: number;
-  bracket: RateBracket;
-  productId: number;
-  min: number;
-  max: number;
-  /** Its deposit thresholds, once its product priced some (wait, term). */
-  thresholds: Thresholds | null;
-  /** Where its thresholds were read (its product prices there). */
-  reference: Reference | null;
-  /**
-   * False when it prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or LVR refuse
-   * the deal, and no lever or wait moves them); absent (a record made elsewhere): not known, so it is tried.
-   */
-  admitted?: boolean;
-  /**
-   * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
-   * yet (`linkedOf` sets every field, so every record has one shape).
-   */
-  termsWait?: number;
-  termsBalloon?: number;
-  terms?: Int8Array | null;
-  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`); NaN or absent: not asked yet. */
-  leastWait?: number;
-  leastBalloon?: number;
-  least?: number;
+/**
+ * Which of a search's first 30 linked brackets' products price at each term, at one (wait, balloon), and which of them
+ * have the term in their own range, a bit each (-1: not asked yet). One table a deal, held by the search that asks last
+ * (one search runs at a time), so a search asks each term once.
+ */
+export interface TermMasks {
+  owner: object | null;
+  wait: number;
+  balloon: number;
+  products: Int32Array;
+  ranges: Int32Array;
 }
 
 /** One distinct changed deal and its brackets' rows (null: the bracket does not price it). */

@@ -126,6 +126,15 @@ const SUGGESTED = 8;
  */
 export function structureDealFast(input: StructuringInput, catalogue: StructuringCatalogue): Structuring {
   const work = new DealWork(input, catalogue);
+  try {
+    return structureWithWork(input, catalogue, work);
+  } finally {
+    work.release();
+  }
+}
+
+/** `structureDealFast`'s walk, on the deal's work. */
+function structureWithWork(input: StructuringInput, catalogue: StructuringCatalogue, work: DealWork): Structuring {
   const { deal } = input;
   const { approvals } = catalogue;
   const count = approvals.length;

@@ -5,7 +5,10 @@
  */
 import { firstTrue } from './engine.ts';
 
-/** A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its minimum. */
+/**
+ * A bracket's deposit thresholds on each grid: the first k whose amount financed is at most its maximum, and below its
+ * minimum. Read up to the deal's grid count: the lists are reused across deals (`Linked.ownThresholds`).
+ */
 export interface Thresholds {
   belowMax: number[];
   belowMin: number[];

@@ -19,15 +19,54 @@ import {
   wholeAtMost,
 } from './engine.ts';
 
-/** A candidate's place in the change order at a fixed balloon, before it is checked. */
-interface Key {
-  dDeposit: number;
-  dTerm: number;
-  /** Its position in the plain rule's order: ties of equal (dDeposit, dTerm) keep it. */
-  order: number;
-  deposit: number;
-  term: number;
+/**
+ * Candidates' places in the change order at a fixed balloon, before they are checked: per key its deposit change, term
+ * change, position in the plain rule's order (ties of equal changes keep it), deposit and term. In columns reused by
+ * every search (one search runs at a time, and checking a candidate makes no keys), not a record per key.
+ */
+class Keys {
+  length = 0;
+  dDeposit = new Float64Array(256);
+  dTerm = new Int32Array(256);
+  order = new Float64Array(256);
+  deposit = new Float64Array(256);
+  term = new Int32Array(256);
+  private byKey = new Int32Array(256);
+
+  push(dDeposit: number, dTerm: number, order: number, deposit: number, term: number): void {
+    if (this.length === this.term.length) this.grow();
+    const k = this.length++;
+    this.dDeposit[k] = dDeposit;
+    this.dTerm[k] = dTerm;
+    this.order[k] = order;
+    this.deposit[k] = deposit;
+    this.term[k] = term;
+  }
+
+  /** The keys' numbers from the least (dDeposit, dTerm, order) up. */
+  sorted(): Int32Array {
+    const byKey = this.byKey.subarray(0, this.length);
+    for (let k = 0; k < byKey.length; k++) byKey[k] = k;
+    const { dDeposit, dTerm, order } = this;
+    return byKey.sort((x, y) => dDeposit[x] - dDeposit[y] || dTerm[x] - dTerm[y] || order[x] - order[y]);
+  }
+
+  private grow(): void {
+    const size = this.term.length * 2;
+    const wider = <T extends Float64Array | Int32Array>(from: T, to: T): T => {
+      to.set(from);
+      return to;
+    };
+    this.dDeposit = wider(this.dDeposit, new Float64Array(size));
+    this.dTerm = wider(this.dTerm, new Int32Array(size));
+    this.order = wider(this.order, new Float64Array(size));
+    this.deposit = wider(this.deposit, new Float64Array(size));
+    this.term = wider(this.term, new Int32Array(size));
+    this.byKey = new Int32Array(size);
+  }
 }
+
+const keys = new Keys();
 
 export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   /** As the plain rule: the highest whole-dollar balloon below the deal's that still prices, by bisection. */
@@ -104,16 +143,15 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const t0 = work.t0;
     if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
     const deposits = this.deposits(wait, t0, work.b0);
-    const keys: Key[] = [];
+    keys.length = 0;
     for (const i of this.plausible(wait, t0, work.b0, deposits)) {
       const deposit = deposits[i];
       if (!changed && !work.nearOwnDeposit && i > 0) break;
       const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
-      if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum)
-        keys.push({ dDeposit, dTerm: 0, order: i, deposit, term: t0 });
+      if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum) keys.push(dDeposit, 0, i, deposit, t0);
     }
-    return this.leastKeyFirst(wait, keys);
+    return this.leastKeyFirst(wait);
   }
 
   /**
@@ -154,7 +192,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   private termAndDeposit(wait: number): Candidate | null {
     const work = this.work;
     const b0 = work.b0;
-    const keys: Key[] = [];
+    keys.length = 0;
     for (const term of this.terms()) {
       const dTerm = Math.abs(term - work.t0);
       if (dTerm === 0 || !this.pricesAt(wait, term, b0)) continue;
@@ -164,22 +202,21 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
         const deposit = deposits[i];
         const dDeposit = leverChange(deposit, work.d0);
         if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
-          keys.push({ dDeposit, dTerm, order: term * 65_536 + i, deposit, term });
+          keys.push(dDeposit, dTerm, term * 65_536 + i, deposit, term);
       }
     }
-    return this.leastKeyFirst(wait, keys);
+    return this.leastKeyFirst(wait);
   }
 
   /**
    * The keys checked from the least (dDeposit, dTerm) up: the first key with a sufficient candidate wins, its ties
    * decided as the plain rule decides them (the cheapest, then the earlier in the plain rule's order).
    */
-  private leastKeyFirst(wait: number, keys: Key[]): Candidate | null {
-    keys.sort((x, y) => x.dDeposit - y.dDeposit || x.dTerm - y.dTerm || x.order - y.order);
+  private leastKeyFirst(wait: number): Candidate | null {
     let best: Candidate | null = null;
-    for (const key of keys) {
-      if (best !== null && (key.dDeposit !== best.dDeposit || key.dTerm !== best.dTerm)) break;
-      const c = this.candidate(wait, key.deposit, key.term, this.work.b0);
+    for (const key of keys.sorted()) {
+      if (best !== null && (keys.dDeposit[key] !== best.dDeposit || keys.dTerm[key] !== best.dTerm)) break;
+      const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     return best;
@@ -265,7 +302,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (!this.canPrice(k, wait, term, balloon)) continue;
       const l = this.linked[k];
       this.thresholdsOf(l, wait, term, balloon);
-      const floor = this.work.floorOf(l.bracket, l.min, l.reference as Reference, term, balloon);
+      const floor = this.work.floorOf(l, l.reference as Reference, term, balloon);
       if (floor < least) least = floor;
     }
     return least;

@@ -1,0 +1,113 @@
+/**
+ * What one deal's structuring search borrows from its catalogue snapshot and gives back when it ends
+ * (deal-work.fast.ts): the linked brackets' records, the repayment floors' table and the products' per-term tables.
+ * A slow deal reads thousands of each; made per deal, they would be kept to its end, so every young collection they
+ * survive would move them. One deal holds them at a time: a deal made while another holds them makes its own.
+ */
+import type { RateBracket } from '../catalogue/index.ts';
+import type { StructuringCatalogue } from './engine.ts';
+import type { Reference, Thresholds } from './product-line.fast.ts';
+
+/** A linked bracket the search reads: its record, product and amount range. */
+export interface Linked {
+  id: number;
+  bracket: RateBracket;
+  productId: number;
+  min: number;
+  max: number;
+  /** The number of the deal whose record it is now (`DealWork.linkedOf`); absent: a record made elsewhere. */
+  generation?: number;
+  /**
+   * Made with a record of the snapshot's (`DealWork.linkedOf`) and reused by each deal: the lists its thresholds are
+   * written into, and its reference. Absent: a record made elsewhere.
+   */
+  ownThresholds?: Thresholds;
+  ownReference?: Reference;
+  /** Its deposit thresholds, once its product priced some (wait, term). */
+  thresholds: Thresholds | null;
+  /** Where its thresholds were read (its product prices there). */
+  reference: Reference | null;
+  /**
+   * False when it prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or LVR refuse
+   * the deal, and no lever or wait moves them); absent (a record made elsewhere): not known, so it is tried.
+   */
+  admitted?: boolean;
+  /**
+   * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
+   * yet (`linkedOf` sets every field, so every record has one shape).
+   */
+  termsWait?: number;
+  termsBalloon?: number;
+  terms?: Int8Array | null;
+  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`); NaN or absent: not asked yet. */
+  leastWait?: number;
+  leastBalloon?: number;
+  least?: number;
+  /** The least amount financed any searched deposit gives it, in dollars (`DealWork.floorOf`); NaN or absent: not yet. */
+  leastAmount?: number;
+  /** Where its floors at the deal's balloon start in the floors' table (`DealWork.floorOf`); -1 or absent: not yet. */
+  floorStart?: number;
+}
+
+/**
+ * `l`'s reference, (wait, term, balloon), while it has none: written into its own (`Linked.ownReference`), which a
+ * deal sets once.
+ */
+export function referenceOf(l: Linked, wait: number, term: number, balloon: number): Reference {
+  const r = l.reference === null && l.ownReference !== undefined ? l.ownReference : { wait, term, balloon };
+  r.wait = wait;
+  r.term = term;
+  r.balloon = balloon;
+  return r;
+}
+
+/** A snapshot's scratch: see the header. */
+export interface Scratch {
+  index: StructuringCatalogue['pricingIndex'];
+  /** True while a deal holds it (`borrowScratch` to `giveBack`). */
+  held: boolean;
+  /** The number of the deal that holds it last: a record or table stamped with another is reset on first use. */
+  generation: number;
+  /** bracket id -> its record (null: unknown, or no product: the same for every deal). */
+  records: Map<number, Linked | null>;
+  /** The floors' table, and how much of it the last deal wrote (set back to NaN when it is borrowed). */
+  floors: Float64Array;
+  floorsUsed: number;
+  /** product id -> the per-term table its first (wait, balloon) reads (`DealWork.termsOf`), and the deal that did. */
+  terms: Map<number, { generation: number; table: Int8Array }>;
+}
+
+const scratchBySnapshot = new WeakMap<StructuringCatalogue['bracketsById'], Scratch>();
+
+/**
+ * The snapshot's scratch for a deal to hold until `giveBack`, keyed by its bracket table and pricing index (the same
+ * objects for the snapshot's life); null while another deal holds it.
+ */
+export function borrowScratch(catalogue: StructuringCatalogue): Scratch | null {
+  let scratch = scratchBySnapshot.get(catalogue.bracketsById);
+  if (scratch === undefined || scratch.index !== catalogue.pricingIndex) {
+    scratch = {
+      index: catalogue.pricingIndex,
+      held: false,
+      generation: 0,
+      records: new Map(),
+      floors: new Float64Array(0),
+      floorsUsed: 0,
+      terms: new Map(),
+    };
+    scratchBySnapshot.set(catalogue.bracketsById, scratch);
+  }
+  if (scratch.held) return null;
+  scratch.held = true;
+  scratch.generation++;
+  scratch.floors.fill(Number.NaN, 0, scratch.floorsUsed);
+  scratch.floorsUsed = 0;
+  return scratch;
+}
+
+/** Ends a deal's hold: `floors` (its table, maybe grown) and what it wrote of it are kept for the next deal. */
+export function giveBack(scratch: Scratch, floors: Float64Array, floorsUsed: number): void {
+  scratch.floors = floors;
+  scratch.floorsUsed = floorsUsed;
+  scratch.held = false;
+}
