@@ -25,8 +25,10 @@ const emptyLine = (): ProductLine => ({
   slope: [],
   kKeys: [],
   kValues: [],
+  kCount: 0,
   ranges: [],
   shared: [],
+  rangeCount: 0,
   many: null,
 });
 

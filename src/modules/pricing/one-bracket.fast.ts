@@ -200,8 +200,14 @@ export function bracketAdmits(
 function reachablePosition(data: IndexData, deal: Deal, rateBracketId: number, type: CardType): number {
   const position = data.bracketPositionById.get(rateBracketId);
   const segments = data.reachable.get(deal.asset_value);
-  if (position === undefined || !segments || !segments.some((s) => holds(s, position))) return -1;
+  if (position === undefined || !segments || !inSomeSegment(segments, position)) return -1;
   return (data.brackets[position].type ?? 'commercial') === type ? position : -1;
+}
+
+/** True when one of the sorted segments holds `position` (a loop: this is asked thousands of times a deal). */
+function inSomeSegment(segments: readonly Int32Array[], position: number): boolean {
+  for (let i = 0; i < segments.length; i++) if (holds(segments[i], position)) return true;
+  return false;
 }
 
 /** True when the sorted segment holds `position`. */

@@ -248,8 +248,7 @@ export class ApprovalBrackets {
   /** The deposits bracket `l` adds once its product prices, as the plain rule finds them. */
   protected addedBy(l: Linked, wait: number, term: number, balloon: number): number[] {
     // They depend on the bracket and the approval's minimum deposit only: kept per deal for every approval.
-    const added = this.work.addedFor(this.minimum);
-    let out = added.get(l.id);
+    let out = this.work.addedOf(l, this.minimum);
     if (out !== undefined) return out;
     const work = this.work;
     const t = this.thresholdsOf(l, wait, term, balloon);
@@ -272,7 +271,7 @@ export class ApprovalBrackets {
       out[n++] = g.value(Math.min(kHi, Math.max(kLo, Math.ceil(near))));
     }
     out.length = n;
-    added.set(l.id, out);
+    this.work.keepAdded(l, this.minimum, out);
     return out;
   }
 

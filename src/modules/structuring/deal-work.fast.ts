@@ -64,9 +64,9 @@ export class DealWork {
   private scratch: Scratch | null;
   /** bracket id -> the record searches read (null: unknown, or no product), when the deal holds no scratch. */
   private readonly linkedById = new Map<number, Linked | null>();
-  /** minimum deposit -> bracket id -> the deposits it adds (`addedFor`). */
+  /** minimum deposit -> bracket id -> the deposits it adds, once its record holds another (`addedOf`). */
   private readonly added = new Map<number, Map<number, number[]>>();
-  /** product id -> where its amount financed is read, and what was found on it (`ProductLine`). */
+  /** product id -> where its amount financed is read, and what was found on it, when the deal holds no scratch. */
   private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
@@ -79,7 +79,7 @@ export class DealWork {
   private floorTable: Float64Array = new Float64Array(0);
   private floorsUsed = 0;
   private readonly otherFloorStarts = new Map<number, Map<number, number>>();
-  /** wait -> balloon -> bracket id -> its least floor over every searched term (`leastFloorOf`). */
+  /** wait -> balloon -> bracket id -> its least floor over every searched term, once its record holds another. */
   private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
   /** One search's bits per term (`ApprovalBrackets.productBits`, `canPriceBits`), held by the search that asks last. */
   readonly masks: TermMasks;
@@ -157,6 +157,8 @@ export class DealWork {
       l.least = Number.NaN;
       l.leastAmount = Number.NaN;
       l.floorStart = -1;
+      l.addedMinimum = Number.NaN;
+      l.added = null;
     }
     return l;
   }
@@ -201,6 +203,8 @@ export class DealWork {
       least: Number.NaN,
       leastAmount: Number.NaN,
       floorStart: -1,
+      addedMinimum: Number.NaN,
+      added: null,
     };
   }
 
@@ -221,11 +225,24 @@ export class DealWork {
     return terms;
   }
 
-  /** Per bracket, the deposits it adds to a search whose approval needs `minimum` (`FastSearch.addedBy`). */
-  addedFor(minimum: number): Map<number, number[]> {
-    let added = this.added.get(minimum);
-    if (added === undefined) this.added.set(minimum, (added = new Map()));
-    return added;
+  /**
+   * The deposits bracket `l` adds to a search whose approval needs `minimum` (`ApprovalBrackets.addedBy`), when known:
+   * the record holds the minimum asked last, the deal the others.
+   */
+  addedOf(l: Linked, minimum: number): number[] | undefined {
+    if (l.added != null && l.addedMinimum === minimum) return l.added;
+    return this.added.get(minimum)?.get(l.id);
+  }
+
+  /** Keeps what `addedOf` answers: on the record, the one it held moved to the deal's table. */
+  keepAdded(l: Linked, minimum: number, added: number[]): void {
+    if (l.added != null) {
+      let byId = this.added.get(l.addedMinimum as number);
+      if (byId === undefined) this.added.set(l.addedMinimum as number, (byId = new Map()));
+      byId.set(l.id, l.added);
+    }
+    l.addedMinimum = minimum;
+    l.added = added;
   }
 
   base(wait: number): Deal {
@@ -284,31 +301,37 @@ export class DealWork {
    * fills it on the first question; until then all 0). One array per product, wait and balloon, shared by every approval.
    */
   termsOf(productId: number, wait: number, balloon: number): Int8Array {
+    const kept = this.keptTerms(productId, wait, balloon);
+    if (kept !== null) return kept;
     let byBalloon = this.feasible.get(wait);
     if (byBalloon === undefined) this.feasible.set(wait, (byBalloon = new Map()));
     let byProduct = byBalloon.get(balloon);
     if (byProduct === undefined) byBalloon.set(balloon, (byProduct = new Map()));
     let terms = byProduct.get(productId);
     if (terms === undefined) {
-      terms = this.termsTable(productId);
+      terms = new Int8Array(this.maxTerm + 1);
       byProduct.set(productId, terms);
     }
     return terms;
   }
 
-  /** A per-term table of 0s: the scratch's for the product's first (wait, balloon) this deal asks, else a new one. */
-  private termsTable(productId: number): Int8Array {
+  /**
+   * The scratch's table of the product (scratch.fast.ts) when it is this deal's for (wait, balloon): the first pair the
+   * deal asks of the product takes it, emptied; null for another pair, whose tables the deal keeps itself.
+   */
+  private keptTerms(productId: number, wait: number, balloon: number): Int8Array | null {
     const scratch = this.scratch;
-    if (scratch === null) return new Int8Array(this.maxTerm + 1);
+    if (scratch === null) return null;
     let kept = scratch.terms.get(productId);
+    if (kept !== undefined && kept.generation === scratch.generation)
+      return kept.wait === wait && kept.balloon === balloon ? kept.table : null;
     if (kept === undefined || kept.table.length !== this.maxTerm + 1) {
-      kept = { generation: scratch.generation, table: new Int8Array(this.maxTerm + 1) };
+      kept = { generation: 0, wait, balloon, table: new Int8Array(this.maxTerm + 1) };
       scratch.terms.set(productId, kept);
-      return kept.table;
-    }
-    if (kept.generation === scratch.generation) return new Int8Array(this.maxTerm + 1);
+    } else kept.table.fill(0);
     kept.generation = scratch.generation;
-    kept.table.fill(0);
+    kept.wait = wait;
+    kept.balloon = balloon;
     return kept.table;
   }
 
@@ -346,21 +369,10 @@ export class DealWork {
    */
   thresholdsOf(l: Linked, reference: Reference): Thresholds {
     // Asked once per record (`Linked.thresholds` keeps the answer), so not kept per bracket here.
-    let line = this.lines.get(l.productId);
-    if (line === undefined) {
-      // Lists made at their size: one grown by `push` reserves room for many more, and a deal keeps these.
+    let line = this.lineOf(l.productId);
+    if (line === null) {
+      line = this.newLine(l.productId, l.id, reference);
       const count = this.grids.length;
-      line = {
-        reference,
-        id: l.id,
-        first: new Array(count),
-        slope: new Array(count),
-        kKeys: [],
-        kValues: [],
-        ranges: [],
-        shared: [],
-        many: null,
-      };
       for (let at = 0; at < count; at++) {
         const g = this.grids[at];
         // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
@@ -368,7 +380,6 @@ export class DealWork {
         line.first[at] = first;
         line.slope[at] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
       }
-      this.lines.set(l.productId, line);
     }
     // Brackets of one product with the same amount range share one record.
     const kept = sharedOf(line, l.min, l.max);
@@ -388,6 +399,49 @@ export class DealWork {
     }
     keepShared(line, l.min, l.max, t);
     return t;
+  }
+
+  /** The product's line on this deal, once made (`newLine`). */
+  private lineOf(productId: number): ProductLine | null {
+    const scratch = this.scratch;
+    if (scratch === null) return this.lines.get(productId) ?? null;
+    const kept = scratch.lines.get(productId);
+    return kept !== undefined && kept.generation === scratch.generation ? kept.line : null;
+  }
+
+  /** The product's line on this deal, empty: the scratch's, written over, or a new one. */
+  private newLine(productId: number, id: number, reference: Reference): ProductLine {
+    const scratch = this.scratch;
+    let kept = scratch?.lines.get(productId);
+    if (kept !== undefined && scratch !== null) {
+      const line = kept.line;
+      kept.generation = scratch.generation;
+      line.reference = reference;
+      line.id = id;
+      line.kCount = 0;
+      line.rangeCount = 0;
+      line.many = null;
+      return line;
+    }
+    const line: ProductLine = {
+      reference,
+      id,
+      first: [0, 0],
+      slope: [0, 0],
+      kKeys: [],
+      kValues: [],
+      kCount: 0,
+      ranges: [],
+      shared: [],
+      rangeCount: 0,
+      many: null,
+    };
+    if (scratch === null) this.lines.set(productId, line);
+    else {
+      kept = { generation: scratch.generation, line };
+      scratch.lines.set(productId, kept);
+    }
+    return line;
   }
 
   /** The amount financed of the line's product at `deposit` (cents; -Infinity when it does not price). */
@@ -431,22 +485,25 @@ export class DealWork {
    * one end.
    */
   leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
-    // Nearly always asked at the (wait, balloon) asked last, which the record keeps.
-    if (l.least !== undefined && !Number.isNaN(l.least) && l.leastWait === wait && l.leastBalloon === balloon)
-      return l.least;
-    let byBalloon = this.leastFloors.get(wait);
-    if (byBalloon === undefined) this.leastFloors.set(wait, (byBalloon = new Map()));
-    let byId = byBalloon.get(balloon);
-    if (byId === undefined) byBalloon.set(balloon, (byId = new Map()));
-    let least = byId.get(l.id);
-    if (least === undefined) {
-      least = this.leastFloorAt(l, terms, wait, balloon);
-      byId.set(l.id, least);
-    }
+    // Nearly always asked at the (wait, balloon) asked last, which the record keeps; the deal keeps the others.
+    const held = l.least !== undefined && !Number.isNaN(l.least);
+    if (held && l.leastWait === wait && l.leastBalloon === balloon) return l.least as number;
+    let least = this.leastFloors.get(wait)?.get(balloon)?.get(l.id);
+    if (least === undefined) least = this.leastFloorAt(l, terms, wait, balloon);
+    if (held) this.keepLeastFloor(l.id, l.leastWait as number, l.leastBalloon as number, l.least as number);
     l.leastWait = wait;
     l.leastBalloon = balloon;
     l.least = least;
     return least;
+  }
+
+  /** Keeps a least floor a record no longer holds (`leastFloorOf`). */
+  private keepLeastFloor(id: number, wait: number, balloon: number, least: number): void {
+    let byBalloon = this.leastFloors.get(wait);
+    if (byBalloon === undefined) this.leastFloors.set(wait, (byBalloon = new Map()));
+    let byId = byBalloon.get(balloon);
+    if (byId === undefined) byBalloon.set(balloon, (byId = new Map()));
+    byId.set(id, least);
   }
 
   private leastFloorAt(l: Linked, terms: Int8Array, wait: number, balloon: number): number {

@@ -37,12 +37,18 @@ export interface ProductLine {
   /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
   first: number[];
   slope: number[];
-  /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each. */
+  /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each: the first `kCount` of them. */
   kKeys: number[];
   kValues: number[];
-  /** Pairs (min, max), and the thresholds of the brackets with that range. */
+  kCount: number;
+  /** Pairs (min, max), and the thresholds of the brackets with that range: the first `rangeCount` of them. */
   ranges: number[];
   shared: Thresholds[];
+  /**
+   * Counted, not the lists' lengths: a line is reused by the next deal (scratch.fast.ts), which writes over the lists
+   * from the start rather than making new ones.
+   */
+  rangeCount: number;
   /** Entries past `SHORT`, keyed by number (a string key would be built on every look-up). */
   many: Many | null;
 }
@@ -65,42 +71,59 @@ function inner<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, 
 /** Entries a line's short lists hold before the rest go to its map: a look through them stays a few comparisons. */
 const SHORT = 16;
 
-/** The value a line keeps under (a, b): its short lists first, then its map. */
-function kept<V>(keys: number[], values: V[], many: Map<number, Map<number, V>> | undefined, a: number, b: number) {
-  for (let i = 0; i < keys.length; i += 2) if (keys[i] === a && keys[i + 1] === b) return values[i >> 1];
+/** The value a line keeps under (a, b): the first `count` of its short lists, then its map. */
+function kept<V>(
+  keys: number[],
+  values: V[],
+  count: number,
+  many: Map<number, Map<number, V>> | undefined,
+  a: number,
+  b: number,
+) {
+  for (let i = 0; i < count; i++) if (keys[2 * i] === a && keys[2 * i + 1] === b) return values[i];
   return many?.get(a)?.get(b);
 }
 
-/** Keeps `value` under (a, b): on the short lists while they hold fewer than `SHORT`, then in the map `which` picks. */
+/**
+ * Keeps `value` under (a, b): as entry `count` of the short lists while they hold fewer than `SHORT`, then in the map
+ * `which` picks. The short lists' new count.
+ */
 function keep<V>(
   line: ProductLine,
   keys: number[],
   values: V[],
+  count: number,
   which: (many: Many) => Map<number, Map<number, V>>,
   a: number,
   b: number,
   value: V,
-): void {
-  if (values.length < SHORT) {
-    keys.push(a, b);
-    values.push(value);
-  } else inner(which(manyOf(line)), a).set(b, value);
+): number {
+  if (count < SHORT) {
+    keys[2 * count] = a;
+    keys[2 * count + 1] = b;
+    values[count] = value;
+    return count + 1;
+  }
+  inner(which(manyOf(line)), a).set(b, value);
+  return count;
 }
 
 const firstKs = (many: Many) => many.k;
 const thresholds = (many: Many) => many.t;
 
 export const keptK = (line: ProductLine, side: number, bound: number): number | undefined =>
-  kept(line.kKeys, line.kValues, line.many?.k, side, bound);
+  kept(line.kKeys, line.kValues, line.kCount, line.many?.k, side, bound);
 
-export const keepK = (line: ProductLine, side: number, bound: number, k: number): void =>
-  keep(line, line.kKeys, line.kValues, firstKs, side, bound, k);
+export const keepK = (line: ProductLine, side: number, bound: number, k: number): void => {
+  line.kCount = keep(line, line.kKeys, line.kValues, line.kCount, firstKs, side, bound, k);
+};
 
 export const sharedOf = (line: ProductLine, min: number, max: number): Thresholds | undefined =>
-  kept(line.ranges, line.shared, line.many?.t, min, max);
+  kept(line.ranges, line.shared, line.rangeCount, line.many?.t, min, max);
 
-export const keepShared = (line: ProductLine, min: number, max: number, t: Thresholds): void =>
-  keep(line, line.ranges, line.shared, thresholds, min, max, t);
+export const keepShared = (line: ProductLine, min: number, max: number, t: Thresholds): void => {
+  line.rangeCount = keep(line, line.ranges, line.shared, line.rangeCount, thresholds, min, max, t);
+};
 
 /**
  * `firstTrue` (the first k in [lo, hi) a monotone test holds for, else hi) started from a guess: k is the answer

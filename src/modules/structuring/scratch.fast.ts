@@ -1,12 +1,13 @@
 /**
  * What one deal's structuring search borrows from its catalogue snapshot and gives back when it ends
- * (deal-work.fast.ts): the linked brackets' records, the repayment floors' table and the products' per-term tables.
+ * (deal-work.fast.ts): the linked brackets' records, the repayment floors' table, the products' per-term tables and
+ * their lines (product-line.fast.ts).
  * A slow deal reads thousands of each; made per deal, they would be kept to its end, so every young collection they
  * survive would move them. One deal holds them at a time: a deal made while another holds them makes its own.
  */
 import type { RateBracket } from '../catalogue/index.ts';
 import type { StructuringCatalogue } from './engine.ts';
-import type { Reference, Thresholds } from './product-line.fast.ts';
+import type { ProductLine, Reference, Thresholds } from './product-line.fast.ts';
 
 /** A linked bracket the search reads: its record, product and amount range. */
 export interface Linked {
@@ -47,6 +48,9 @@ export interface Linked {
   leastAmount?: number;
   /** Where its floors at the deal's balloon start in the floors' table (`DealWork.floorOf`); -1 or absent: not yet. */
   floorStart?: number;
+  /** The deposits it adds to a search needing `addedMinimum` (`DealWork.addedOf`); null or absent: not yet. */
+  addedMinimum?: number;
+  added?: number[] | null;
 }
 
 /**
@@ -73,8 +77,10 @@ export interface Scratch {
   /** The floors' table, and how much of it the last deal wrote (set back to NaN when it is borrowed). */
   floors: Float64Array;
   floorsUsed: number;
-  /** product id -> the per-term table its first (wait, balloon) reads (`DealWork.termsOf`), and the deal that did. */
-  terms: Map<number, { generation: number; table: Int8Array }>;
+  /** product id -> the per-term table of the first (wait, balloon) a deal asks of it (`DealWork.termsOf`). */
+  terms: Map<number, { generation: number; wait: number; balloon: number; table: Int8Array }>;
+  /** product id -> its line (`DealWork.thresholdsOf`), and the deal that wrote it last. */
+  lines: Map<number, { generation: number; line: ProductLine }>;
 }
 
 const scratchBySnapshot = new WeakMap<StructuringCatalogue['bracketsById'], Scratch>();
@@ -94,6 +100,7 @@ export function borrowScratch(catalogue: StructuringCatalogue): Scratch | null {
       floors: new Float64Array(0),
       floorsUsed: 0,
       terms: new Map(),
+      lines: new Map(),
     };
     scratchBySnapshot.set(catalogue.bracketsById, scratch);
   }
