@@ -163,42 +163,45 @@ export class ApprovalBrackets {
 
   /** Which of the first 30 linked brackets' products price at (wait, term, balloon), a bit each (`DealWork.prices`). */
   protected productBits(wait: number, term: number, balloon: number): number {
-    const masks = this.holdMasks(wait, balloon);
-    let bits = masks.products[term];
-    if (bits < 0) {
-      bits = 0;
-      const linked = this.linked;
-      for (let k = 0; k < linked.length && k < 30; k++)
-        if (this.work.prices(this.termsAt(k, wait, balloon), linked[k].id, wait, term, balloon)) bits |= 1 << k;
-      masks.products[term] = bits;
-    }
-    return bits;
+    return this.holdMasks(wait, balloon).products[term];
   }
 
   /** Which of the first 30 linked brackets could price at (wait, term, balloon), a bit each (`canPrice`). */
   protected canPriceBits(wait: number, term: number, balloon: number): number {
-    const products = this.productBits(wait, term, balloon) & this.admittedBits;
-    if (products === 0) return 0;
-    const masks = this.work.masks;
-    let ranges = masks.ranges[term];
-    if (ranges < 0) {
-      ranges = 0;
-      for (let k = 0; k < this.linked.length && k < 30; k++) if (this.inTermRange(k, term)) ranges |= 1 << k;
-      masks.ranges[term] = ranges;
-    }
-    return products & ranges;
+    const masks = this.holdMasks(wait, balloon);
+    return masks.products[term] & masks.ranges[term] & this.admittedBits;
   }
 
-  /** The deal's mask table (`DealWork.masks`), for this search at (wait, balloon): emptied when another held it. */
+  /**
+   * The deal's mask table (`DealWork.masks`) for this search at (wait, balloon), filled for every term at once: a
+   * product's per-term answer is filled whole on its first question (`DealWork.prices`), and every search asks each
+   * linked bracket's product at some term.
+   */
   private holdMasks(wait: number, balloon: number): TermMasks {
     const masks = this.work.masks;
     if (masks.owner === this && masks.wait === wait && masks.balloon === balloon) return masks;
+    const linked = this.linked;
+    const count = Math.min(linked.length, 30);
+    const size = masks.products.length;
     // The term ranges are the approval's own: kept while it holds the table.
-    if (masks.owner !== this) masks.ranges.fill(-1);
+    if (masks.owner !== this) {
+      masks.ranges.fill(0);
+      for (let k = 0; k < count; k++) {
+        const b = linked[k].bracket;
+        const from = Math.max(1, Math.ceil(b.min_term ?? 1));
+        const to = Math.min(size - 1, Math.floor(b.max_term ?? Infinity));
+        for (let t = from; t <= to; t++) masks.ranges[t] |= 1 << k;
+      }
+    }
     masks.owner = this;
     masks.wait = wait;
     masks.balloon = balloon;
-    masks.products.fill(-1);
+    masks.products.fill(0);
+    for (let k = 0; k < count; k++) {
+      const terms = this.termsAt(k, wait, balloon);
+      this.work.prices(terms, linked[k].id, wait, 1, balloon);
+      for (let t = 1; t < size; t++) if (terms[t] === 1) masks.products[t] |= 1 << k;
+    }
     return masks;
   }
 

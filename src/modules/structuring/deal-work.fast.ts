@@ -45,6 +45,9 @@ export interface Grid {
   last: number;
 }
 
+/** The per-term tables a product keeps in the scratch (`keptTerms`): a deal asks a few (wait, balloon) pairs. */
+const KEPT_TERM_TABLES = 4;
+
 /** What one deal's search shares across approvals: bases per wait, product feasibility, thresholds, priced brackets. */
 export class DealWork {
   readonly d0: number;
@@ -316,23 +319,31 @@ export class DealWork {
   }
 
   /**
-   * The scratch's table of the product (scratch.fast.ts) when it is this deal's for (wait, balloon): the first pair the
-   * deal asks of the product takes it, emptied; null for another pair, whose tables the deal keeps itself.
+   * The scratch's table of the product for (wait, balloon) (scratch.fast.ts): the first few pairs a deal asks of a
+   * product take one each, emptied; null past them, whose tables the deal keeps itself.
    */
   private keptTerms(productId: number, wait: number, balloon: number): Int8Array | null {
     const scratch = this.scratch;
     if (scratch === null) return null;
     let kept = scratch.terms.get(productId);
-    if (kept !== undefined && kept.generation === scratch.generation)
-      return kept.wait === wait && kept.balloon === balloon ? kept.table : null;
-    if (kept === undefined || kept.table.length !== this.maxTerm + 1) {
-      kept = { generation: 0, wait, balloon, table: new Int8Array(this.maxTerm + 1) };
+    if (kept === undefined) {
+      kept = { generation: scratch.generation, used: 0, waits: [], balloons: [], tables: [] };
       scratch.terms.set(productId, kept);
-    } else kept.table.fill(0);
-    kept.generation = scratch.generation;
-    kept.wait = wait;
-    kept.balloon = balloon;
-    return kept.table;
+    } else if (kept.generation !== scratch.generation) {
+      kept.generation = scratch.generation;
+      kept.used = 0;
+    }
+    for (let i = 0; i < kept.used; i++)
+      if (kept.waits[i] === wait && kept.balloons[i] === balloon) return kept.tables[i];
+    if (kept.used === KEPT_TERM_TABLES) return null;
+    const i = kept.used++;
+    let table = kept.tables[i];
+    if (table === undefined || table.length !== this.maxTerm + 1)
+      kept.tables[i] = table = new Int8Array(this.maxTerm + 1);
+    else table.fill(0);
+    kept.waits[i] = wait;
+    kept.balloons[i] = balloon;
+    return table;
   }
 
   /**

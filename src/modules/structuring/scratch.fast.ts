@@ -77,8 +77,8 @@ export interface Scratch {
   /** The floors' table, and how much of it the last deal wrote (set back to NaN when it is borrowed). */
   floors: Float64Array;
   floorsUsed: number;
-  /** product id -> the per-term table of the first (wait, balloon) a deal asks of it (`DealWork.termsOf`). */
-  terms: Map<number, { generation: number; wait: number; balloon: number; table: Int8Array }>;
+  /** product id -> the per-term tables of the first (wait, balloon) pairs a deal asks of it (`DealWork.termsOf`). */
+  terms: Map<number, { generation: number; used: number; waits: number[]; balloons: number[]; tables: Int8Array[] }>;
   /** product id -> its line (`DealWork.thresholdsOf`), and the deal that wrote it last. */
   lines: Map<number, { generation: number; line: ProductLine }>;
 }
