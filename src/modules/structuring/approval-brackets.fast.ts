@@ -127,6 +127,18 @@ export class ApprovalBrackets {
     return this.termList;
   }
 
+  /**
+   * `terms().includes(term)` without the walk: the list is every whole term between its ends that is the deal's own
+   * or within the bounds (`DealWork.termsBetween`).
+   */
+  protected hasTerm(term: number): boolean {
+    const terms = this.terms();
+    if (terms.length === 0 || term < terms[0] || term > terms[terms.length - 1] || term !== Math.floor(term))
+      return false;
+    const { bounds } = this.work.input;
+    return term === this.work.t0 || (term >= bounds.min_term && term <= bounds.max_term);
+  }
+
   /** Linked bracket `k`'s product's per-term answer at (wait, balloon) (`DealWork.termsAt`, shared by every approval). */
   protected termsAt(k: number, wait: number, balloon: number): Int8Array {
     return this.work.termsAt(this.linked[k], wait, balloon);

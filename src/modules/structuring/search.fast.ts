@@ -144,7 +144,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   private ownTerm(wait: number, changed: boolean): Candidate | null {
     const work = this.work;
     const t0 = work.t0;
-    if (!this.terms().includes(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
+    if (!this.hasTerm(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
     const deposits = this.deposits(wait, t0, work.b0);
     keys.length = 0;
     for (const i of this.plausible(wait, t0, work.b0, deposits)) {
@@ -174,7 +174,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       // The lower of the two terms first, then the higher: no list made per distance.
       for (let side = -1; side <= 1; side += 2) {
         const term = t0 + side * distance;
-        if (term < terms[0] || term > terms[terms.length - 1] || !terms.includes(term)) continue;
+        if (!this.hasTerm(term)) continue;
         if (!this.pricesAt(wait, term, b0)) continue;
         const deposits = this.deposits(wait, term, b0);
         for (const i of this.plausible(wait, term, b0, deposits)) {
