@@ -11,7 +11,6 @@ import type { Approval, Product, RateBracket } from '../../src/modules/catalogue
 import type { Deal } from '../../src/modules/deal/index.ts';
 import {
   amountFinancedCents,
-  amountFinancedTerms,
   bracketAdmits,
   priceDeal,
   priceOneBracket,
@@ -334,26 +333,31 @@ describe("a bracket's least repayment floor over the searched terms is under its
 });
 
 describe("a product's priced terms, answered at once, are the amount financed's answer at each term", () => {
-  // The fast path asks one quote per product and reads the term's own bounds per term (`amountFinancedTerms`).
+  // The fast path reads the term's own bounds per term and asks one quote per product (`DealWork.prices`).
   it('holds for every bracket on generated deals, with the age at the end following the term or sent', () => {
     fc.assert(
       fc.property(caseArb, fc.boolean(), fc.integer({ min: 0, max: 60 }), (c, follows, sentAge) => {
         const { world, input } = build(c);
-        const { pricingIndex } = catalogueOf(world);
+        const catalogue = catalogueOf(world);
         const deal: Deal = { ...input.deal, asset_age_plus_term: follows ? null : sentAge };
-        const out = new Int8Array(40);
+        const work = new DealWork({ ...input, deal, asset_age_plus_term_sent: !follows }, catalogue);
         for (const b of world.brackets) {
-          amountFinancedTerms(pricingIndex, b.id, deal, follows, out);
-          for (let term = 1; term < out.length; term++) {
+          const product = productOfBracket(catalogue.pricingIndex, b.id);
+          if (product === null) continue;
+          const terms = work.termsOf(product.id, 0, deal.balloon_amount);
+          for (let term = 1; term <= work.maxTerm; term++) {
             const age = deal.asset_age;
             const at: Deal = {
               ...deal,
+              deposit: 0,
               term,
               asset_age_plus_term: follows ? (age === null ? null : age + term) : sentAge,
             };
-            expect(out[term]).toBe(amountFinancedCents(pricingIndex, b.id, at) === null ? 2 : 1);
+            const priced = amountFinancedCents(catalogue.pricingIndex, b.id, at) !== null;
+            expect(work.prices(terms, b.id, 0, term, deal.balloon_amount)).toBe(priced);
           }
         }
+        work.release();
       }),
       { seed: 20_261_128, numRuns: sized(1_000, 100) },
     );

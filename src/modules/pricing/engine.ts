@@ -18,7 +18,7 @@ export {
 } from './engine.fast.ts';
 export {
   amountFinancedCents,
-  amountFinancedTerms,
+  termsAllowed,
   bracketAdmits,
   priceOneBracket,
   productOfBracket,

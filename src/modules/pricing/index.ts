@@ -6,7 +6,7 @@ import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
 export {
   amountFinancedCents,
-  amountFinancedTerms,
+  termsAllowed,
   bracketAdmits,
   buildPricingIndex,
   compareCheapest,

@@ -96,27 +96,25 @@ export function amountFinancedCents(index: PricingIndex, rateBracketId: number, 
  */
 const amountQuote = new Float64Array(QUOTE_FIELDS);
 const questionTerms = blankTerms();
-/** `amountFinancedTerms`' deal at its first term: the caller's deal copied in, not a new one per question. */
-const firstTermDeal = {} as Deal;
 
 /**
- * `amountFinancedCents` for every term at once: `out[t]` becomes 1 when it is not null on `deal` with term `t` (and,
- * when `ageFollowsTerm`, `asset_age_plus_term` = `asset_age + t`, as a deal whose broker did not send it reads), else 2;
- * `out[0]` is left alone. Only the term's own bounds read the term (the product's term range, the instalment count and
- * the asset's age at the end); the rest of the answer is the same at every term, so it is asked once, at the first
- * term those bounds allow: one quote per product, not one per term.
+ * Which terms the bracket's product allows on `deal` by the bounds that read the term (its term range, the instalment
+ * count, and the asset's age at the end when `ageFollowsTerm`: `asset_age_plus_term` = `asset_age + t`, as a deal whose
+ * broker did not send it reads): `out[t]` becomes 1 for each, else 2; `out[0]` is left alone. Returns the first such
+ * term, 0 when none. The rest of `amountFinancedCents`' answer is the same at every term, so asked once at that first
+ * term it decides them all (null: no term prices): one quote per product answers every term.
  */
-export function amountFinancedTerms(
+export function termsAllowed(
   index: PricingIndex,
   rateBracketId: number,
   deal: Deal,
   ageFollowsTerm: boolean,
   out: Int8Array,
-): void {
+): number {
   out.fill(2, 1);
   const data = unwrap(index);
   const position = data.bracketPositionById.get(rateBracketId);
-  if (position === undefined) return;
+  if (position === undefined) return 0;
   const product = data.products[data.bracketProduct[position]];
   const m = instalmentsPerYear(deal.repayment_frequency);
   const age = deal.asset_age;
@@ -132,11 +130,7 @@ export function amountFinancedTerms(
       if (first === 0) first = t;
     }
   }
-  if (first === 0) return;
-  const at = Object.assign(firstTermDeal, deal);
-  at.term = first;
-  if (ageFollowsTerm) at.asset_age_plus_term = age === null ? null : age + first;
-  if (amountFinancedCents(index, rateBracketId, at) === null) out.fill(2, 1);
+  return first;
 }
 
 /** Each product without its amount range, made once: amountFinancedCents asks it many times a deal. */

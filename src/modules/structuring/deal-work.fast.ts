@@ -7,12 +7,12 @@ import type { Deal } from '../deal/index.ts';
 import { MONEY_TOLERANCE } from '../matrix/index.ts';
 import {
   amountFinancedCents,
-  amountFinancedTerms,
   bracketAdmits,
   type PricedBracket,
   priceOneBracket,
   productOfBracket,
   repaymentFloor,
+  termsAllowed,
 } from '../pricing/index.ts';
 import {
   advancedDeal,
@@ -361,13 +361,21 @@ export class DealWork {
 
   /**
    * As the plain rule asks it: the bracket's product gives an amount financed on the deal with no deposit. Answered
-   * for every term at the first question (`amountFinancedTerms`: one quote, then the term's own bounds per term);
+   * for every term at the first question (`termsAllowed`: the term's own bounds per term, then one quote);
    * `terms[0]` marks the array filled.
    */
   prices(terms: Int8Array, id: number, wait: number, term: number, balloon: number): boolean {
     if (terms[0] === 0) {
-      const deal = this.probe(wait, 0, term, balloon);
-      amountFinancedTerms(this.catalogue.pricingIndex, id, deal, !this.input.asset_age_plus_term_sent, terms);
+      const index = this.catalogue.pricingIndex;
+      const first = termsAllowed(
+        index,
+        id,
+        this.probe(wait, 0, term, balloon),
+        !this.input.asset_age_plus_term_sent,
+        terms,
+      );
+      // One quote at the first term allowed decides every term (`termsAllowed`).
+      if (first !== 0 && amountFinancedCents(index, id, this.probe(wait, 0, first, balloon)) === null) terms.fill(2, 1);
       terms[0] = 1;
     }
     return terms[term] === 1;
