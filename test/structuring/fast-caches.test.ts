@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DealWork } from '../../src/modules/structuring/deal-work.fast.ts';
 import {
+  blankLine,
   keepK,
   keepShared,
   keptK,
@@ -18,19 +19,7 @@ import {
 import { sized } from '../../testkit/sizes.ts';
 import { catalogueOf, inputOf, makeBracket, makeProduct, ORG, smallDeal, type World } from './fixtures.ts';
 
-const emptyLine = (): ProductLine => ({
-  reference: { wait: 0, term: 12, balloon: 0 },
-  id: 1,
-  first: [],
-  slope: [],
-  kKeys: [],
-  kValues: [],
-  kCount: 0,
-  ranges: [],
-  shared: [],
-  rangeCount: 0,
-  many: null,
-});
+const emptyLine = (): ProductLine => blankLine({ wait: 0, term: 12, balloon: 0 }, 1);
 
 // Few distinct bounds, so keys repeat; enough entries to pass the short lists' length.
 const boundArb = fc.oneof(

@@ -46,15 +46,11 @@ export class ApprovalBrackets {
     const a = this.a;
     const linked: Linked[] = [];
     const ids = a.rate_bracket_ids;
-    // Without repeats, first place kept: a short list looks back, a long one (a financier may link hundreds of
-    // brackets to one approval) goes through a Set, so the check never turns quadratic.
-    const seen = ids.length > 16 ? new Set<number>() : null;
+    // Without repeats, first place kept (a financier may link hundreds of brackets to one approval).
+    const seen = seenFor(ids);
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i];
-      if (seen !== null) {
-        if (seen.has(id)) continue;
-        seen.add(id);
-      } else if (ids.indexOf(id) < i) continue;
+      if (!firstPlace(ids, i, seen)) continue;
       const l = this.work.linkedOf(id);
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
@@ -299,8 +295,7 @@ export class ApprovalBrackets {
     const mask = linked.length <= 30 ? this.productBits(wait, term, balloon) : 0;
     const kept = linked.length <= 30 ? this.depositLists?.get(mask) : undefined;
     if (kept !== undefined) return kept;
-    // Every bracket's deposits, then each kept at its first place: a short list looks back, a long one (hundreds of
-    // brackets) goes through a Set, so the check never turns quadratic.
+    // Every bracket's deposits, then each kept at its first place.
     const all = allDeposits;
     all.length = 0;
     all.push(work.d0);
@@ -310,14 +305,11 @@ export class ApprovalBrackets {
       const added = this.addedBy(l, wait, term, balloon);
       for (let i = 0; i < added.length; i++) all.push(added[i]);
     }
-    const seen = all.length > 32 ? new Set<number>() : null;
+    const seen = seenFor(all);
     const result: number[] = [];
     for (let i = 0; i < all.length; i++) {
       const d = all[i];
-      if (seen !== null) {
-        if (seen.has(d)) continue;
-        seen.add(d);
-      } else if (all.indexOf(d) < i) continue;
+      if (!firstPlace(all, i, seen)) continue;
       if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
     }
     if (linked.length <= 30) (this.depositLists ??= new Map()).set(mask, result);
@@ -346,6 +338,22 @@ export class ApprovalBrackets {
     }
     return false;
   }
+}
+
+/**
+ * The Set `firstPlace` keeps for a long list, null for a short one: a short list looks back, a long one (hundreds of
+ * brackets) goes through a Set, so the check never turns quadratic.
+ */
+function seenFor(list: readonly number[]): Set<number> | null {
+  return list.length > 16 ? new Set<number>() : null;
+}
+
+/** True when `list[i]` is the first of its value in `list`, asked from i = 0 up (`seen` from `seenFor`). */
+function firstPlace(list: readonly number[], i: number, seen: Set<number> | null): boolean {
+  if (seen === null) return list.indexOf(list[i]) === i;
+  if (seen.has(list[i])) return false;
+  seen.add(list[i]);
+  return true;
 }
 
 /** `deposits`' list of every bracket's deposits before repeats are dropped: one list, reused by every call. */

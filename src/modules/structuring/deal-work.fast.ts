@@ -24,6 +24,7 @@ import {
   wholeAtMost,
 } from './engine.ts';
 import {
+  blankLine,
   firstTrueFrom,
   keepK,
   keepShared,
@@ -442,19 +443,7 @@ export class DealWork {
       line.many = null;
       return line;
     }
-    const line: ProductLine = {
-      reference,
-      id,
-      first: [0, 0],
-      slope: [0, 0],
-      kKeys: [],
-      kValues: [],
-      kCount: 0,
-      ranges: [],
-      shared: [],
-      rangeCount: 0,
-      many: null,
-    };
+    const line = blankLine(reference, id);
     if (scratch === null) this.lines.set(productId, line);
     else {
       kept = { generation: scratch.generation, line };

@@ -53,6 +53,23 @@ export interface ProductLine {
   many: Many | null;
 }
 
+/** An empty line read at `reference` through bracket `id` (two grids at most: a deal's whole dollars and percentage). */
+export function blankLine(reference: Reference, id: number): ProductLine {
+  return {
+    reference,
+    id,
+    first: [0, 0],
+    slope: [0, 0],
+    kKeys: [],
+    kValues: [],
+    kCount: 0,
+    ranges: [],
+    shared: [],
+    rangeCount: 0,
+    many: null,
+  };
+}
+
 /** A line's entries past its short lists: side -> bound -> first k, and min -> max -> thresholds. */
 export interface Many {
   k: Map<number, Map<number, number>>;
