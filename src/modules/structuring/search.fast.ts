@@ -284,15 +284,16 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    * of them ranks after `toBeat`, the walk below would stop at its first cell.
    */
   private surelyNoBetter(wait: number, balloons: readonly number[], toBeat: Candidate): boolean {
-    let least = Infinity;
+    const bound = roundMoney(toBeat.bracket.repayment_min);
     for (const balloon of balloons) {
-      for (let k = 0; k < this.linked.length && least !== -Infinity; k++) {
+      for (let k = 0; k < this.linked.length; k++) {
         if (this.admitted[k] === 0) continue;
         const floor = this.work.leastFloorOf(this.linked[k], this.termsAt(k, wait, balloon), wait, balloon);
-        if (floor < least) least = floor;
+        // The least of them would not rank after `toBeat` either: the rest need not be read.
+        if (roundMoney(floor) <= bound) return false;
       }
     }
-    return roundMoney(least) > roundMoney(toBeat.bracket.repayment_min);
+    return true;
   }
 
   /**
