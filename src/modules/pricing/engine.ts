@@ -18,12 +18,12 @@ export {
 } from './engine.fast.ts';
 export {
   amountFinancedCents,
-  termsAllowed,
   bracketAdmits,
   priceOneBracket,
   productOfBracket,
   reachableBracketCount,
   repaymentFloor,
+  termsAllowed,
 } from './one-bracket.fast.ts';
 export {
   compareCheapest,

@@ -6,7 +6,6 @@ import type { PricingIndex, priceDeal, priceMarket } from './engine.ts';
 
 export {
   amountFinancedCents,
-  termsAllowed,
   bracketAdmits,
   buildPricingIndex,
   compareCheapest,
@@ -15,6 +14,7 @@ export {
   priceOneBracket,
   productOfBracket,
   repaymentFloor,
+  termsAllowed,
   type PricedBracket,
   type PricedMarket,
   type PricingIndex,

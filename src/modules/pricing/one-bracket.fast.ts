@@ -1,7 +1,7 @@
 /**
  * Questions about one bracket of the pricing index, for callers that ask them of many changed deals (the structuring
  * engine) or of one edited row (recalculate.ts): the bracket's product, a floor under its repayment, its amount
- * financed (whole and per term), whether it admits a deal at all, and its row alone. Each answers what priceDeal
+ * financed, the terms its product allows, whether it admits a deal at all, and its row alone. Each answers what priceDeal
  * would for that bracket, from the same index and the same rules' arithmetic (engine.fast.ts), without walking every
  * bracket the deal's asset reaches. Pure: no I/O. test/structuring's agreement tests and test/pricing hold them to
  * the rules.

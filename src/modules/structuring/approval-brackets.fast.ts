@@ -56,7 +56,7 @@ export class ApprovalBrackets {
     }
     this.admitted = new Uint8Array(linked.length);
     for (let k = 0; k < linked.length; k++) {
-      this.admitted[k] = linked[k].admitted === false ? 0 : 1;
+      this.admitted[k] = linked[k].admitted ? 1 : 0;
       if (k < 30 && this.admitted[k] !== 0) this.admittedBits |= 1 << k;
     }
     this.linkedList = linked;

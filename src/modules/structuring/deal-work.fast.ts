@@ -78,7 +78,7 @@ export class DealWork {
   private readonly dMax: number;
   /**
    * Repayment floors (`floorOf`), per term, NaN not asked yet: one run of maxTerm + 1 per bracket and balloon in one
-   * table, found by its start (bracket id -> start at the deal's balloon; balloon -> bracket id -> start at another).
+   * table, found by its start (at the deal's balloon on the bracket's record; balloon -> bracket id -> start at another).
    */
   private floorTable: Float64Array = new Float64Array(0);
   private floorsUsed = 0;
@@ -234,15 +234,15 @@ export class DealWork {
    * the record holds the minimum asked last, the deal the others.
    */
   addedOf(l: Linked, minimum: number): number[] | undefined {
-    if (l.added != null && l.addedMinimum === minimum) return l.added;
+    if (l.added !== null && l.addedMinimum === minimum) return l.added;
     return this.added.get(minimum)?.get(l.id);
   }
 
   /** Keeps what `addedOf` answers: on the record, the one it held moved to the deal's table. */
   keepAdded(l: Linked, minimum: number, added: number[]): void {
-    if (l.added != null) {
-      let byId = this.added.get(l.addedMinimum as number);
-      if (byId === undefined) this.added.set(l.addedMinimum as number, (byId = new Map()));
+    if (l.added !== null) {
+      let byId = this.added.get(l.addedMinimum);
+      if (byId === undefined) this.added.set(l.addedMinimum, (byId = new Map()));
       byId.set(l.id, l.added);
     }
     l.addedMinimum = minimum;
@@ -352,7 +352,7 @@ export class DealWork {
    * asks it per term, nearly always at the (wait, balloon) asked last, which the record keeps.
    */
   termsAt(l: Linked, wait: number, balloon: number): Int8Array {
-    if (l.terms != null && l.termsWait === wait && l.termsBalloon === balloon) return l.terms;
+    if (l.terms !== null && l.termsWait === wait && l.termsBalloon === balloon) return l.terms;
     const terms = this.termsOf(l.productId, wait, balloon);
     l.termsWait = wait;
     l.termsBalloon = balloon;
@@ -406,7 +406,7 @@ export class DealWork {
     if (kept !== undefined) return kept;
     const count = this.grids.length;
     // The record's own lists (made with the record), written once a deal: no lists made per deal.
-    const t = l.ownThresholds ?? { belowMax: [], belowMin: [], low: [], high: [] };
+    const t = l.ownThresholds;
     for (let at = 0; at < count; at++) {
       const g = this.grids[at];
       const belowMax = this.firstK(line, at, l.max, false);
@@ -494,11 +494,11 @@ export class DealWork {
    */
   leastFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
     // Nearly always asked at the (wait, balloon) asked last, which the record keeps; the deal keeps the others.
-    const held = l.least !== undefined && !Number.isNaN(l.least);
-    if (held && l.leastWait === wait && l.leastBalloon === balloon) return l.least as number;
+    const held = !Number.isNaN(l.least);
+    if (held && l.leastWait === wait && l.leastBalloon === balloon) return l.least;
     let least = this.leastFloors.get(wait)?.get(balloon)?.get(l.id);
     if (least === undefined) least = this.leastFloorAt(l, terms, wait, balloon);
-    if (held) this.keepLeastFloor(l.id, l.leastWait as number, l.leastBalloon as number, l.least as number);
+    if (held) this.keepLeastFloor(l.id, l.leastWait, l.leastBalloon, l.least);
     l.leastWait = wait;
     l.leastBalloon = balloon;
     l.least = least;
@@ -559,7 +559,7 @@ export class DealWork {
   floorOf(l: Linked, reference: Reference, term: number, balloon: number): number {
     const b = l.bracket;
     let least = l.leastAmount;
-    if (least === undefined || Number.isNaN(least)) {
+    if (Number.isNaN(least)) {
       const deal = this.probe(reference.wait, this.dMax, reference.term, reference.balloon);
       const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, deal);
       // A cent below the rounded figures: P itself is within half a cent of them.
@@ -588,7 +588,7 @@ export class DealWork {
     const own = balloon === this.b0;
     let starts: Map<number, number> | undefined;
     let start: number | undefined;
-    if (own) start = l.floorStart !== undefined && l.floorStart >= 0 ? l.floorStart : undefined;
+    if (own) start = l.floorStart >= 0 ? l.floorStart : undefined;
     else {
       starts = this.otherFloorStarts.get(balloon);
       if (starts === undefined) this.otherFloorStarts.set(balloon, (starts = new Map()));

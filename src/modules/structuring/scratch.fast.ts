@@ -9,48 +9,46 @@ import type { RateBracket } from '../catalogue/index.ts';
 import type { StructuringCatalogue } from './engine.ts';
 import type { ProductLine, Reference, Thresholds } from './product-line.fast.ts';
 
-/** A linked bracket the search reads: its record, product and amount range. */
+/**
+ * A linked bracket the search reads: its record, product and amount range, and what one deal learnt of it. Made by
+ * `DealWork.linkedOf` only, with every field set, so every record has one shape; the fields after `generation` are the
+ * deal's, set back on its first question (-1 and NaN: not asked yet).
+ */
 export interface Linked {
   id: number;
   bracket: RateBracket;
   productId: number;
   min: number;
   max: number;
-  /** The number of the deal whose record it is now (`DealWork.linkedOf`); absent: a record made elsewhere. */
-  generation?: number;
-  /**
-   * Made with a record of the snapshot's (`DealWork.linkedOf`) and reused by each deal: the lists its thresholds are
-   * written into, and its reference. Absent: a record made elsewhere.
-   */
-  ownThresholds?: Thresholds;
-  ownReference?: Reference;
+  /** The lists its thresholds are written into and its reference, made with the record and reused by each deal. */
+  ownThresholds: Thresholds;
+  ownReference: Reference;
+  /** The number of the deal whose record it is now (-1: a record of a deal's own, not the scratch's). */
+  generation: number;
   /** Its deposit thresholds, once its product priced some (wait, term). */
   thresholds: Thresholds | null;
   /** Where its thresholds were read (its product prices there). */
   reference: Reference | null;
   /**
    * False when it prices no change of this deal (`bracketAdmits`: its asset, type, financier, asset age or LVR refuse
-   * the deal, and no lever or wait moves them); absent (a record made elsewhere): not known, so it is tried.
+   * the deal, and no lever or wait moves them).
    */
-  admitted?: boolean;
-  /**
-   * Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null or absent: not asked
-   * yet (`linkedOf` sets every field, so every record has one shape).
-   */
-  termsWait?: number;
-  termsBalloon?: number;
-  terms?: Int8Array | null;
-  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`); NaN or absent: not asked yet. */
-  leastWait?: number;
-  leastBalloon?: number;
-  least?: number;
-  /** The least amount financed any searched deposit gives it, in dollars (`DealWork.floorOf`); NaN or absent: not yet. */
-  leastAmount?: number;
-  /** Where its floors at the deal's balloon start in the floors' table (`DealWork.floorOf`); -1 or absent: not yet. */
-  floorStart?: number;
-  /** The deposits it adds to a search needing `addedMinimum` (`DealWork.addedOf`); null or absent: not yet. */
-  addedMinimum?: number;
-  added?: number[] | null;
+  admitted: boolean;
+  /** Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null: not asked yet. */
+  termsWait: number;
+  termsBalloon: number;
+  terms: Int8Array | null;
+  /** Its least floor at the (wait, balloon) asked last (`DealWork.leastFloorOf`). */
+  leastWait: number;
+  leastBalloon: number;
+  least: number;
+  /** The least amount financed any searched deposit gives it, in dollars (`DealWork.floorOf`). */
+  leastAmount: number;
+  /** Where its floors at the deal's balloon start in the floors' table (`DealWork.floorOf`). */
+  floorStart: number;
+  /** The deposits it adds to a search needing `addedMinimum` (`DealWork.addedOf`); null: none kept yet. */
+  addedMinimum: number;
+  added: number[] | null;
 }
 
 /**
@@ -58,7 +56,7 @@ export interface Linked {
  * deal sets once.
  */
 export function referenceOf(l: Linked, wait: number, term: number, balloon: number): Reference {
-  const r = l.reference === null && l.ownReference !== undefined ? l.ownReference : { wait, term, balloon };
+  const r = l.reference === null ? l.ownReference : { wait, term, balloon };
   r.wait = wait;
   r.term = term;
   r.balloon = balloon;

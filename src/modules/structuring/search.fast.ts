@@ -21,16 +21,17 @@ import {
 
 /**
  * Candidates' places in the change order at a fixed balloon, before they are checked: per key its deposit change, term
- * change, position in the plain rule's order (ties of equal changes keep it), deposit and term. In columns reused by
- * every search (one search runs at a time, and checking a candidate makes no keys), not a record per key.
+ * change, position in the plain rule's order (ties of equal changes keep it), deposit and term, each a full number.
+ * In columns reused by every search (one search runs at a time, and checking a candidate makes no keys), not a record
+ * per key.
  */
 class Keys {
   length = 0;
   dDeposit = new Float64Array(256);
-  dTerm = new Int32Array(256);
+  dTerm = new Float64Array(256);
   order = new Float64Array(256);
   deposit = new Float64Array(256);
-  term = new Int32Array(256);
+  term = new Float64Array(256);
   private byKey = new Int32Array(256);
 
   push(dDeposit: number, dTerm: number, order: number, deposit: number, term: number): void {
@@ -56,15 +57,16 @@ class Keys {
 
   private grow(): void {
     const size = this.term.length * 2;
-    const wider = <T extends Float64Array | Int32Array>(from: T, to: T): T => {
+    const wider = (from: Float64Array) => {
+      const to = new Float64Array(size);
       to.set(from);
       return to;
     };
-    this.dDeposit = wider(this.dDeposit, new Float64Array(size));
-    this.dTerm = wider(this.dTerm, new Int32Array(size));
-    this.order = wider(this.order, new Float64Array(size));
-    this.deposit = wider(this.deposit, new Float64Array(size));
-    this.term = wider(this.term, new Int32Array(size));
+    this.dDeposit = wider(this.dDeposit);
+    this.dTerm = wider(this.dTerm);
+    this.order = wider(this.order);
+    this.deposit = wider(this.deposit);
+    this.term = wider(this.term);
     this.byKey = new Int32Array(size);
   }
 }
