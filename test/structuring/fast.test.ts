@@ -332,6 +332,51 @@ describe("a bracket's least repayment floor over the searched terms is under its
   });
 });
 
+describe("a product's repayment floor is under each of its brackets' least floors", () => {
+  // The cheapest search reads a bracket's own least floor only when its product's (the least rate of its brackets, its
+  // least amount financed, every term it prices) does not already rank after the best so far.
+  it('holds for every bracket on generated deals, with balloons below and above the amount financed', () => {
+    fc.assert(
+      fc.property(caseArb, fc.integer({ min: 0, max: 400 }), (c, balloon) => {
+        const { world, input } = build(c);
+        const work = new DealWork(input, catalogueOf(world));
+        for (const b of world.brackets) {
+          const l = work.linkedOf(b.id);
+          if (l === null) continue;
+          const terms = work.termsOf(l.productId, 0, balloon);
+          const product = work.productFloorOf(l, terms, 0, balloon);
+          expect(product).toBeLessThanOrEqual(work.leastFloorOf(l, terms, 0, balloon));
+        }
+      }),
+      { seed: 20_261_129, numRuns: sized(1_000, 100) },
+    );
+  });
+});
+
+describe("a bracket whose amount range is a cent away from its product's amount at the deal's deposit prices nothing there", () => {
+  // A search that keeps the deal's own deposit passes over such a bracket without finding its thresholds.
+  it('holds for every bracket on generated deals, at every term its product prices', () => {
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const work = new DealWork(input, catalogueOf(world));
+        for (const b of world.brackets) {
+          const l = work.linkedOf(b.id);
+          if (l === null) continue;
+          const terms = work.termsOf(l.productId, 0, work.b0);
+          for (let term = 1; term <= work.maxTerm; term++) {
+            if (!work.prices(terms, b.id, 0, term, work.b0)) continue;
+            const amount = work.ownAmount(l, 0, term, work.b0);
+            if (amount < l.min - 0.01 || amount > l.max + 0.01)
+              expect(work.price(b.id, 0, work.d0, term, work.b0)).toBeNull();
+          }
+        }
+      }),
+      { seed: 20_261_130, numRuns: sized(1_000, 100) },
+    );
+  });
+});
+
 describe("a product's priced terms, answered at once, are the amount financed's answer at each term", () => {
   // The fast path reads the term's own bounds per term and asks one quote per product (`DealWork.prices`).
   it('holds for every bracket on generated deals, with the age at the end following the term or sent', () => {

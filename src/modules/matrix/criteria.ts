@@ -18,9 +18,11 @@ export { buildCriteriaTable, type CriteriaTable } from './criteria.fast.ts';
 export {
   type ApprovalOutcome,
   depositRequired,
+  evaluatePrepared,
   MISSING_FIELD_NAMES,
   MONEY_TOLERANCE,
   prepareDeal,
+  type PreparedDeal,
 } from './criteria.rules.ts';
 export { type UnmetCriterion, type UnmetVisitor, unmetCriteria, visitUnmetCriteria } from './criteria.unmet.ts';
 

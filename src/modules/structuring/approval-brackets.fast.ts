@@ -5,7 +5,7 @@
  */
 import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
-import { depositRequired, evaluateApproval, MONEY_TOLERANCE } from '../matrix/index.ts';
+import { depositRequired, MONEY_TOLERANCE } from '../matrix/index.ts';
 import { compareCheapest, type PricedBracket, priceOneBracket } from '../pricing/index.ts';
 import { type Candidate, candidateOf, wholeAtLeast } from './engine.ts';
 import { type DealWork, type Linked, referenceOf, type TermMasks, type Thresholds } from './deal-work.fast.ts';
@@ -14,7 +14,7 @@ export class ApprovalBrackets {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
   protected linkedList: Linked[] | null = null;
   /** Per linked bracket: 0 when it prices no change of the deal (`DealWork.admits`). */
-  protected admitted = new Uint8Array(0);
+  protected admitted = NONE_ADMITTED;
   protected readonly minimum: number;
   protected readonly lo: number;
   protected readonly hi: number;
@@ -28,6 +28,9 @@ export class ApprovalBrackets {
   protected termList: number[] | null = null;
   /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
   private admittedBits = 0;
+  /** Of the first 30 linked brackets: whose own-deposit amount test is known (`ownCould`), and which pass it. */
+  private ownKnown = 0;
+  private ownInside = 0;
   /** `deposits`' list when no deposit but the deal's own is in bounds (the approval's minimum is past them). */
   private ownDepositOnly: number[] | null = null;
 
@@ -63,8 +66,9 @@ export class ApprovalBrackets {
     return linked;
   }
 
+  /** Asked on the deal as it stands (the deal after no wait). */
   verify(deal: Deal): PricedBracket | null {
-    if (evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status !== 'confirmed') return null;
+    if (!this.work.confirms(this.a, deal, 0)) return null;
     let best: PricedBracket | null = null;
     for (const l of this.linked) {
       const row = priceOneBracket(this.work.catalogue.pricingIndex, deal, l.id, 'commercial');
@@ -73,20 +77,24 @@ export class ApprovalBrackets {
     return best;
   }
 
-  /** The approval's cheapest linked bracket on the changed deal (Rule 13), before its criteria are read. */
-  protected bracketAt(wait: number, deposit: number, term: number, balloon: number): PricedBracket | null {
+  /**
+   * The approval's cheapest linked bracket on the changed deal (Rule 13), before its criteria are read. `own`: the
+   * deposit is the deal's own, and brackets are passed over by `ownDepositOutside`, not by their thresholds.
+   */
+  protected bracketAt(wait: number, deposit: number, term: number, balloon: number, own = false): PricedBracket | null {
     const work = this.work;
     let bracket: PricedBracket | null = null;
     for (let k = 0; k < this.linked.length; k++) {
-      if (this.surelyNot(k, wait, deposit, term, balloon)) continue;
+      if (own ? this.ownDepositOutside(k, wait, term, balloon) : this.surelyNot(k, wait, deposit, term, balloon))
+        continue;
       const row = work.price(this.linked[k].id, wait, deposit, term, balloon);
       if (row !== null && (bracket === null || compareCheapest(row, bracket) < 0)) bracket = row;
     }
     return bracket;
   }
 
-  protected candidate(wait: number, deposit: number, term: number, balloon: number): Candidate | null {
-    const bracket = this.bracketAt(wait, deposit, term, balloon);
+  protected candidate(wait: number, deposit: number, term: number, balloon: number, own = false): Candidate | null {
+    const bracket = this.bracketAt(wait, deposit, term, balloon, own);
     return bracket === null ? null : this.confirmed(bracket, wait, deposit, term, balloon);
   }
 
@@ -100,7 +108,7 @@ export class ApprovalBrackets {
   ): Candidate | null {
     const work = this.work;
     const deal = work.deal(wait, deposit, term, balloon);
-    if (evaluateApproval(this.a, deal, work.catalogue.ancestry)?.status !== 'confirmed') return null;
+    if (!work.confirms(this.a, deal, wait)) return null;
     return candidateOf(
       { deposit: work.d0, term: work.t0, balloon: work.b0 },
       wait,
@@ -161,6 +169,40 @@ export class ApprovalBrackets {
     const l = this.linked[k];
     if (!this.work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) return true;
     return outside(this.thresholdsOf(l, wait, term, balloon), this.work.grids.length, deposit);
+  }
+
+  /**
+   * `surelyNot` at the deal's own deposit without the bracket's thresholds: its product's amount financed there
+   * (`DealWork.ownAmount`) outside its amount range by more than a cent. A search that changes no deposit asks only
+   * this, so a bracket whose thresholds no search needs never has them found.
+   */
+  protected ownDepositOutside(k: number, wait: number, term: number, balloon: number): boolean {
+    return !this.canPrice(k, wait, term, balloon) || this.ownAmountOutside(k, wait, term, balloon);
+  }
+
+  /** `ownDepositOutside`'s amount test, asked where bracket `k` can price: the same at every such (wait, term, balloon). */
+  private ownAmountOutside(k: number, wait: number, term: number, balloon: number): boolean {
+    const l = this.linked[k];
+    const amount = this.work.ownAmount(l, wait, term, balloon);
+    return amount < l.min - CENT || amount > l.max + CENT;
+  }
+
+  /**
+   * False when no linked bracket could price the deal's own deposit at (wait, term, balloon) (`ownDepositOutside`),
+   * so its candidate there is none. The amount test is kept per bracket (a bit each, for the first 30), as it is the
+   * same wherever the bracket can price.
+   */
+  protected ownCould(wait: number, term: number, balloon: number): boolean {
+    if (this.linked.length > 30) return this.pricesAt(wait, term, balloon);
+    const can = this.canPriceBits(wait, term, balloon);
+    let unknown = can & ~this.ownKnown;
+    while (unknown !== 0) {
+      const k = 31 - Math.clz32(unknown & -unknown);
+      unknown &= unknown - 1;
+      this.ownKnown |= 1 << k;
+      if (!this.ownAmountOutside(k, wait, term, balloon)) this.ownInside |= 1 << k;
+    }
+    return (can & this.ownInside) !== 0;
   }
 
   /** Linked bracket `k`'s own term range allows `term`. */
@@ -327,7 +369,7 @@ export class ApprovalBrackets {
     if (terms.length === 0) return false;
     // Only its status is read, so the reused probe serves: no changed deal is built and kept per approval's minimum.
     const deal = this.work.probe(wait, Math.max(this.work.d0, this.minimum), terms[0], this.work.b0);
-    return evaluateApproval(this.a, deal, this.work.catalogue.ancestry)?.status === 'confirmed';
+    return this.work.confirms(this.a, deal, wait);
   }
 
   /** True when some linked bracket could price at (wait, term, balloon): its term range and its product allow it. */
@@ -355,6 +397,12 @@ function firstPlace(list: readonly number[], i: number, seen: Set<number> | null
   seen.add(list[i]);
   return true;
 }
+
+/** A cent, in dollars: `ownDepositOutside` passes over a bracket only when its amount is further out than this. */
+const CENT = 0.01;
+
+/** `admitted` until `linked` is built: no list made per search before it is read. */
+const NONE_ADMITTED = new Uint8Array(0);
 
 /** `deposits`' list of every bracket's deposits before repeats are dropped: one list, reused by every call. */
 const allDeposits: number[] = [];

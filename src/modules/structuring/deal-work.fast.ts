@@ -3,8 +3,9 @@
  * product prices a term at all, each bracket's deposit thresholds, repayment floors and priced rows, each asked once
  * per deal.
  */
+import type { Approval } from '../catalogue/index.ts';
 import type { Deal } from '../deal/index.ts';
-import { MONEY_TOLERANCE } from '../matrix/index.ts';
+import { evaluatePrepared, MONEY_TOLERANCE, type PreparedDeal, prepareDeal } from '../matrix/index.ts';
 import {
   amountFinancedCents,
   bracketAdmits,
@@ -21,6 +22,7 @@ import {
   leverChange,
   type StructuringCatalogue,
   type StructuringInput,
+  wholeAtLeast,
   wholeAtMost,
 } from './engine.ts';
 import {
@@ -59,7 +61,11 @@ export class DealWork {
   readonly nearOwnDeposit: boolean;
   /** The longest term any search tries. */
   readonly maxTerm: number;
+  /** The balloons the cheapest search tries, in its order: the deal's own, then the bounds' ends. */
+  readonly cheapestBalloons: readonly number[];
   private readonly bases = new Map<number, Deal>();
+  /** wait -> the deal after it as the criteria engine prepares it, read with each changed deal (`confirms`). */
+  private readonly prepared = new Map<number, { -readonly [K in keyof PreparedDeal]: PreparedDeal[K] }>();
   /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
   private readonly probes = new Map<number, Deal>();
   /** wait -> balloon -> product id -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
@@ -83,10 +89,16 @@ export class DealWork {
   private floorTable: Float64Array = new Float64Array(0);
   private floorsUsed = 0;
   private readonly otherFloorStarts = new Map<number, Map<number, number>>();
+  /** wait -> balloon -> product id -> the floor under its brackets' least floors (`productFloorOf`). */
+  private readonly productFloors = new Map<number, Map<number, Map<number, number>>>();
   /** wait -> balloon -> bracket id -> its least floor over every searched term, once its record holds another. */
   private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
   /** One search's bits per term (`ApprovalBrackets.productBits`, `canPriceBits`), held by the search that asks last. */
   readonly masks: TermMasks;
+  /** product id -> its amount financed at the largest deposit searched (`floorOf`; NaN: none). */
+  private readonly leastAmounts = new Map<number, number>();
+  /** product id -> its amount financed at the deal's own deposit (`ownAmount`; NaN: not found). */
+  private readonly ownAmounts = new Map<number, number>();
   /** lowest -> highest -> the terms searched between them (`termsBetween`). */
   private readonly termLists = new Map<number, Map<number, number[]>>();
 
@@ -100,6 +112,11 @@ export class DealWork {
     this.t0 = input.deal.term ?? 0;
     this.b0 = input.deal.balloon_amount;
     this.maxTerm = Math.max(input.bounds.max_term, this.t0);
+    const { min_balloon: minBalloon, max_balloon: maxBalloon } = input.bounds;
+    const balloons = new Set<number>([this.b0]);
+    if (minBalloon !== null) balloons.add(wholeAtLeast(minBalloon));
+    if (maxBalloon !== null) balloons.add(wholeAtMost(maxBalloon));
+    this.cheapestBalloons = [...balloons];
     this.masks = {
       owner: null,
       wait: Number.NaN,
@@ -277,6 +294,21 @@ export class DealWork {
     return deal;
   }
 
+  /**
+   * True when the approval's criteria confirm `deal`, the deal after `wait` months with its deposit, term or balloon
+   * changed. What the criteria engine prepares of a deal (asset line, industry, borrower ages, asset state) none of
+   * those changes moves, so it is prepared once per wait and read with each changed deal.
+   */
+  confirms(a: Approval, deal: Deal, wait: number): boolean {
+    let p = this.prepared.get(wait);
+    if (p === undefined) {
+      p = { ...prepareDeal(this.base(wait), this.catalogue.ancestry) };
+      this.prepared.set(wait, p);
+    }
+    p.deal = deal;
+    return evaluatePrepared(a, p)?.status === 'confirmed';
+  }
+
   /** The changed deal and its priced rows (one slot per distinct change). */
   private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
     let byBalloon = this.slots.get(wait);
@@ -421,6 +453,21 @@ export class DealWork {
     return t;
   }
 
+  /**
+   * The amount financed of `l`'s product at the deal's own deposit, in dollars to the cent, read at (wait, term,
+   * balloon), where the product prices: the same at every (wait, term, balloon) it prices (`thresholdsOf`), so found
+   * once per product. NaN when the product does not give one there.
+   */
+  ownAmount(l: Linked, wait: number, term: number, balloon: number): number {
+    let amount = this.ownAmounts.get(l.productId);
+    if (amount === undefined) {
+      const cents = amountFinancedCents(this.catalogue.pricingIndex, l.id, this.probe(wait, this.d0, term, balloon));
+      amount = cents === null ? Number.NaN : cents;
+      this.ownAmounts.set(l.productId, amount);
+    }
+    return amount;
+  }
+
   /** The product's line on this deal, once made (`newLine`). */
   private lineOf(productId: number): ProductLine | null {
     const scratch = this.scratch;
@@ -505,6 +552,41 @@ export class DealWork {
     return least;
   }
 
+  /**
+   * A floor under the least floor (`leastFloorOf`) of every bracket of `l`'s product at (wait, balloon): the product's
+   * floor at its least rate (`leastRateBracket`) and its least amount financed, at the shortest and the longest term
+   * any approval searches where it prices (`terms`, its per-term answer). Each bracket's rate, amount and terms are
+   * at least these, and the floor rises with each. Once per product and (wait, balloon).
+   */
+  productFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
+    let byProduct = this.productFloors.get(wait)?.get(balloon);
+    if (byProduct === undefined) {
+      let byBalloon = this.productFloors.get(wait);
+      if (byBalloon === undefined) this.productFloors.set(wait, (byBalloon = new Map()));
+      byBalloon.set(balloon, (byProduct = new Map()));
+    }
+    let floor = byProduct.get(l.productId);
+    if (floor !== undefined) return floor;
+    floor = -Infinity;
+    const id = leastRateBracket(this.catalogue).get(l.productId);
+    const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), 1));
+    let first = lo;
+    while (first <= this.maxTerm && !this.searchedAndPriced(l, terms, wait, first, balloon)) first++;
+    if (id !== undefined && first <= this.maxTerm) {
+      let last = this.maxTerm;
+      while (last > first && !this.searchedAndPriced(l, terms, wait, last, balloon)) last--;
+      const cents = this.leastAmountOf(l, wait, first, balloon);
+      const least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01);
+      const index = this.catalogue.pricingIndex;
+      floor = Math.min(
+        repaymentFloor(index, id, this.probe(wait, this.dMax, first, balloon), least),
+        repaymentFloor(index, id, this.probe(wait, this.dMax, last, balloon), least),
+      );
+    }
+    byProduct.set(l.productId, floor);
+    return floor;
+  }
+
   /** Keeps a least floor a record no longer holds (`leastFloorOf`). */
   private keepLeastFloor(id: number, wait: number, balloon: number, least: number): void {
     let byBalloon = this.leastFloors.get(wait);
@@ -560,10 +642,9 @@ export class DealWork {
     const b = l.bracket;
     let least = l.leastAmount;
     if (Number.isNaN(least)) {
-      const deal = this.probe(reference.wait, this.dMax, reference.term, reference.balloon);
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, b.id, deal);
+      const cents = this.leastAmountOf(l, reference.wait, reference.term, reference.balloon);
       // A cent below the rounded figures: P itself is within half a cent of them.
-      least = Math.max(0, cents === null ? 0 : cents - 0.01, l.min - 0.01);
+      least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01, l.min - 0.01);
       l.leastAmount = least;
     }
     const at = this.floorStart(l, balloon) + term;
@@ -578,6 +659,20 @@ export class DealWork {
       this.floorTable[at] = floor;
     }
     return floor;
+  }
+
+  /**
+   * The amount financed of `l`'s product at the largest deposit searched, read at (wait, term, balloon), where it
+   * prices: the product's figure, as the thresholds' are, so found once per product. NaN when it gives none.
+   */
+  private leastAmountOf(l: Linked, wait: number, term: number, balloon: number): number {
+    let cents = this.leastAmounts.get(l.productId);
+    if (cents === undefined) {
+      const deal = this.probe(wait, this.dMax, term, balloon);
+      cents = amountFinancedCents(this.catalogue.pricingIndex, l.id, deal) ?? Number.NaN;
+      this.leastAmounts.set(l.productId, cents);
+    }
+    return cents;
   }
 
   /**
@@ -608,6 +703,30 @@ export class DealWork {
     else starts?.set(l.id, start);
     return start;
   }
+}
+
+const leastRateBrackets = new WeakMap<StructuringCatalogue['bracketsById'], Map<number, number>>();
+
+/**
+ * Per product, the id of its bracket with the least `base_min` in the snapshot (`DealWork.productFloorOf`), found once
+ * per snapshot.
+ */
+function leastRateBracket(catalogue: StructuringCatalogue): Map<number, number> {
+  let byProduct = leastRateBrackets.get(catalogue.bracketsById);
+  if (byProduct !== undefined) return byProduct;
+  byProduct = new Map();
+  const least = new Map<number, number>();
+  for (const [id, b] of catalogue.bracketsById) {
+    const product = productOfBracket(catalogue.pricingIndex, id);
+    if (product === null) continue;
+    const rate = least.get(product.id);
+    if (rate === undefined || b.base_min < rate) {
+      least.set(product.id, b.base_min);
+      byProduct.set(product.id, id);
+    }
+  }
+  leastRateBrackets.set(catalogue.bracketsById, byProduct);
+  return byProduct;
 }
 
 /**

@@ -41,7 +41,7 @@ import {
   type StructuringInput,
   type StructuringStatus,
   suggestionOf,
-  waits,
+  waitsAfter,
 } from './engine.ts';
 import { FastSearch } from './search.fast.ts';
 
@@ -175,7 +175,7 @@ function structureWithWork(input: StructuringInput, catalogue: StructuringCatalo
     }
     if ((kind & FACT) === 0) {
       search ??= new FastSearch(a, work);
-      const best = search.best(waits(a, deal, needed, catalogue));
+      const best = search.best(waitsAfter(a, work.base(needed), needed, catalogue));
       if (best !== null) {
         kind |= SUGGESTED;
         suggestedAt.push(position);

@@ -566,18 +566,23 @@ export function suggestionOf(a: Approval, c: Candidate, input: StructuringInput)
 }
 
 /** Waiting times worth trying: what the criteria need, and what each linked product's ABN or GST minimum adds. */
-export function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
-  const out = new Set<number>([needed]);
-  const advanced = advancedDeal(deal, needed);
+function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
+  return waitsAfter(a, advancedDeal(deal, needed), needed, catalogue);
+}
+
+/** `waits` on the deal already advanced by `needed` months (the fast path keeps one per wait). */
+export function waitsAfter(a: Approval, advanced: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
+  // Most approvals need no more than `needed`: the set is made only when a product adds a wait.
+  let out: Set<number> | null = null;
   for (const id of a.rate_bracket_ids) {
     const product = productOfBracket(catalogue.pricingIndex, id);
     if (product === null) continue;
     if (advanced.abn_age !== null && product.min_abn_age !== null && advanced.abn_age < product.min_abn_age)
-      out.add(needed + Math.ceil(product.min_abn_age - advanced.abn_age));
+      (out ??= new Set([needed])).add(needed + Math.ceil(product.min_abn_age - advanced.abn_age));
     if (advanced.gst_age !== null && product.min_gst_age !== null && advanced.gst_age < product.min_gst_age)
-      out.add(needed + Math.ceil(product.min_gst_age - advanced.gst_age));
+      (out ??= new Set([needed])).add(needed + Math.ceil(product.min_gst_age - advanced.gst_age));
   }
-  return [...out].sort((x, y) => x - y);
+  return out === null ? [needed] : [...out].sort((x, y) => x - y);
 }
 
 /**

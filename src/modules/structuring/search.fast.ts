@@ -16,7 +16,6 @@ import {
   leverChange,
   type RankBy,
   wholeAtLeast,
-  wholeAtMost,
 } from './engine.ts';
 
 /**
@@ -44,11 +43,28 @@ class Keys {
     this.term[k] = term;
   }
 
-  /** The keys' numbers from the least (dDeposit, dTerm, order) up. */
+  /**
+   * The keys' numbers from the least (dDeposit, dTerm, order) up, in the first `length` entries of the list returned.
+   * A search has a few dozen keys: they are put in order in place, with no list or boxed copy made per search.
+   */
   sorted(): Int32Array {
-    const byKey = this.byKey.subarray(0, this.length);
-    for (let k = 0; k < byKey.length; k++) byKey[k] = k;
-    return byKey.sort(this.compare);
+    const byKey = this.byKey;
+    const n = this.length;
+    if (n > SORT_IN_PLACE) {
+      const part = byKey.subarray(0, n);
+      for (let k = 0; k < n; k++) part[k] = k;
+      part.sort(this.compare);
+      return byKey;
+    }
+    for (let k = 0; k < n; k++) {
+      let at = k;
+      while (at > 0 && this.compare(byKey[at - 1], k) > 0) {
+        byKey[at] = byKey[at - 1];
+        at--;
+      }
+      byKey[at] = k;
+    }
+    return byKey;
   }
 
   /** Made once: a closure per sort would be made thousands of times a deal. */
@@ -70,6 +86,9 @@ class Keys {
     this.byKey = new Int32Array(size);
   }
 }
+
+/** Up to this many keys are put in order by insertion (`Keys.sorted`); more by the typed array's own sort. */
+const SORT_IN_PLACE = 48;
 
 const keys = new Keys();
 
@@ -147,6 +166,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const work = this.work;
     const t0 = work.t0;
     if (!this.hasTerm(t0) || !this.pricesAt(wait, t0, work.b0)) return null;
+    // Only the deal's own deposit is no change: its one candidate, with no deposit list.
+    if (!changed && !work.nearOwnDeposit)
+      return work.d0 + MONEY_TOLERANCE >= this.minimum ? this.candidate(wait, work.d0, t0, work.b0, true) : null;
     const deposits = this.deposits(wait, t0, work.b0);
     keys.length = 0;
     for (const i of this.plausible(wait, t0, work.b0, deposits)) {
@@ -178,6 +200,13 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
         const term = t0 + side * distance;
         if (!this.hasTerm(term)) continue;
         if (!this.pricesAt(wait, term, b0)) continue;
+        if (!work.nearOwnDeposit) {
+          // Only the deal's own deposit is no change: its one candidate at the term, with no deposit list.
+          if (!this.ownCould(wait, term, b0)) continue;
+          const c = this.candidate(wait, work.d0, term, b0, true);
+          if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+          continue;
+        }
         const deposits = this.deposits(wait, term, b0);
         for (const i of this.plausible(wait, term, b0, deposits)) {
           const deposit = deposits[i];
@@ -219,7 +248,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    */
   private leastKeyFirst(wait: number): Candidate | null {
     let best: Candidate | null = null;
-    for (const key of keys.sorted()) {
+    const byKey = keys.sorted();
+    for (let j = 0; j < keys.length; j++) {
+      const key = byKey[j];
       if (best !== null && (keys.dDeposit[key] !== best.dDeposit || keys.dTerm[key] !== best.dTerm)) break;
       const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
@@ -234,11 +265,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    * that ranks after the best so far or `toBeat`: no candidate left can rank before them.
    */
   cheapest(wait: number, rankBy: RankBy, toBeat: Candidate | null): Candidate | null {
-    const { bounds } = this.work.input;
-    const balloonSet = new Set<number>([this.work.b0]);
-    if (bounds.min_balloon !== null) balloonSet.add(wholeAtLeast(bounds.min_balloon));
-    if (bounds.max_balloon !== null) balloonSet.add(wholeAtMost(bounds.max_balloon));
-    const balloons = [...balloonSet];
+    const balloons = this.work.cheapestBalloons;
     if (rankBy === 'repayment' && toBeat !== null && this.surelyNoBetter(wait, balloons, toBeat)) return null;
     const terms = this.terms();
     const cells: { order: number; term: number; balloon: number; floor: number }[] = [];
@@ -283,14 +310,19 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   /**
    * True when no cell's floor can rank before `toBeat`: the least floor of each linked bracket over every term any
    * approval searches (`DealWork.leastFloorOf`) is under the floor of each cell this approval has, so when the least
-   * of them ranks after `toBeat`, the walk below would stop at its first cell.
+   * of them ranks after `toBeat`, the walk below would stop at its first cell. A bracket's own is read only when its
+   * product's floor (`DealWork.productFloorOf`, under those of all its brackets) does not rank after `toBeat` already.
    */
   private surelyNoBetter(wait: number, balloons: readonly number[], toBeat: Candidate): boolean {
     const bound = roundMoney(toBeat.bracket.repayment_min);
     for (const balloon of balloons) {
       for (let k = 0; k < this.linked.length; k++) {
         if (this.admitted[k] === 0) continue;
-        const floor = this.work.leastFloorOf(this.linked[k], this.termsAt(k, wait, balloon), wait, balloon);
+        const l = this.linked[k];
+        const terms = this.termsAt(k, wait, balloon);
+        // Under the bracket's own: when it ranks after `toBeat`, so does the bracket's.
+        if (roundMoney(this.work.productFloorOf(l, terms, wait, balloon)) > bound) continue;
+        const floor = this.work.leastFloorOf(l, terms, wait, balloon);
         // The least of them would not rank after `toBeat` either: the rest need not be read.
         if (roundMoney(floor) <= bound) return false;
       }
