@@ -13,8 +13,6 @@ import { type DealWork, type Linked, referenceOf, type TermMasks, type Threshold
 export class ApprovalBrackets {
   /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
   protected linkedList: Linked[] | null = null;
-  /** Per linked bracket: 0 when it prices no change of the deal (`DealWork.admits`). */
-  protected admitted = NONE_ADMITTED;
   protected readonly minimum: number;
   protected readonly lo: number;
   protected readonly hi: number;
@@ -24,7 +22,7 @@ export class ApprovalBrackets {
    */
   protected depositLists: Map<number, number[]> | null = null;
   /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
-  protected plausibleLists: Map<number[], Map<number, Int32Array>> | null = null;
+  protected plausibleLists: Map<number[], Map<number, number[]>> | null = null;
   protected termList: number[] | null = null;
   /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
   private admittedBits = 0;
@@ -57,11 +55,7 @@ export class ApprovalBrackets {
       const l = this.work.linkedOf(id);
       if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
     }
-    this.admitted = new Uint8Array(linked.length);
-    for (let k = 0; k < linked.length; k++) {
-      this.admitted[k] = linked[k].admitted ? 1 : 0;
-      if (k < 30 && this.admitted[k] !== 0) this.admittedBits |= 1 << k;
-    }
+    for (let k = 0; k < linked.length && k < 30; k++) if (linked[k].admitted) this.admittedBits |= 1 << k;
     this.linkedList = linked;
     return linked;
   }
@@ -164,7 +158,7 @@ export class ApprovalBrackets {
    * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
    */
   protected surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
-    if (this.admitted[k] === 0 || !this.inTermRange(k, term)) return true;
+    if (!this.linked[k].admitted || !this.inTermRange(k, term)) return true;
     if (!(deposit >= 0)) return false;
     const l = this.linked[k];
     if (!this.work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) return true;
@@ -261,7 +255,7 @@ export class ApprovalBrackets {
    */
   protected canPrice(k: number, wait: number, term: number, balloon: number): boolean {
     return (
-      this.admitted[k] !== 0 &&
+      this.linked[k].admitted &&
       this.inTermRange(k, term) &&
       this.work.prices(this.termsAt(k, wait, balloon), this.linked[k].id, wait, term, balloon)
     );
@@ -273,23 +267,22 @@ export class ApprovalBrackets {
    * (`surelyNot`). Any other position's candidate is none, so a search skips it unpriced. Kept per list and set of
    * such brackets.
    */
-  protected plausible(wait: number, term: number, balloon: number, deposits: number[]): Int32Array {
+  protected plausible(wait: number, term: number, balloon: number, deposits: number[]): number[] {
     const linked = this.linked;
     const mask = linked.length <= 30 ? this.canPriceBits(wait, term, balloon) : 0;
     let byMask = linked.length <= 30 ? this.plausibleLists?.get(deposits) : undefined;
     let positions = byMask?.get(mask);
     if (positions !== undefined) return positions;
-    const out: number[] = [];
+    positions = [];
     for (let i = 0; i < deposits.length; i++) {
       const d = deposits[i];
       for (let k = 0; k < linked.length; k++) {
         if (!this.surelyNot(k, wait, d, term, balloon)) {
-          out.push(i);
+          positions.push(i);
           break;
         }
       }
     }
-    positions = Int32Array.from(out);
     if (linked.length <= 30) {
       this.plausibleLists ??= new Map();
       if (byMask === undefined) this.plausibleLists.set(deposits, (byMask = new Map()));
@@ -400,9 +393,6 @@ function firstPlace(list: readonly number[], i: number, seen: Set<number> | null
 
 /** A cent, in dollars: `ownDepositOutside` passes over a bracket only when its amount is further out than this. */
 const CENT = 0.01;
-
-/** `admitted` until `linked` is built: no list made per search before it is read. */
-const NONE_ADMITTED = new Uint8Array(0);
 
 /** `deposits`' list of every bracket's deposits before repeats are dropped: one list, reused by every call. */
 const allDeposits: number[] = [];

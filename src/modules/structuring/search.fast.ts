@@ -317,7 +317,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const bound = roundMoney(toBeat.bracket.repayment_min);
     for (const balloon of balloons) {
       for (let k = 0; k < this.linked.length; k++) {
-        if (this.admitted[k] === 0) continue;
+        if (!this.linked[k].admitted) continue;
         const l = this.linked[k];
         const terms = this.termsAt(k, wait, balloon);
         // Under the bracket's own: when it ranks after `toBeat`, so does the bracket's.
