@@ -32,6 +32,8 @@ class Keys {
   deposit = new Float64Array(256);
   term = new Float64Array(256);
   private byKey = new Int32Array(256);
+  /** `leastGroup`'s keys. */
+  group = new Int32Array(256);
 
   push(dDeposit: number, dTerm: number, order: number, deposit: number, term: number): void {
     if (this.length === this.term.length) this.grow();
@@ -67,6 +69,27 @@ class Keys {
     return byKey;
   }
 
+  /**
+   * The keys of the least (dDeposit, dTerm), in `group`, in the plain rule's order (keys are pushed in it); their
+   * count. One scan, where `sorted` orders them all.
+   */
+  leastGroup(): number {
+    const n = this.length;
+    if (n === 0) return 0;
+    let dd = this.dDeposit[0];
+    let dt = this.dTerm[0];
+    for (let k = 1; k < n; k++) {
+      const d = this.dDeposit[k];
+      if (d < dd || (d === dd && this.dTerm[k] < dt)) {
+        dd = d;
+        dt = this.dTerm[k];
+      }
+    }
+    let count = 0;
+    for (let k = 0; k < n; k++) if (this.dDeposit[k] === dd && this.dTerm[k] === dt) this.group[count++] = k;
+    return count;
+  }
+
   /** Made once: a closure per sort would be made thousands of times a deal. */
   private readonly compare = (x: number, y: number): number =>
     this.dDeposit[x] - this.dDeposit[y] || this.dTerm[x] - this.dTerm[y] || this.order[x] - this.order[y];
@@ -84,6 +107,7 @@ class Keys {
     this.deposit = wider(this.deposit);
     this.term = wider(this.term);
     this.byKey = new Int32Array(size);
+    this.group = new Int32Array(size);
   }
 }
 
@@ -248,6 +272,15 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    */
   private leastKeyFirst(wait: number): Candidate | null {
     let best: Candidate | null = null;
+    // Most searches end in their least key's group: it is found by one scan, and the keys are sorted only when none of
+    // it is sufficient (its candidates are then asked again, from the deal's priced rows).
+    const least = keys.leastGroup();
+    for (let j = 0; j < least; j++) {
+      const key = keys.group[j];
+      const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
+      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+    }
+    if (best !== null || least === keys.length) return best;
     const byKey = keys.sorted();
     for (let j = 0; j < keys.length; j++) {
       const key = byKey[j];
