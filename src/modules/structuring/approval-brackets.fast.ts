@@ -60,12 +60,14 @@ export class ApprovalBrackets {
     return linked;
   }
 
-  /** Asked on the deal as it stands (the deal after no wait). */
+  /** Asked on the deal as it stands (the deal after no wait), so a bracket `ownDepositOutside` passes over is not priced. */
   verify(deal: Deal): PricedBracket | null {
-    if (!this.work.confirms(this.a, deal, 0)) return null;
+    const work = this.work;
+    if (!work.confirms(this.a, deal, 0)) return null;
     let best: PricedBracket | null = null;
-    for (const l of this.linked) {
-      const row = priceOneBracket(this.work.catalogue.pricingIndex, deal, l.id, 'commercial');
+    for (let k = 0; k < this.linked.length; k++) {
+      if (this.ownDepositOutside(k, 0, work.t0, work.b0)) continue;
+      const row = priceOneBracket(work.catalogue.pricingIndex, deal, this.linked[k].id, 'commercial');
       if (row !== null && (best === null || compareCheapest(row, best) < 0)) best = row;
     }
     return best;
