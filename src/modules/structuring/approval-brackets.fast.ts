@@ -160,9 +160,9 @@ export class ApprovalBrackets {
    * it falls as the deposit rises). A pricing check it would fail anyway, made without building the deal.
    */
   protected surelyNot(k: number, wait: number, deposit: number, term: number, balloon: number): boolean {
-    if (!this.linked[k].admitted || !this.inTermRange(k, term)) return true;
-    if (!(deposit >= 0)) return false;
     const l = this.linked[k];
+    if (!l.admitted || !this.inTermRange(k, term)) return true;
+    if (!(deposit >= 0)) return false;
     if (!this.work.prices(this.termsAt(k, wait, balloon), l.id, wait, term, balloon)) return true;
     return outside(this.thresholdsOf(l, wait, term, balloon), this.work.grids.length, deposit);
   }

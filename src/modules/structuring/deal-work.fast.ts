@@ -28,6 +28,7 @@ import {
 import {
   blankLine,
   firstTrueFrom,
+  inner,
   keepK,
   keepShared,
   keptK,
@@ -234,8 +235,7 @@ export class DealWork {
    * list per range, shared by the approvals whose term criteria give it (read, never changed).
    */
   termsBetween(lo: number, hi: number): number[] {
-    let byHi = this.termLists.get(lo);
-    if (byHi === undefined) this.termLists.set(lo, (byHi = new Map()));
+    const byHi = inner(this.termLists, lo);
     let terms = byHi.get(hi);
     if (terms === undefined) {
       const { bounds } = this.input;
@@ -257,11 +257,7 @@ export class DealWork {
 
   /** Keeps what `addedOf` answers: on the record, the one it held moved to the deal's table. */
   keepAdded(l: Linked, minimum: number, added: number[]): void {
-    if (l.added !== null) {
-      let byId = this.added.get(l.addedMinimum);
-      if (byId === undefined) this.added.set(l.addedMinimum, (byId = new Map()));
-      byId.set(l.id, l.added);
-    }
+    if (l.added !== null) inner(this.added, l.addedMinimum).set(l.id, l.added);
     l.addedMinimum = minimum;
     l.added = added;
   }
@@ -311,12 +307,7 @@ export class DealWork {
 
   /** The changed deal and its priced rows (one slot per distinct change). */
   private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
-    let byBalloon = this.slots.get(wait);
-    if (byBalloon === undefined) this.slots.set(wait, (byBalloon = new Map()));
-    let byTerm = byBalloon.get(balloon);
-    if (byTerm === undefined) byBalloon.set(balloon, (byTerm = new Map()));
-    let byDeposit = byTerm.get(term);
-    if (byDeposit === undefined) byTerm.set(term, (byDeposit = new Map()));
+    const byDeposit = inner(inner(inner(this.slots, wait), balloon), term);
     let slot = byDeposit.get(deposit);
     if (slot === undefined) {
       slot = { deal: null, rows: new Map() };
@@ -339,10 +330,7 @@ export class DealWork {
   termsOf(productId: number, wait: number, balloon: number): Int8Array {
     const kept = this.keptTerms(productId, wait, balloon);
     if (kept !== null) return kept;
-    let byBalloon = this.feasible.get(wait);
-    if (byBalloon === undefined) this.feasible.set(wait, (byBalloon = new Map()));
-    let byProduct = byBalloon.get(balloon);
-    if (byProduct === undefined) byBalloon.set(balloon, (byProduct = new Map()));
+    const byProduct = inner(inner(this.feasible, wait), balloon);
     let terms = byProduct.get(productId);
     if (terms === undefined) {
       terms = new Int8Array(this.maxTerm + 1);
@@ -453,17 +441,29 @@ export class DealWork {
     return t;
   }
 
-  /**
-   * The amount financed of `l`'s product at the deal's own deposit, in dollars to the cent, read at (wait, term,
-   * balloon), where the product prices: the same at every (wait, term, balloon) it prices (`thresholdsOf`), so found
-   * once per product. NaN when the product does not give one there.
-   */
+  /** The amount financed of `l`'s product at the deal's own deposit (`productAmount`). */
   ownAmount(l: Linked, wait: number, term: number, balloon: number): number {
-    let amount = this.ownAmounts.get(l.productId);
+    return this.productAmount(this.ownAmounts, l, wait, this.d0, term, balloon);
+  }
+
+  /**
+   * The amount financed of `l`'s product at `deposit`, in dollars to the cent, read at (wait, term, balloon), where the
+   * product prices: the product's figure, the same at every (wait, term, balloon) it prices (`thresholdsOf`), so kept
+   * once per product in `amounts` (one table per deposit asked). NaN when it gives none.
+   */
+  private productAmount(
+    amounts: Map<number, number>,
+    l: Linked,
+    wait: number,
+    deposit: number,
+    term: number,
+    balloon: number,
+  ): number {
+    let amount = amounts.get(l.productId);
     if (amount === undefined) {
-      const cents = amountFinancedCents(this.catalogue.pricingIndex, l.id, this.probe(wait, this.d0, term, balloon));
-      amount = cents === null ? Number.NaN : cents;
-      this.ownAmounts.set(l.productId, amount);
+      const deal = this.probe(wait, deposit, term, balloon);
+      amount = amountFinancedCents(this.catalogue.pricingIndex, l.id, deal) ?? Number.NaN;
+      amounts.set(l.productId, amount);
     }
     return amount;
   }
@@ -559,23 +559,16 @@ export class DealWork {
    * at least these, and the floor rises with each. Once per product and (wait, balloon).
    */
   productFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
-    let byProduct = this.productFloors.get(wait)?.get(balloon);
-    if (byProduct === undefined) {
-      let byBalloon = this.productFloors.get(wait);
-      if (byBalloon === undefined) this.productFloors.set(wait, (byBalloon = new Map()));
-      byBalloon.set(balloon, (byProduct = new Map()));
-    }
+    const byProduct = inner(inner(this.productFloors, wait), balloon);
     let floor = byProduct.get(l.productId);
     if (floor !== undefined) return floor;
     floor = -Infinity;
     const id = leastRateBracket(this.catalogue).get(l.productId);
     const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), 1));
-    let first = lo;
-    while (first <= this.maxTerm && !this.searchedAndPriced(l, terms, wait, first, balloon)) first++;
+    const first = this.pricedFrom(l, terms, wait, balloon, lo, this.maxTerm, 1);
     if (id !== undefined && first <= this.maxTerm) {
-      let last = this.maxTerm;
-      while (last > first && !this.searchedAndPriced(l, terms, wait, last, balloon)) last--;
-      const cents = this.leastAmountOf(l, wait, first, balloon);
+      const last = this.pricedFrom(l, terms, wait, balloon, this.maxTerm, first, -1);
+      const cents = this.productAmount(this.leastAmounts, l, wait, this.dMax, first, balloon);
       const least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01);
       const index = this.catalogue.pricingIndex;
       floor = Math.min(
@@ -589,11 +582,7 @@ export class DealWork {
 
   /** Keeps a least floor a record no longer holds (`leastFloorOf`). */
   private keepLeastFloor(id: number, wait: number, balloon: number, least: number): void {
-    let byBalloon = this.leastFloors.get(wait);
-    if (byBalloon === undefined) this.leastFloors.set(wait, (byBalloon = new Map()));
-    let byId = byBalloon.get(balloon);
-    if (byId === undefined) byBalloon.set(balloon, (byId = new Map()));
-    byId.set(id, least);
+    inner(inner(this.leastFloors, wait), balloon).set(id, least);
   }
 
   private leastFloorAt(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
@@ -601,16 +590,32 @@ export class DealWork {
     const b = l.bracket;
     const lo = Math.ceil(Math.max(Math.min(this.input.bounds.min_term, this.t0), b.min_term ?? 1, 1));
     const hi = Math.min(this.maxTerm, b.max_term ?? Infinity);
-    let first = lo;
-    while (first <= hi && !this.searchedAndPriced(l, terms, wait, first, balloon)) first++;
+    const first = this.pricedFrom(l, terms, wait, balloon, lo, hi, 1);
     if (first <= hi) {
-      let last = hi;
-      while (last > first && !this.searchedAndPriced(l, terms, wait, last, balloon)) last--;
+      const last = this.pricedFrom(l, terms, wait, balloon, hi, first, -1);
       // Where its floors are read: any deal its product prices gives the amount financed (`floorOf`).
       l.reference ??= referenceOf(l, wait, first, balloon);
       least = Math.min(this.floorOf(l, l.reference, first, balloon), this.floorOf(l, l.reference, last, balloon));
     }
     return least;
+  }
+
+  /**
+   * From `from` toward `to` by `step` (1 or -1), the first term `searchedAndPriced` answers yes for; past `to` when
+   * there is none. The floors are read at the two ends of what it finds.
+   */
+  private pricedFrom(
+    l: Linked,
+    terms: Int8Array,
+    wait: number,
+    balloon: number,
+    from: number,
+    to: number,
+    step: 1 | -1,
+  ): number {
+    let t = from;
+    while ((step > 0 ? t <= to : t >= to) && !this.searchedAndPriced(l, terms, wait, t, balloon)) t += step;
+    return t;
   }
 
   /** True when some approval searches `term` (the bounds' terms and the deal's own) and the product prices there. */
@@ -642,7 +647,14 @@ export class DealWork {
     const b = l.bracket;
     let least = l.leastAmount;
     if (Number.isNaN(least)) {
-      const cents = this.leastAmountOf(l, reference.wait, reference.term, reference.balloon);
+      const cents = this.productAmount(
+        this.leastAmounts,
+        l,
+        reference.wait,
+        this.dMax,
+        reference.term,
+        reference.balloon,
+      );
       // A cent below the rounded figures: P itself is within half a cent of them.
       least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01, l.min - 0.01);
       l.leastAmount = least;
@@ -662,20 +674,6 @@ export class DealWork {
   }
 
   /**
-   * The amount financed of `l`'s product at the largest deposit searched, read at (wait, term, balloon), where it
-   * prices: the product's figure, as the thresholds' are, so found once per product. NaN when it gives none.
-   */
-  private leastAmountOf(l: Linked, wait: number, term: number, balloon: number): number {
-    let cents = this.leastAmounts.get(l.productId);
-    if (cents === undefined) {
-      const deal = this.probe(wait, this.dMax, term, balloon);
-      cents = amountFinancedCents(this.catalogue.pricingIndex, l.id, deal) ?? Number.NaN;
-      this.leastAmounts.set(l.productId, cents);
-    }
-    return cents;
-  }
-
-  /**
    * Where the bracket's floors at `balloon` start in `floorTable`; a run of NaN made on the first question. At the
    * deal's balloon, kept on its record.
    */
@@ -685,8 +683,7 @@ export class DealWork {
     let start: number | undefined;
     if (own) start = l.floorStart >= 0 ? l.floorStart : undefined;
     else {
-      starts = this.otherFloorStarts.get(balloon);
-      if (starts === undefined) this.otherFloorStarts.set(balloon, (starts = new Map()));
+      starts = inner(this.otherFloorStarts, balloon);
       start = starts.get(l.id);
     }
     if (start !== undefined) return start;

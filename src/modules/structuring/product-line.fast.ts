@@ -79,7 +79,7 @@ export interface Many {
 const manyOf = (line: ProductLine): Many => (line.many ??= { k: new Map(), t: new Map() });
 
 /** `outer`'s inner map at `key`, made when missing. */
-function inner<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, V> {
+export function inner<V>(outer: Map<number, Map<number, V>>, key: number): Map<number, V> {
   let map = outer.get(key);
   if (map === undefined) outer.set(key, (map = new Map()));
   return map;

@@ -46,27 +46,13 @@ class Keys {
   }
 
   /**
-   * The keys' numbers from the least (dDeposit, dTerm, order) up, in the first `length` entries of the list returned.
-   * A search has a few dozen keys: they are put in order in place, with no list or boxed copy made per search.
+   * The keys' numbers from the least (dDeposit, dTerm, order) up. Asked only when the least group (`leastGroup`) has
+   * no sufficient candidate.
    */
   sorted(): Int32Array {
-    const byKey = this.byKey;
-    const n = this.length;
-    if (n > SORT_IN_PLACE) {
-      const part = byKey.subarray(0, n);
-      for (let k = 0; k < n; k++) part[k] = k;
-      part.sort(this.compare);
-      return byKey;
-    }
-    for (let k = 0; k < n; k++) {
-      let at = k;
-      while (at > 0 && this.compare(byKey[at - 1], k) > 0) {
-        byKey[at] = byKey[at - 1];
-        at--;
-      }
-      byKey[at] = k;
-    }
-    return byKey;
+    const byKey = this.byKey.subarray(0, this.length);
+    for (let k = 0; k < byKey.length; k++) byKey[k] = k;
+    return byKey.sort(this.compare);
   }
 
   /**
@@ -110,9 +96,6 @@ class Keys {
     this.group = new Int32Array(size);
   }
 }
-
-/** Up to this many keys are put in order by insertion (`Keys.sorted`); more by the typed array's own sort. */
-const SORT_IN_PLACE = 48;
 
 const keys = new Keys();
 
@@ -281,9 +264,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     if (best !== null || least === keys.length) return best;
-    const byKey = keys.sorted();
-    for (let j = 0; j < keys.length; j++) {
-      const key = byKey[j];
+    for (const key of keys.sorted()) {
       if (best !== null && (keys.dDeposit[key] !== best.dDeposit || keys.dTerm[key] !== best.dTerm)) break;
       const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
@@ -350,8 +331,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const bound = roundMoney(toBeat.bracket.repayment_min);
     for (const balloon of balloons) {
       for (let k = 0; k < this.linked.length; k++) {
-        if (!this.linked[k].admitted) continue;
         const l = this.linked[k];
+        if (!l.admitted) continue;
         const terms = this.termsAt(k, wait, balloon);
         // Under the bracket's own: when it ranks after `toBeat`, so does the bracket's.
         if (roundMoney(this.work.productFloorOf(l, terms, wait, balloon)) > bound) continue;
