@@ -163,6 +163,26 @@ describe('the fast path answers what the plain rule answers', () => {
   });
 });
 
+describe('an approval linking more than 30 brackets is answered as the plain rule answers it', () => {
+  // Past 30 brackets a search keeps no per-term masks (a bit per bracket): it asks each bracket at each term instead.
+  const manyArb = fc.tuple(caseArb, fc.array(bracketArb, { minLength: 31, maxLength: 34 })).map(([c, many]) => ({
+    ...c,
+    products: c.products.map((p) => ({ ...p, other: false })),
+    brackets: many,
+    approvals: c.approvals.map((a) => ({ ...a, other: false, links: many.map((_, k) => k) })),
+  }));
+  it('holds on generated deals and catalogues', () => {
+    fc.assert(
+      fc.property(manyArb, (c) => {
+        const { world, input } = build(c);
+        const catalogue = catalogueOf(world);
+        expect(structureDealFast(input, catalogue)).toEqual(structureDeal(input, catalogue));
+      }),
+      { seed: 20_261_129, numRuns: sized(150, 40) },
+    );
+  });
+});
+
 describe('a deal is answered as on a fresh catalogue, whatever deals were answered on it before', () => {
   // The fast path lends each deal the snapshot's records and tables (scratch.fast.ts) and resets them for the next.
   it('holds for generated deals answered one after another on one catalogue', () => {

@@ -25,7 +25,7 @@ export class ApprovalBrackets {
   protected plausibleLists: Map<number[], Map<number, number[]>> | null = null;
   protected termList: number[] | null = null;
   /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
-  private admittedBits = 0;
+  protected admittedBits = 0;
   /** Of the first 30 linked brackets: whose own-deposit amount test is known (`ownCould`), and which pass it. */
   private ownKnown = 0;
   private ownInside = 0;
@@ -216,6 +216,14 @@ export class ApprovalBrackets {
   protected canPriceBits(wait: number, term: number, balloon: number): number {
     const masks = this.holdMasks(wait, balloon);
     return masks.products[term] & masks.ranges[term] & this.admittedBits;
+  }
+
+  /**
+   * `holdMasks` for a search with at most 30 linked brackets (the masks' width), else null: read per term by a caller
+   * that walks every term (`products[term]`, `ranges[term]`, with `admittedBits` as `canPriceBits` combines them).
+   */
+  protected termMasks(wait: number, balloon: number): TermMasks | null {
+    return this.linked.length <= 30 ? this.holdMasks(wait, balloon) : null;
   }
 
   /**

@@ -69,6 +69,9 @@ export class DealWork {
   private readonly prepared = new Map<number, { -readonly [K in keyof PreparedDeal]: PreparedDeal[K] }>();
   /** wait -> a deal reused for questions whose answer keeps no reference to it (`probe`). */
   private readonly probes = new Map<number, Deal>();
+  /** The wait `probe` was asked last (-1: none yet) and its deal. */
+  private probeWait = -1;
+  private lastProbe: Deal | undefined = undefined;
   /** wait -> balloon -> product id -> per term: 1 prices, 2 cannot price whatever the deposit ([0]: 0 not asked yet). */
   private readonly feasible = new Map<number, Map<number, Map<number, Int8Array>>>();
   /** The snapshot's scratch while this deal holds it (`release` gives it back); null: another deal holds it. */
@@ -81,6 +84,8 @@ export class DealWork {
   private readonly lines = new Map<number, ProductLine>();
   /** wait -> balloon -> term -> deposit -> the changed deal and its brackets' rows, priced once each. */
   private readonly slots = new Map<number, Map<number, Map<number, Map<number, Slot>>>>();
+  /** The (wait, balloon, term) `slot` was asked last (-1: none yet) and its table. */
+  private readonly lastSlots = { wait: -1, balloon: Number.NaN, term: -1, byDeposit: new Map<number, Slot>() };
   /** The deposit the largest deal searched has: the least amount financed any candidate has is at it. */
   private readonly dMax: number;
   /**
@@ -92,6 +97,8 @@ export class DealWork {
   private readonly otherFloorStarts = new Map<number, Map<number, number>>();
   /** wait -> balloon -> product id -> the floor under its brackets' least floors (`productFloorOf`). */
   private readonly productFloors = new Map<number, Map<number, Map<number, number>>>();
+  /** The (wait, balloon) `productFloorOf` was asked last (-1: none yet) and its table. */
+  private readonly lastProductFloors = { wait: -1, balloon: Number.NaN, byProduct: new Map<number, number>() };
   /** wait -> balloon -> bracket id -> its least floor over every searched term, once its record holds another. */
   private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
   /** One search's bits per term (`ApprovalBrackets.productBits`, `canPriceBits`), held by the search that asks last. */
@@ -277,11 +284,14 @@ export class DealWork {
    * so the ~40 fields are not copied per question. Valid until the next call.
    */
   probe(wait: number, deposit: number, term: number, balloon: number): Deal {
-    let deal = this.probes.get(wait);
+    // Nearly always at the wait asked last, which is kept beside the table.
+    let deal = wait === this.probeWait ? this.lastProbe : this.probes.get(wait);
     if (deal === undefined) {
       deal = { ...this.base(wait) };
       this.probes.set(wait, deal);
     }
+    this.probeWait = wait;
+    this.lastProbe = deal;
     deal.deposit = deposit;
     deal.term = term;
     deal.balloon_amount = balloon;
@@ -307,7 +317,16 @@ export class DealWork {
 
   /** The changed deal and its priced rows (one slot per distinct change). */
   private slot(wait: number, deposit: number, term: number, balloon: number): Slot {
-    const byDeposit = inner(inner(inner(this.slots, wait), balloon), term);
+    // A candidate's brackets are priced and its deal built one after another: the (wait, balloon, term) asked last
+    // keeps its table.
+    const last = this.lastSlots;
+    if (last.wait !== wait || last.balloon !== balloon || last.term !== term) {
+      last.wait = wait;
+      last.balloon = balloon;
+      last.term = term;
+      last.byDeposit = inner(inner(inner(this.slots, wait), balloon), term);
+    }
+    const byDeposit = last.byDeposit;
     let slot = byDeposit.get(deposit);
     if (slot === undefined) {
       slot = { deal: null, rows: new Map() };
@@ -559,7 +578,14 @@ export class DealWork {
    * at least these, and the floor rises with each. Once per product and (wait, balloon).
    */
   productFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
-    const byProduct = inner(inner(this.productFloors, wait), balloon);
+    // Nearly always at the (wait, balloon) asked last, whose table is kept beside the others.
+    const last = this.lastProductFloors;
+    if (last.wait !== wait || last.balloon !== balloon) {
+      last.wait = wait;
+      last.balloon = balloon;
+      last.byProduct = inner(inner(this.productFloors, wait), balloon);
+    }
+    const byProduct = last.byProduct;
     let floor = byProduct.get(l.productId);
     if (floor !== undefined) return floor;
     floor = -Infinity;

@@ -100,6 +100,9 @@ class Keys {
 const keys = new Keys();
 
 export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
+  /** `leastChangeAt`'s last answer and what it was asked on (-1: nothing yet). */
+  private readonly lastLeast = { products: -1, could: -1, wait: -1, balloon: Number.NaN, least: Infinity };
+
   /** As the plain rule: the highest whole-dollar balloon below the deal's that still prices, by bisection. */
   private lowerBalloon(wait: number, deposit: number, term: number): Candidate | null {
     const { min_balloon: min } = this.work.input.bounds;
@@ -177,10 +180,19 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     if (!changed && !work.nearOwnDeposit)
       return work.d0 + MONEY_TOLERANCE >= this.minimum ? this.candidate(wait, work.d0, t0, work.b0, true) : null;
     const deposits = this.deposits(wait, t0, work.b0);
+    const positions = this.plausible(wait, t0, work.b0, deposits);
+    if (changed) {
+      // The least change's keys first: the others are pushed only when none of them is sufficient.
+      const dDeposit = this.leastDepositChange(deposits, positions);
+      if (dDeposit === Infinity) return null;
+      keys.length = 0;
+      this.pushLeast(deposits, positions, dDeposit, 0, t0, 0);
+      const best = this.leastGroupBest(wait);
+      if (best !== null) return best;
+    }
     keys.length = 0;
-    for (const i of this.plausible(wait, t0, work.b0, deposits)) {
+    for (const i of positions) {
       const deposit = deposits[i];
-      if (!changed && !work.nearOwnDeposit && i > 0) break;
       const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
       if (dDeposit > 0 === changed && deposit + MONEY_TOLERANCE >= this.minimum) keys.push(dDeposit, 0, i, deposit, t0);
@@ -200,13 +212,19 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const t0 = work.t0;
     const b0 = work.b0;
     const reach = Math.max(t0 - terms[0], terms[terms.length - 1] - t0);
+    const masks = this.termMasks(wait, b0);
+    const admitted = this.admittedBits;
     for (let distance = 1; distance <= reach; distance++) {
       let best: Candidate | null = null;
       // The lower of the two terms first, then the higher: no list made per distance.
       for (let side = -1; side <= 1; side += 2) {
         const term = t0 + side * distance;
         if (!this.hasTerm(term)) continue;
-        if (!this.pricesAt(wait, term, b0)) continue;
+        // `pricesAt`, read from the mask table when the search has one.
+        if (
+          masks !== null ? (masks.products[term] & masks.ranges[term] & admitted) === 0 : !this.pricesAt(wait, term, b0)
+        )
+          continue;
         if (!work.nearOwnDeposit) {
           // Only the deal's own deposit is no change: its one candidate at the term, with no deposit list.
           if (!this.ownCould(wait, term, b0)) continue;
@@ -229,8 +247,51 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     return null;
   }
 
-  /** Both changed: keys (dDeposit, dTerm) over every term other than the deal's, in the plain rule's order. */
+  /**
+   * Both changed: keys (dDeposit, dTerm) over every term other than the deal's, in the plain rule's order. The least
+   * key is found from each term's least deposit change (`leastDepositChange`) and its group checked first (at most two
+   * terms: as far below the deal's as above); every key is made only when none of that group is sufficient.
+   */
   private termAndDeposit(wait: number): Candidate | null {
+    const work = this.work;
+    const b0 = work.b0;
+    let dd = Infinity;
+    let dt = Infinity;
+    // Which linked brackets could price each term, read from the search's mask table (`termMasks`) when it has one.
+    const masks = this.termMasks(wait, b0);
+    const admitted = this.admittedBits;
+    for (const term of this.terms()) {
+      const dTerm = Math.abs(term - work.t0);
+      if (dTerm === 0) continue;
+      let least: number;
+      if (masks !== null) {
+        const products = masks.products[term];
+        const could = products & masks.ranges[term] & admitted;
+        if (could === 0) continue;
+        least = this.leastChangeAt(wait, term, b0, products, could);
+      } else {
+        if (!this.pricesAt(wait, term, b0)) continue;
+        least = this.leastChangeAt(wait, term, b0, -1, -1);
+      }
+      if (least < dd || (least === dd && dTerm < dt)) {
+        dd = least;
+        dt = dTerm;
+      }
+    }
+    if (dd === Infinity) return null;
+    keys.length = 0;
+    for (let side = -1; side <= 1; side += 2) {
+      const term = work.t0 + side * dt;
+      if (!this.hasTerm(term) || !this.pricesAt(wait, term, b0)) continue;
+      const deposits = this.deposits(wait, term, b0);
+      this.pushLeast(deposits, this.plausible(wait, term, b0, deposits), dd, dt, term, term * 65_536);
+    }
+    const best = this.leastGroupBest(wait);
+    return best ?? this.everyTermAndDeposit(wait);
+  }
+
+  /** `termAndDeposit`'s keys, every one of them, checked from the least up. */
+  private everyTermAndDeposit(wait: number): Candidate | null {
     const work = this.work;
     const b0 = work.b0;
     keys.length = 0;
@@ -254,15 +315,10 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    * decided as the plain rule decides them (the cheapest, then the earlier in the plain rule's order).
    */
   private leastKeyFirst(wait: number): Candidate | null {
-    let best: Candidate | null = null;
     // Most searches end in their least key's group: it is found by one scan, and the keys are sorted only when none of
     // it is sufficient (its candidates are then asked again, from the deal's priced rows).
     const least = keys.leastGroup();
-    for (let j = 0; j < least; j++) {
-      const key = keys.group[j];
-      const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
-      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
-    }
+    let best = this.groupBest(wait, keys.group, least);
     if (best !== null || least === keys.length) return best;
     for (const key of keys.sorted()) {
       if (best !== null && (keys.dDeposit[key] !== best.dDeposit || keys.dTerm[key] !== best.dTerm)) break;
@@ -270,6 +326,83 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     return best;
+  }
+
+  /**
+   * The best candidate of the keys `at[0..count)` (one group: equal changes), by `compareChanges`, the earlier in the
+   * list first of equals; null when none is sufficient.
+   */
+  private groupBest(wait: number, at: Int32Array | null, count: number): Candidate | null {
+    let best: Candidate | null = null;
+    for (let j = 0; j < count; j++) {
+      const key = at === null ? j : at[j];
+      const c = this.candidate(wait, keys.deposit[key], keys.term[key], this.work.b0);
+      if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
+    }
+    return best;
+  }
+
+  /** `groupBest` over every key pushed: the keys `pushLeast` made, all of one group. */
+  private leastGroupBest(wait: number): Candidate | null {
+    return this.groupBest(wait, null, keys.length);
+  }
+
+  /**
+   * `leastDepositChange` of the deposits and positions at (wait, term, balloon). Both depend only on which linked
+   * brackets' products price there and which could price (`products`, `could`: `productBits`, `canPriceBits`; -1 when
+   * the search has more than 30), which is nearly always what the term before had: then it is the answer kept from
+   * that term.
+   */
+  private leastChangeAt(wait: number, term: number, balloon: number, products: number, could: number): number {
+    const last = this.lastLeast;
+    if (
+      could !== -1 &&
+      last.products === products &&
+      last.could === could &&
+      last.wait === wait &&
+      last.balloon === balloon
+    )
+      return last.least;
+    const deposits = this.deposits(wait, term, balloon);
+    const least = this.leastDepositChange(deposits, this.plausible(wait, term, balloon, deposits));
+    last.products = products;
+    last.could = could;
+    last.wait = wait;
+    last.balloon = balloon;
+    last.least = least;
+    return least;
+  }
+
+  /**
+   * The least deposit change (`leverChange` above 0) among the positions `positions` of `deposits` whose deposit meets
+   * the approval's minimum; Infinity when none.
+   */
+  private leastDepositChange(deposits: readonly number[], positions: readonly number[]): number {
+    let least = Infinity;
+    const d0 = this.work.d0;
+    for (const i of positions) {
+      const deposit = deposits[i];
+      const dDeposit = leverChange(deposit, d0);
+      if (dDeposit > 0 && dDeposit < least && deposit + MONEY_TOLERANCE >= this.minimum) least = dDeposit;
+    }
+    return least;
+  }
+
+  /** Pushes the keys of `positions` whose deposit change is `dDeposit` (the least: `leastDepositChange`), in order. */
+  private pushLeast(
+    deposits: readonly number[],
+    positions: readonly number[],
+    dDeposit: number,
+    dTerm: number,
+    term: number,
+    orderBase: number,
+  ): void {
+    const d0 = this.work.d0;
+    for (const i of positions) {
+      const deposit = deposits[i];
+      if (leverChange(deposit, d0) === dDeposit && deposit + MONEY_TOLERANCE >= this.minimum)
+        keys.push(dDeposit, dTerm, orderBase + i, deposit, term);
+    }
   }
 
   /**
