@@ -19,6 +19,7 @@ import {
   advancedDeal,
   amountRange,
   changedDeal,
+  firstTrue,
   leverChange,
   type StructuringCatalogue,
   type StructuringInput,
@@ -431,14 +432,12 @@ export class DealWork {
     let line = this.lineOf(l.productId);
     if (line === null) {
       line = this.newLine(l.productId, l.id, reference);
-      const count = this.grids.length;
-      for (let at = 0; at < count; at++) {
-        const g = this.grids[at];
-        // Guesses are where a straight line through the amounts at both ends crosses a bound; the tests decide.
-        const first = this.amountAt(line, g.value(0));
-        line.first[at] = first;
-        line.slope[at] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
-      }
+      // Guesses on the dollar grid are where a straight line through the amounts at both ends crosses a bound; the
+      // tests decide. The percentage grid needs none (`firstK`).
+      const g = this.grids[0];
+      const first = this.amountAt(line, g.value(0));
+      line.first[0] = first;
+      line.slope[0] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
     }
     // Brackets of one product with the same amount range share one record.
     const kept = sharedOf(line, l.min, l.max);
@@ -525,21 +524,40 @@ export class DealWork {
     return cents === null ? -Infinity : cents;
   }
 
-  /** The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. */
+  /**
+   * The first k on grid `at` whose amount financed is at most `bound` (`below`: under it); last + 1 when none. On the
+   * dollar grid (0) from a guess; on the percentage grid from the dollar grid's answer k0, as the test is monotone in
+   * the deposit: it holds at every deposit of at least k0 dollars (when k0 is on its grid) and at none of at most
+   * k0 - 1, so only the percentage points strictly between are tested (nearly always none).
+   */
   private firstK(line: ProductLine, at: number, bound: number, below: boolean): number {
     const side = at * 2 + (below ? 1 : 0);
     let k = keptK(line, side, bound);
     if (k !== undefined) return k;
     const g = this.grids[at];
-    const guess = Math.ceil((bound - line.first[at]) / line.slope[at]);
+    if (at === 0) {
+      const guess = Math.ceil((bound - line.first[0]) / line.slope[0]);
+      k = firstTrueFrom(0, g.last + 1, guess, this.askFor(line, g, bound, below));
+    } else {
+      const dollars = this.grids[0];
+      const k0 = this.firstK(line, 0, bound, below);
+      const end = g.last + 1;
+      const lo = k0 >= 1 ? Math.min(end, firstValue(g, k0 - 1, true)) : 0;
+      const hi = k0 <= dollars.last ? Math.min(end, firstValue(g, k0, false)) : end;
+      k = firstTrue(lo, hi, this.askFor(line, g, bound, below));
+    }
+    keepK(line, side, bound, k);
+    return k;
+  }
+
+  /** `askedTest`, set to ask the amount financed of `line` on grid `g` against `bound`. */
+  private askFor(line: ProductLine, g: Grid, bound: number, below: boolean): (x: number) => boolean {
     const asked = this.asked;
     asked.line = line;
     asked.grid = g;
     asked.bound = bound;
     asked.below = below;
-    k = firstTrueFrom(0, g.last + 1, guess, this.askedTest);
-    keepK(line, side, bound, k);
-    return k;
+    return this.askedTest;
   }
 
   /** What `firstK` asks of the amount financed, read by one test made per deal (not a closure per question). */
@@ -726,6 +744,16 @@ export class DealWork {
     else starts?.set(l.id, start);
     return start;
   }
+}
+
+/** The first k on grid `g` whose value is at least `x` (`above`: more than it). */
+function firstValue(g: Grid, x: number, above: boolean): number {
+  const reaches = (k: number) => (above ? g.value(k) > x : g.value(k) >= x);
+  // The quotient is the answer to within a step of rounding either way.
+  let k = Math.max(0, Math.ceil(x / g.step));
+  while (k > 0 && reaches(k - 1)) k--;
+  while (!reaches(k)) k++;
+  return k;
 }
 
 const leastRateBrackets = new WeakMap<StructuringCatalogue['bracketsById'], Map<number, number>>();
