@@ -748,11 +748,10 @@ export class DealWork {
 
 /** The first k on grid `g` whose value is at least `x` (`above`: more than it). */
 function firstValue(g: Grid, x: number, above: boolean): number {
-  const reaches = (k: number) => (above ? g.value(k) > x : g.value(k) >= x);
-  // The quotient is the answer to within a step of rounding either way.
+  // The quotient is the answer to within a step of rounding either way (no closure: asked thousands of times a deal).
   let k = Math.max(0, Math.ceil(x / g.step));
-  while (k > 0 && reaches(k - 1)) k--;
-  while (!reaches(k)) k++;
+  while (k > 0 && (above ? g.value(k - 1) > x : g.value(k - 1) >= x)) k--;
+  while (!(above ? g.value(k) > x : g.value(k) >= x)) k++;
   return k;
 }
 
