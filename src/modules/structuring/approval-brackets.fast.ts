@@ -60,17 +60,18 @@ export class ApprovalBrackets {
     return linked;
   }
 
-  /** Asked on the deal as it stands (the deal after no wait), so a bracket `ownDepositOutside` passes over is not priced. */
-  verify(deal: Deal): PricedBracket | null {
+  /**
+   * True when the approval is confirmed on the deal as it stands (the deal after no wait) and one of its linked
+   * brackets prices it: the first that does answers, and a bracket `ownDepositOutside` passes over is not priced.
+   */
+  pricesAsItStands(deal: Deal): boolean {
     const work = this.work;
-    if (!work.confirms(this.a, deal, 0)) return null;
-    let best: PricedBracket | null = null;
+    if (!work.confirms(this.a, deal, 0)) return false;
     for (let k = 0; k < this.linked.length; k++) {
       if (this.ownDepositOutside(k, 0, work.t0, work.b0)) continue;
-      const row = priceOneBracket(work.catalogue.pricingIndex, deal, this.linked[k].id, 'commercial');
-      if (row !== null && (best === null || compareCheapest(row, best) < 0)) best = row;
+      if (priceOneBracket(work.catalogue.pricingIndex, deal, this.linked[k].id, 'commercial') !== null) return true;
     }
-    return best;
+    return false;
   }
 
   /**

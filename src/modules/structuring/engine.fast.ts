@@ -159,7 +159,7 @@ function structureWithWork(input: StructuringInput, catalogue: StructuringCatalo
     if (unmet.length === from[position]) {
       // Confirmed: listed only when none of its brackets prices the deal as it stands.
       search = new FastSearch(a, work);
-      if (search.verify(deal) !== null) {
+      if (search.pricesAsItStands(deal)) {
         const c = search.cheapest(0, input.rank_by, cheapest);
         if (c !== null && (cheapest === null || compareRank(c, cheapest, input.rank_by) < 0)) {
           cheapest = c;

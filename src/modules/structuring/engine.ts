@@ -387,6 +387,10 @@ class Search implements ApprovalSearch {
     this.b0 = input.deal.balloon_amount;
   }
 
+  pricesAsItStands(deal: Deal): boolean {
+    return this.verify(deal) !== null;
+  }
+
   /** The approval confirmed and priced on `deal`: its cheapest linked bracket, else null. */
   verify(deal: Deal): PricedBracket | null {
     if (evaluateApproval(this.a, deal, this.catalogue.ancestry)?.status !== 'confirmed') return null;
@@ -599,8 +603,8 @@ export function structureDeal(input: StructuringInput, catalogue: StructuringCat
  * search.fast.ts (the fast path's), which answers the same (test/structuring/fast.test.ts).
  */
 export interface ApprovalSearch {
-  /** The approval confirmed and priced on `deal`: its cheapest linked bracket, else null. */
-  verify(deal: Deal): PricedBracket | null;
+  /** True when the approval is confirmed on `deal` and one of its linked brackets prices it. */
+  pricesAsItStands(deal: Deal): boolean;
   /** The least sufficient change by the change order, trying these waiting times. */
   best(waits: readonly number[]): Candidate | null;
   /**
@@ -626,7 +630,7 @@ function structureWith(
     let status: StructuringStatus;
     let blockers: Blocker[];
     if (outcome?.status === 'confirmed') {
-      if (search.verify(deal) !== null) {
+      if (search.pricesAsItStands(deal)) {
         const c = search.cheapest(0, input.rank_by, cheapest);
         if (c !== null && (cheapest === null || compareRank(c, cheapest, input.rank_by) < 0)) {
           cheapest = c;
