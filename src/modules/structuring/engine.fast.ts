@@ -206,7 +206,9 @@ function structureWithWork(input: StructuringInput, catalogue: StructuringCatalo
   const listed = sortedAnswers(
     suggestedAt.map((position, k) => answerAt(position, suggestionOf(approvals[position], suggestedBest[k], input))),
   );
-  for (const position of restOrder(approvals)) {
+  const rest = restOrder(approvals);
+  for (let k = 0; k < rest.length; k++) {
+    const position = rest[k];
     const kind = kinds[position];
     if (kind !== UNLISTED && (kind & SUGGESTED) === 0) listed.push(answerAt(position, null));
   }

@@ -578,8 +578,10 @@ function waits(a: Approval, deal: Deal, needed: number, catalogue: StructuringCa
 export function waitsAfter(a: Approval, advanced: Deal, needed: number, catalogue: StructuringCatalogue): number[] {
   // Most approvals need no more than `needed`: the set is made only when a product adds a wait.
   let out: Set<number> | null = null;
-  for (const id of a.rate_bracket_ids) {
-    const product = productOfBracket(catalogue.pricingIndex, id);
+  // Indexed, not for-of: asked for every approval a deal searches.
+  const ids = a.rate_bracket_ids;
+  for (let i = 0; i < ids.length; i++) {
+    const product = productOfBracket(catalogue.pricingIndex, ids[i]);
     if (product === null) continue;
     if (advanced.abn_age !== null && product.min_abn_age !== null && advanced.abn_age < product.min_abn_age)
       (out ??= new Set([needed])).add(needed + Math.ceil(product.min_abn_age - advanced.abn_age));

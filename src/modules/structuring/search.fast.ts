@@ -191,7 +191,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (best !== null) return best;
     }
     keys.length = 0;
-    for (const i of positions) {
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j];
       const deposit = deposits[i];
       const dDeposit = leverChange(deposit, work.d0);
       // Below the approval's minimum deposit (the deal's own can be) its criteria fail.
@@ -233,7 +234,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
           continue;
         }
         const deposits = this.deposits(wait, term, b0);
-        for (const i of this.plausible(wait, term, b0, deposits)) {
+        const positions = this.plausible(wait, term, b0, deposits);
+        for (let j = 0; j < positions.length; j++) {
+          const i = positions[j];
           const deposit = deposits[i];
           // The deal's own deposit is first; another is no change only near it (`nearOwnDeposit`).
           if (i > 0 && !work.nearOwnDeposit) break;
@@ -260,7 +263,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     // Which linked brackets could price each term, read from the search's mask table (`termMasks`) when it has one.
     const masks = this.termMasks(wait, b0);
     const admitted = this.admittedBits;
-    for (const term of this.terms()) {
+    const terms = this.terms();
+    for (let ti = 0; ti < terms.length; ti++) {
+      const term = terms[ti];
       const dTerm = Math.abs(term - work.t0);
       if (dTerm === 0) continue;
       let least: number;
@@ -295,12 +300,16 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const work = this.work;
     const b0 = work.b0;
     keys.length = 0;
-    for (const term of this.terms()) {
+    const terms = this.terms();
+    for (let ti = 0; ti < terms.length; ti++) {
+      const term = terms[ti];
       const dTerm = Math.abs(term - work.t0);
       if (dTerm === 0 || !this.pricesAt(wait, term, b0)) continue;
       const deposits = this.deposits(wait, term, b0);
+      const positions = this.plausible(wait, term, b0, deposits);
       // The plain rule's order: terms up, then each term's deposits in their order.
-      for (const i of this.plausible(wait, term, b0, deposits)) {
+      for (let j = 0; j < positions.length; j++) {
+        const i = positions[j];
         const deposit = deposits[i];
         const dDeposit = leverChange(deposit, work.d0);
         if (dDeposit > 0 && deposit + MONEY_TOLERANCE >= this.minimum)
@@ -380,8 +389,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   private leastDepositChange(deposits: readonly number[], positions: readonly number[]): number {
     let least = Infinity;
     const d0 = this.work.d0;
-    for (const i of positions) {
-      const deposit = deposits[i];
+    for (let j = 0; j < positions.length; j++) {
+      const deposit = deposits[positions[j]];
       const dDeposit = leverChange(deposit, d0);
       if (dDeposit > 0 && dDeposit < least && deposit + MONEY_TOLERANCE >= this.minimum) least = dDeposit;
     }
@@ -398,7 +407,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     orderBase: number,
   ): void {
     const d0 = this.work.d0;
-    for (const i of positions) {
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j];
       const deposit = deposits[i];
       if (leverChange(deposit, d0) === dDeposit && deposit + MONEY_TOLERANCE >= this.minimum)
         keys.push(dDeposit, dTerm, orderBase + i, deposit, term);
@@ -426,14 +436,17 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     if (rankBy === 'repayment') cells.sort((x, y) => x.floor - y.floor || x.order - y.order);
     let best: Candidate | null = null;
     let bestOrder = 0;
-    for (const cell of cells) {
+    for (let ci = 0; ci < cells.length; ci++) {
+      const cell = cells[ci];
       if (rankBy === 'repayment') {
         const floor = roundMoney(cell.floor);
         if (toBeat !== null && floor > roundMoney(toBeat.bracket.repayment_min)) break;
         if (best !== null && floor > roundMoney(best.bracket.repayment_min)) break;
       }
       const deposits = this.deposits(wait, cell.term, cell.balloon);
-      for (const di of this.plausible(wait, cell.term, cell.balloon, deposits)) {
+      const positions = this.plausible(wait, cell.term, cell.balloon, deposits);
+      for (let j = 0; j < positions.length; j++) {
+        const di = positions[j];
         const deposit = deposits[di];
         const bracket = this.bracketAt(wait, deposit, cell.term, cell.balloon);
         // Figures that already rank after the best cannot win, whatever the change: its criteria are not read.
@@ -462,7 +475,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    */
   private surelyNoBetter(wait: number, balloons: readonly number[], toBeat: Candidate): boolean {
     const bound = roundMoney(toBeat.bracket.repayment_min);
-    for (const balloon of balloons) {
+    for (let bi = 0; bi < balloons.length; bi++) {
+      const balloon = balloons[bi];
       for (let k = 0; k < this.linked.length; k++) {
         const l = this.linked[k];
         if (!l.admitted) continue;
