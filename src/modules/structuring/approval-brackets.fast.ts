@@ -23,6 +23,15 @@ export class ApprovalBrackets {
   protected depositLists: Map<number, number[]> | null = null;
   /** Deposit list -> linked brackets that could price (a bit each) -> its positions one of them could price. */
   protected plausibleLists: Map<number[], Map<number, number[]>> | null = null;
+  /**
+   * The first of each kept beside the maps, which are made only for a second: most searches meet one set of
+   * brackets, and a map per search weighs more than the list it keeps.
+   */
+  private firstDepositMask = -1;
+  private firstDeposits: number[] | null = null;
+  private firstPlausibleMask = -1;
+  private firstPlausibleOf: number[] | null = null;
+  private firstPositions: number[] | null = null;
   protected termList: number[] | null = null;
   /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
   protected admittedBits = 0;
@@ -280,8 +289,11 @@ export class ApprovalBrackets {
    */
   protected plausible(wait: number, term: number, balloon: number, deposits: number[]): number[] {
     const linked = this.linked;
-    const mask = linked.length <= 30 ? this.canPriceBits(wait, term, balloon) : 0;
-    let byMask = linked.length <= 30 ? this.plausibleLists?.get(deposits) : undefined;
+    const few = linked.length <= 30;
+    const mask = few ? this.canPriceBits(wait, term, balloon) : 0;
+    if (few && this.firstPositions !== null && this.firstPlausibleMask === mask && this.firstPlausibleOf === deposits)
+      return this.firstPositions;
+    let byMask = few ? this.plausibleLists?.get(deposits) : undefined;
     let positions = byMask?.get(mask);
     if (positions !== undefined) return positions;
     positions = [];
@@ -294,7 +306,11 @@ export class ApprovalBrackets {
         }
       }
     }
-    if (linked.length <= 30) {
+    if (few && this.firstPositions === null) {
+      this.firstPlausibleMask = mask;
+      this.firstPlausibleOf = deposits;
+      this.firstPositions = positions;
+    } else if (few) {
       this.plausibleLists ??= new Map();
       if (byMask === undefined) this.plausibleLists.set(deposits, (byMask = new Map()));
       byMask.set(mask, positions);
@@ -338,8 +354,10 @@ export class ApprovalBrackets {
     if (this.lo > this.hi) return (this.ownDepositOnly ??= [work.d0]);
     const linked = this.linked;
     // They depend only on which linked brackets' products price here: one list per such set, kept.
-    const mask = linked.length <= 30 ? this.productBits(wait, term, balloon) : 0;
-    const kept = linked.length <= 30 ? this.depositLists?.get(mask) : undefined;
+    const few = linked.length <= 30;
+    const mask = few ? this.productBits(wait, term, balloon) : 0;
+    if (few && this.firstDeposits !== null && this.firstDepositMask === mask) return this.firstDeposits;
+    const kept = few ? this.depositLists?.get(mask) : undefined;
     if (kept !== undefined) return kept;
     // Every bracket's deposits, then each kept at its first place.
     const all = allDeposits;
@@ -358,7 +376,10 @@ export class ApprovalBrackets {
       if (!firstPlace(all, i, seen)) continue;
       if (d === work.d0 || (d <= this.hi + MONEY_TOLERANCE && d + MONEY_TOLERANCE >= this.minimum)) result.push(d);
     }
-    if (linked.length <= 30) (this.depositLists ??= new Map()).set(mask, result);
+    if (few && this.firstDeposits === null) {
+      this.firstDepositMask = mask;
+      this.firstDeposits = result;
+    } else if (few) (this.depositLists ??= new Map()).set(mask, result);
     return result;
   }
 
