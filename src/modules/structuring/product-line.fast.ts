@@ -34,7 +34,10 @@ export interface ProductLine {
   /** Where it is read (the product prices there), through one of its brackets (`id`). */
   reference: Reference;
   id: number;
-  /** Per grid: the amount at k = 0, and the slope of the straight line to the amount at its last k. */
+  /**
+   * On the dollar grid ([0]; the percentage grid's first k follow from its, `DealWork.firstK`): the amount at k = 0,
+   * and the slope of the straight line to the amount at its last k.
+   */
   first: number[];
   slope: number[];
   /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each: the first `kCount` of them. */
