@@ -34,7 +34,7 @@ export class ApprovalBrackets {
   private firstPositions: number[] | null = null;
   protected termList: number[] | null = null;
   /** The first 30 linked brackets the deal admits, a bit each (`linked`). */
-  protected admittedBits = 0;
+  private admittedBits = 0;
   /** Of the first 30 linked brackets: whose own-deposit amount test is known (`ownCould`), and which pass it. */
   private ownKnown = 0;
   private ownInside = 0;
@@ -224,13 +224,17 @@ export class ApprovalBrackets {
 
   /** Which of the first 30 linked brackets could price at (wait, term, balloon), a bit each (`canPrice`). */
   protected canPriceBits(wait: number, term: number, balloon: number): number {
-    const masks = this.holdMasks(wait, balloon);
+    return this.couldAt(this.holdMasks(wait, balloon), term);
+  }
+
+  /** `canPriceBits` read from the search's mask table (`termMasks`): for a caller that walks every term. */
+  protected couldAt(masks: TermMasks, term: number): number {
     return masks.products[term] & masks.ranges[term] & this.admittedBits;
   }
 
   /**
-   * `holdMasks` for a search with at most 30 linked brackets (the masks' width), else null: read per term by a caller
-   * that walks every term (`products[term]`, `ranges[term]`, with `admittedBits` as `canPriceBits` combines them).
+   * `holdMasks` for a search with at most 30 linked brackets (the masks' width), else null: read per term (`couldAt`,
+   * `products[term]`) by a caller that walks every term.
    */
   protected termMasks(wait: number, balloon: number): TermMasks | null {
     return this.linked.length <= 30 ? this.holdMasks(wait, balloon) : null;

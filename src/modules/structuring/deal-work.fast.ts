@@ -436,8 +436,8 @@ export class DealWork {
       // tests decide. The percentage grid needs none (`firstK`).
       const g = this.grids[0];
       const first = this.amountAt(line, g.value(0));
-      line.first[0] = first;
-      line.slope[0] = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
+      line.first = first;
+      line.slope = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
     }
     // Brackets of one product with the same amount range share one record.
     const kept = sharedOf(line, l.min, l.max);
@@ -536,7 +536,7 @@ export class DealWork {
     if (k !== undefined) return k;
     const g = this.grids[at];
     if (at === 0) {
-      const guess = Math.ceil((bound - line.first[0]) / line.slope[0]);
+      const guess = Math.ceil((bound - line.first) / line.slope);
       k = firstTrueFrom(0, g.last + 1, guess, this.askFor(line, g, bound, below));
     } else {
       const dollars = this.grids[0];
@@ -597,13 +597,13 @@ export class DealWork {
    */
   productFloorOf(l: Linked, terms: Int8Array, wait: number, balloon: number): number {
     // Nearly always at the (wait, balloon) asked last, whose table is kept beside the others.
-    const last = this.lastProductFloors;
-    if (last.wait !== wait || last.balloon !== balloon) {
-      last.wait = wait;
-      last.balloon = balloon;
-      last.byProduct = inner(inner(this.productFloors, wait), balloon);
+    const asked = this.lastProductFloors;
+    if (asked.wait !== wait || asked.balloon !== balloon) {
+      asked.wait = wait;
+      asked.balloon = balloon;
+      asked.byProduct = inner(inner(this.productFloors, wait), balloon);
     }
-    const byProduct = last.byProduct;
+    const byProduct = asked.byProduct;
     let floor = byProduct.get(l.productId);
     if (floor !== undefined) return floor;
     floor = -Infinity;

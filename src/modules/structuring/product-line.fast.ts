@@ -35,11 +35,11 @@ export interface ProductLine {
   reference: Reference;
   id: number;
   /**
-   * On the dollar grid ([0]; the percentage grid's first k follow from its, `DealWork.firstK`): the amount at k = 0,
-   * and the slope of the straight line to the amount at its last k.
+   * On the dollar grid (the percentage grid's first k follow from its, `DealWork.firstK`): the amount at k = 0, and the
+   * slope of the straight line to the amount at its last k.
    */
-  first: number[];
-  slope: number[];
+  first: number;
+  slope: number;
   /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each: the first `kCount` of them. */
   kKeys: number[];
   kValues: number[];
@@ -61,8 +61,9 @@ export function blankLine(reference: Reference, id: number): ProductLine {
   return {
     reference,
     id,
-    first: [0, 0],
-    slope: [0, 0],
+    first: 0,
+    // NaN until set, as a grid of one point leaves it: the field holds a double from the start.
+    slope: Number.NaN,
     kKeys: [],
     kValues: [],
     kCount: 0,

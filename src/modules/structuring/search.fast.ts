@@ -187,7 +187,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (dDeposit === Infinity) return null;
       keys.length = 0;
       this.pushLeast(deposits, positions, dDeposit, 0, t0, 0);
-      const best = this.leastGroupBest(wait);
+      const best = this.groupBest(wait, null, keys.length);
       if (best !== null) return best;
     }
     keys.length = 0;
@@ -214,7 +214,6 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     const b0 = work.b0;
     const reach = Math.max(t0 - terms[0], terms[terms.length - 1] - t0);
     const masks = this.termMasks(wait, b0);
-    const admitted = this.admittedBits;
     for (let distance = 1; distance <= reach; distance++) {
       let best: Candidate | null = null;
       // The lower of the two terms first, then the higher: no list made per distance.
@@ -222,10 +221,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
         const term = t0 + side * distance;
         if (!this.hasTerm(term)) continue;
         // `pricesAt`, read from the mask table when the search has one.
-        if (
-          masks !== null ? (masks.products[term] & masks.ranges[term] & admitted) === 0 : !this.pricesAt(wait, term, b0)
-        )
-          continue;
+        if (masks !== null ? this.couldAt(masks, term) === 0 : !this.pricesAt(wait, term, b0)) continue;
         if (!work.nearOwnDeposit) {
           // Only the deal's own deposit is no change: its one candidate at the term, with no deposit list.
           if (!this.ownCould(wait, term, b0)) continue;
@@ -262,7 +258,6 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     let dt = Infinity;
     // Which linked brackets could price each term, read from the search's mask table (`termMasks`) when it has one.
     const masks = this.termMasks(wait, b0);
-    const admitted = this.admittedBits;
     const terms = this.terms();
     for (let ti = 0; ti < terms.length; ti++) {
       const term = terms[ti];
@@ -270,10 +265,9 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (dTerm === 0) continue;
       let least: number;
       if (masks !== null) {
-        const products = masks.products[term];
-        const could = products & masks.ranges[term] & admitted;
+        const could = this.couldAt(masks, term);
         if (could === 0) continue;
-        least = this.leastChangeAt(wait, term, b0, products, could);
+        least = this.leastChangeAt(wait, term, b0, masks.products[term], could);
       } else {
         if (!this.pricesAt(wait, term, b0)) continue;
         least = this.leastChangeAt(wait, term, b0, -1, -1);
@@ -291,7 +285,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       const deposits = this.deposits(wait, term, b0);
       this.pushLeast(deposits, this.plausible(wait, term, b0, deposits), dd, dt, term, term * 65_536);
     }
-    const best = this.leastGroupBest(wait);
+    const best = this.groupBest(wait, null, keys.length);
     return best ?? this.everyTermAndDeposit(wait);
   }
 
@@ -338,8 +332,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   }
 
   /**
-   * The best candidate of the keys `at[0..count)` (one group: equal changes), by `compareChanges`, the earlier in the
-   * list first of equals; null when none is sufficient.
+   * The best candidate of the keys `at[0..count)` (one group: equal changes; `at` null: the first `count` keys, as
+   * `pushLeast` makes them), by `compareChanges`, the earlier in the list first of equals; null when none is sufficient.
    */
   private groupBest(wait: number, at: Int32Array | null, count: number): Candidate | null {
     let best: Candidate | null = null;
@@ -349,11 +343,6 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       if (c !== null && (best === null || compareChanges(c, best) < 0)) best = c;
     }
     return best;
-  }
-
-  /** `groupBest` over every key pushed: the keys `pushLeast` made, all of one group. */
-  private leastGroupBest(wait: number): Candidate | null {
-    return this.groupBest(wait, null, keys.length);
   }
 
   /**
