@@ -462,6 +462,34 @@ describe("a bracket's deposit thresholds, found once per product and bound, are 
   });
 });
 
+describe('a bracket whose amount range no searched deposit meets prices no change of the deal', () => {
+  // Searches leave such a bracket out (`DealWork.reaches`): under its minimum with no deposit, or over its maximum at
+  // the most any search tries, so no deposit between prices it, at any term.
+  it('holds for every bracket on generated deals, at every term its product prices', () => {
+    let left = 0;
+    fc.assert(
+      fc.property(caseArb, (c) => {
+        const { world, input } = build(c);
+        const work = new DealWork(input, catalogueOf(world));
+        const hi = input.bounds.max_deposit;
+        for (const b of world.brackets) {
+          const l = work.linkedOf(b.id);
+          if (l === null || work.reaches(l)) continue;
+          left += 1;
+          const terms = work.termsOf(l.productId, 0, work.b0);
+          for (let term = 1; term <= work.maxTerm; term++) {
+            if (!work.prices(terms, b.id, 0, term, work.b0)) continue;
+            for (const deposit of [0, work.d0, hi / 3, hi / 2, Math.floor(hi), hi])
+              expect(work.price(b.id, 0, deposit, term, work.b0)).toBeNull();
+          }
+        }
+      }),
+      { seed: 20_261_131, numRuns: sized(1_000, 100) },
+    );
+    expect(left).toBeGreaterThan(0);
+  });
+});
+
 describe('a bracket the pricing engine does not admit prices no change of the deal', () => {
   // The fast path never asks such a bracket (`bracketAdmits`): no term, deposit or balloon may price it.
   it('holds for every bracket on generated deals, at every term and deposit', () => {

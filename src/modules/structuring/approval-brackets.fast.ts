@@ -11,7 +11,10 @@ import { type Candidate, candidateOf, wholeAtLeast } from './engine.ts';
 import { type DealWork, type Linked, referenceOf, type TermMasks, type Thresholds } from './deal-work.fast.ts';
 
 export class ApprovalBrackets {
-  /** Linked brackets of the approval's own financier, in the approval's order, without repeats (`linked`). */
+  /**
+   * Linked brackets of the approval's own financier, in the approval's order, without repeats, that some searched
+   * deposit could meet (`DealWork.reaches`; the others price no change): `linked`.
+   */
   protected linkedList: Linked[] | null = null;
   protected readonly minimum: number;
   protected readonly lo: number;
@@ -62,7 +65,7 @@ export class ApprovalBrackets {
       const id = ids[i];
       if (!firstPlace(ids, i, seen)) continue;
       const l = this.work.linkedOf(id);
-      if (l !== null && l.bracket.organisation_id === a.organisation_id) linked.push(l);
+      if (l !== null && l.bracket.organisation_id === a.organisation_id && this.work.reaches(l)) linked.push(l);
     }
     for (let k = 0; k < linked.length && k < 30; k++) if (linked[k].admitted) this.admittedBits |= 1 << k;
     this.linkedList = linked;

@@ -179,6 +179,7 @@ export class DealWork {
       l.thresholds = null;
       l.reference = null;
       l.admitted = bracketAdmits(this.catalogue.pricingIndex, this.input.deal, id, 'commercial');
+      l.reach = 0;
       l.termsWait = -1;
       l.termsBalloon = Number.NaN;
       l.terms = null;
@@ -224,6 +225,7 @@ export class DealWork {
       thresholds: null,
       reference: null,
       admitted: false,
+      reach: 0,
       // -1 and NaN: nothing asked yet (NaN also keeps the balloon fields numbers with a fraction from the start).
       termsWait: -1,
       termsBalloon: Number.NaN,
@@ -429,16 +431,7 @@ export class DealWork {
    */
   thresholdsOf(l: Linked, reference: Reference): Thresholds {
     // Asked once per record (`Linked.thresholds` keeps the answer), so not kept per bracket here.
-    let line = this.lineOf(l.productId);
-    if (line === null) {
-      line = this.newLine(l.productId, l.id, reference);
-      // Guesses on the dollar grid are where a straight line through the amounts at both ends crosses a bound; the
-      // tests decide. The percentage grid needs none (`firstK`).
-      const g = this.grids[0];
-      const first = this.amountAt(line, g.value(0));
-      line.first = first;
-      line.slope = g.last > 0 ? (this.amountAt(line, g.value(g.last)) - first) / g.last : Number.NaN;
-    }
+    const line = this.lineFor(l, reference);
     // Brackets of one product with the same amount range share one record.
     const kept = sharedOf(line, l.min, l.max);
     if (kept !== undefined) return kept;
@@ -484,6 +477,47 @@ export class DealWork {
       amounts.set(l.productId, amount);
     }
     return amount;
+  }
+
+  /**
+   * The line of `l`'s product, made at `reference` (where it prices) when the deal has none yet: its amounts with no
+   * deposit and at `dMax`.
+   */
+  private lineFor(l: Linked, reference: Reference): ProductLine {
+    let line = this.lineOf(l.productId);
+    if (line !== null) return line;
+    line = this.newLine(l.productId, l.id, reference);
+    // Guesses on the dollar grid (k dollars) are where a straight line through the amounts at no deposit and at the
+    // most any search tries crosses a bound; the tests decide. The percentage grid needs none (`firstK`).
+    line.first = this.amountAt(line, 0);
+    line.top = this.amountAt(line, this.dMax);
+    line.slope = this.dMax > 0 ? (line.top - line.first) / this.dMax : Number.NaN;
+    return line;
+  }
+
+  /**
+   * False when bracket `l` prices no deposit any search tries, at any wait, term or balloon: the amount financed falls
+   * as the deposit rises, and it is under the bracket's minimum with no deposit, or over its maximum at the most any
+   * search tries (`dMax`). The thresholds' tests (`firstK`) at those two ends, so such a bracket adds no deposit and
+   * is outside at every one. Read at a term its product prices with no wait (true when there is none). Once per
+   * record and deal.
+   */
+  reaches(l: Linked): boolean {
+    if (l.reach !== 0) return l.reach === 1;
+    let line = this.lineOf(l.productId);
+    if (line === null) {
+      const terms = this.termsAt(l, 0, this.b0);
+      this.prices(terms, l.id, 0, 1, this.b0);
+      const term = terms.indexOf(1, 1);
+      if (term === -1) {
+        l.reach = 1;
+        return true;
+      }
+      l.reference ??= referenceOf(l, 0, term, this.b0);
+      line = this.lineFor(l, l.reference);
+    }
+    l.reach = (this.d0 >= 0 && line.first < l.min) || line.top > l.max ? 2 : 1;
+    return l.reach === 1;
   }
 
   /** The product's line on this deal, once made (`newLine`). */

@@ -35,10 +35,11 @@ export interface ProductLine {
   reference: Reference;
   id: number;
   /**
-   * On the dollar grid (the percentage grid's first k follow from its, `DealWork.firstK`): the amount at k = 0, and the
-   * slope of the straight line to the amount at its last k.
+   * The amounts with no deposit and at the most any search tries (`DealWork.dMax`), and the slope between them per
+   * dollar (a first guess on the dollar grid; the percentage grid's first k follow from its, `DealWork.firstK`).
    */
   first: number;
+  top: number;
   slope: number;
   /** Pairs (grid * 2 + 1 when "below", bound), and the first k found for each: the first `kCount` of them. */
   kKeys: number[];
@@ -62,7 +63,8 @@ export function blankLine(reference: Reference, id: number): ProductLine {
     reference,
     id,
     first: 0,
-    // NaN until set, as a grid of one point leaves it: the field holds a double from the start.
+    top: 0,
+    // NaN until set, as a deal with no deposit room leaves it: the field holds a double from the start.
     slope: Number.NaN,
     kKeys: [],
     kValues: [],

@@ -34,6 +34,10 @@ export interface Linked {
    * the deal, and no lever or wait moves them).
    */
   admitted: boolean;
+  /**
+   * Whether its amount range can meet any deposit a search tries (`DealWork.reaches`): 0 not asked yet, 1 yes, 2 no.
+   */
+  reach: number;
   /** Its product's per-term answer at the (wait, balloon) asked last (`DealWork.termsAt`); null: not asked yet. */
   termsWait: number;
   termsBalloon: number;

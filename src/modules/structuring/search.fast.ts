@@ -116,6 +116,8 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
   }
 
   best(waits: readonly number[]): Candidate | null {
+    // No linked bracket can price any change (`DealWork.reaches`): there is nothing to search.
+    if (this.linked.length === 0) return null;
     const { bounds } = this.work.input;
     if (bounds.min_balloon !== null && bounds.min_balloon < this.work.b0) return this.everyCandidate(waits);
     return this.inChangeOrder(waits);
@@ -154,7 +156,7 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
     for (let levers = 0; levers <= 2; levers++) {
       for (let w = 0; w < waits.length; w++) {
         const wait = waits[w];
-        hold[w] ??= this.criteriaHold(wait);
+        hold[w] ??= this.criteriaHold(wait) && this.pricesSomewhere(wait);
         if (!hold[w]) continue;
         const best =
           levers === 0
@@ -166,6 +168,18 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
       }
     }
     return null;
+  }
+
+  /**
+   * False when no linked bracket could price at any term the search tries, at (wait, the deal's balloon): then no
+   * lever finds a candidate there. Read from the mask table (`termMasks`); true for a search without one.
+   */
+  private pricesSomewhere(wait: number): boolean {
+    const masks = this.termMasks(wait, this.work.b0);
+    if (masks === null) return true;
+    const terms = this.terms();
+    for (let ti = 0; ti < terms.length; ti++) if (this.couldAt(masks, terms[ti]) !== 0) return true;
+    return false;
   }
 
   /**
