@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 /**
  * `npm run test:postgres` (CI's second pass, with TEST_DATABASE_URL): what behaves differently on a real PostgreSQL
  * server (concurrency, locks, connections, timeouts; the race tests are skipped on PGlite, whose one connection cannot
- * race) and the REST contract suite. test/passes.test.ts fails when a file that reads TEST_DATABASE_URL is missing.
+ * race), the REST contract suite, and "what would it take?" over its three surfaces (metered as a Matrix run).
+ * test/passes.test.ts fails when a file that reads TEST_DATABASE_URL is missing.
  */
 export const POSTGRES_PASS = [
   'test/approvals/concurrent-writes.http.test.ts',
@@ -33,6 +34,7 @@ export const POSTGRES_PASS = [
     .map((name) => `test/rest/${name}`),
   'test/scenarios/recents.test.ts',
   'test/scenarios/repricing-postgres.test.ts',
+  'test/structuring/what-would-it-take.http.test.ts',
   'test/users/invitations.test.ts',
 ];
 
