@@ -148,10 +148,11 @@ export class FastSearch extends ApprovalBrackets implements ApprovalSearch {
    * the least key up; the first key with a sufficient candidate wins, its ties decided as the plain rule decides them
    * (the cheapest, then the earlier in the plain rule's order). Keys are made lazily, lever count by lever count and
    * wait by wait: no change, then a term change alone (nearest term first), then a deposit change alone (at the deal's
-   * term), then both; a wait whose criteria fail (`criteriaHold`) has none, nor a term where no linked bracket's
-   * product prices (`pricesAt`).
+   * term), then both; a wait whose criteria fail (`criteriaHold`) or where no linked bracket could price at any term
+   * (`pricesSomewhere`) has none, nor a term where none could price (`pricesAt`).
    */
   private inChangeOrder(waits: readonly number[]): Candidate | null {
+    // Per wait: its criteria hold and some linked bracket could price there.
     const hold: (boolean | undefined)[] = [];
     for (let levers = 0; levers <= 2; levers++) {
       for (let w = 0; w < waits.length; w++) {
