@@ -104,8 +104,6 @@ export class DealWork {
   private readonly leastFloors = new Map<number, Map<number, Map<number, number>>>();
   /** One search's bits per term (`ApprovalBrackets.productBits`, `canPriceBits`), held by the search that asks last. */
   readonly masks: TermMasks;
-  /** product id -> its amount financed at the largest deposit searched (`floorOf`; NaN: none). */
-  private readonly leastAmounts = new Map<number, number>();
   /** product id -> its amount financed at the deal's own deposit (`ownAmount`; NaN: not found). */
   private readonly ownAmounts = new Map<number, number>();
   /** lowest -> highest -> the terms searched between them (`termsBetween`). */
@@ -452,29 +450,17 @@ export class DealWork {
     return t;
   }
 
-  /** The amount financed of `l`'s product at the deal's own deposit (`productAmount`). */
-  ownAmount(l: Linked, wait: number, term: number, balloon: number): number {
-    return this.productAmount(this.ownAmounts, l, wait, this.d0, term, balloon);
-  }
-
   /**
-   * The amount financed of `l`'s product at `deposit`, in dollars to the cent, read at (wait, term, balloon), where the
-   * product prices: the product's figure, the same at every (wait, term, balloon) it prices (`thresholdsOf`), so kept
-   * once per product in `amounts` (one table per deposit asked). NaN when it gives none.
+   * The amount financed of `l`'s product at the deal's own deposit, in dollars to the cent, read at (wait, term,
+   * balloon), where the product prices: the same at every (wait, term, balloon) it prices (`thresholdsOf`), so found
+   * once per product. NaN when the product does not give one there.
    */
-  private productAmount(
-    amounts: Map<number, number>,
-    l: Linked,
-    wait: number,
-    deposit: number,
-    term: number,
-    balloon: number,
-  ): number {
-    let amount = amounts.get(l.productId);
+  ownAmount(l: Linked, wait: number, term: number, balloon: number): number {
+    let amount = this.ownAmounts.get(l.productId);
     if (amount === undefined) {
-      const deal = this.probe(wait, deposit, term, balloon);
+      const deal = this.probe(wait, this.d0, term, balloon);
       amount = amountFinancedCents(this.catalogue.pricingIndex, l.id, deal) ?? Number.NaN;
-      amounts.set(l.productId, amount);
+      this.ownAmounts.set(l.productId, amount);
     }
     return amount;
   }
@@ -646,8 +632,9 @@ export class DealWork {
     const first = this.pricedFrom(l, terms, wait, balloon, lo, this.maxTerm, 1);
     if (id !== undefined && first <= this.maxTerm) {
       const last = this.pricedFrom(l, terms, wait, balloon, this.maxTerm, first, -1);
-      const cents = this.productAmount(this.leastAmounts, l, wait, this.dMax, first, balloon);
-      const least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01);
+      // The product's least amount financed is its line's at dMax (-Infinity when it gives none: no floor above 0).
+      l.reference ??= referenceOf(l, wait, first, balloon);
+      const least = Math.max(0, this.lineFor(l, l.reference).top - 0.01);
       const index = this.catalogue.pricingIndex;
       floor = Math.min(
         repaymentFloor(index, id, this.probe(wait, this.dMax, first, balloon), least),
@@ -725,16 +712,9 @@ export class DealWork {
     const b = l.bracket;
     let least = l.leastAmount;
     if (Number.isNaN(least)) {
-      const cents = this.productAmount(
-        this.leastAmounts,
-        l,
-        reference.wait,
-        this.dMax,
-        reference.term,
-        reference.balloon,
-      );
-      // A cent below the rounded figures: P itself is within half a cent of them.
-      least = Math.max(0, Number.isNaN(cents) ? 0 : cents - 0.01, l.min - 0.01);
+      // Its product's line at dMax (-Infinity when it gives none), a cent below the rounded figures: P itself is within
+      // half a cent of them.
+      least = Math.max(0, this.lineFor(l, reference).top - 0.01, l.min - 0.01);
       l.leastAmount = least;
     }
     const at = this.floorStart(l, balloon) + term;

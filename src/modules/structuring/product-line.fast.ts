@@ -35,8 +35,9 @@ export interface ProductLine {
   reference: Reference;
   id: number;
   /**
-   * The amounts with no deposit and at the most any search tries (`DealWork.dMax`), and the slope between them per
-   * dollar (a first guess on the dollar grid; the percentage grid's first k follow from its, `DealWork.firstK`).
+   * The amounts with no deposit and at the most any search tries (`DealWork.dMax`: the least any candidate finances,
+   * which the repayment floors read), and the slope between them per dollar (a first guess on the dollar grid; the
+   * percentage grid's first k follow from its, `DealWork.firstK`). -Infinity where the product gives none.
    */
   first: number;
   top: number;
